@@ -1,0 +1,64 @@
+import Foundation
+
+/// One named benchmark: it measures SeedKit and its peers in the same run and prints `RESULT` lines.
+struct Benchmark {
+    let name: String
+    let summary: String
+    let run: () throws -> Void
+}
+
+/// Wall-clock seconds of the fastest of `repetitions` runs of `body` (after one warm-up run).
+///
+/// The fastest run is the least disturbed by the rest of the machine, which makes ratios between peers stable.
+func fastest(repetitions: Int = 5, _ body: () throws -> Void) rethrows -> Double {
+    try body()
+    var best = Double.infinity
+    for _ in 0..<repetitions {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        best = min(best, elapsed)
+    }
+    return best
+}
+
+/// Seconds of one run of `body`, for work too large to repeat.
+func once(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The process's peak resident memory so far, in bytes.
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    #if os(Linux)
+    return usage.ru_maxrss * 1024
+    #else
+    return usage.ru_maxrss
+    #endif
+}
+
+/// Prints a detail line and the closing `RESULT` line of a benchmark.
+///
+///     RESULT <name> <value> <unit> <ratio-vs-peer>x <peer>
+func report(_ name: String, value: Double, unit: String, ratio: Double, peer: String) {
+    print("RESULT \(name) \(format(value)) \(unit) \(format(ratio))x \(peer)")
+}
+
+func detail(_ text: String) {
+    print("  \(text)")
+}
+
+func format(_ value: Double) -> String {
+    if value >= 100 { return String(format: "%.0f", value) }
+    if value >= 10 { return String(format: "%.1f", value) }
+    return String(format: "%.2f", value)
+}
+
+/// Keeps a value alive and opaque so the optimizer cannot delete the work that produced it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// SeedKit has no package dependencies by design: the one outside piece is the system SQLite library,
+// reached through the CSQLite system-library target.
+let package = Package(
+    name: "SeedKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SeedKit", targets: ["SeedKit"]),
+        .executable(name: "seed", targets: ["seed"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        .target(name: "SeedKit", dependencies: ["CSQLite"]),
+        .executableTarget(name: "seed", dependencies: ["SeedKit"]),
+        .executableTarget(
+            name: "seed-benchmarks",
+            dependencies: ["SeedKit", "CSQLite"],
+            path: "Benchmarks/seed-benchmarks"),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seed"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

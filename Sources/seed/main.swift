@@ -1,0 +1,3 @@
+import SeedKit
+
+print("usage: seed [--templates DIR] [--store PATH]")
