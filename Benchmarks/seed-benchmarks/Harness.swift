@@ -32,10 +32,11 @@ func once(_ body: () throws -> Void) rethrows -> Double {
 /// The process's peak resident memory so far, in bytes.
 func peakResidentBytes() -> Int {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
     #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024
     #else
+    getrusage(RUSAGE_SELF, &usage)
     return usage.ru_maxrss
     #endif
 }
