@@ -1,0 +1,29 @@
+import Foundation
+
+extension AttributeValue {
+    /// Orders two values of the same type: numbers numerically, strings by Unicode scalars (so the order is the
+    /// same on every platform), dates in time, false before true, data and JSON by their bytes or text.
+    ///
+    /// - Returns: nil when the types differ.
+    func compare(to other: AttributeValue) -> ComparisonResult? {
+        func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+            a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+        }
+        switch (self, other) {
+        case (.string(let a), .string(let b)):
+            if a.unicodeScalars.elementsEqual(b.unicodeScalars) { return .orderedSame }
+            return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? .orderedAscending : .orderedDescending
+        case (.integer(let a), .integer(let b)): return order(a, b)
+        case (.double(let a), .double(let b)): return order(a, b)
+        case (.bool(let a), .bool(let b)): return order(a ? 1 : 0, b ? 1 : 0)
+        case (.decimal(let a), .decimal(let b)): return order(a, b)
+        case (.date(let a), .date(let b)): return order(a, b)
+        case (.data(let a), .data(let b)):
+            return a == b ? .orderedSame : (a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending)
+        case (.uuid(let a), .uuid(let b)): return order(a.uuidString, b.uuidString)
+        case (.url(let a), .url(let b)): return order(a.absoluteString, b.absoluteString)
+        case (.json(let a), .json(let b)): return order("\(a)", "\(b)")
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+extension ObjectContext {
+    /// Checks every inserted and changed object, then makes the changes the context's saved state and tells observers.
+    ///
+    /// - Returns: The change set: inserted and deleted ids, and the changed keys of each updated object.
+    /// - Throws: ``SaveErrors`` listing every required attribute without a value and every identity held by two
+    ///   objects; nothing is saved then, and the unsaved changes stay for fixing or ``rollback()``.
+    /// - Complexity: O(*n*) in the number of changed objects and their attributes.
+    @discardableResult
+    public func save() throws -> ChangeSet {
+        try validate()
+        return commit()
+    }
+
+    /// The problems that would stop a save, in object order.
+    public func validationErrors() -> [ObjectError] {
+        var errors: [ObjectError] = []
+        var identities: [String: [[AttributeValue]: ManagedObject]] = [:]
+        for object in insertedObjects + updatedObjects {
+            for (index, attribute) in object.entity.attributes.enumerated()
+            where !attribute.isOptional && object.attributeValues[index] == nil {
+                errors.append(
+                    ObjectError(
+                        .missingValue, object: object.description, key: attribute.name,
+                        "required \(attribute.type) attribute has no value"))
+            }
+            guard let identity = object.identityValues else { continue }
+            if let holder = identities[object.entity.rootName]?[identity]
+                ?? registeredObject(rootEntity: object.entity.rootName, identity: identity), holder !== object
+            {
+                errors.append(
+                    ObjectError(
+                        .identityConflict, object: object.description,
+                        "two objects have this identity (\(object.entity.name)#\(object.objectID.number) and \(holder.entity.name)#\(holder.objectID.number)); identity must be unique among \(object.entity.rootName) objects"))
+            }
+            identities[object.entity.rootName, default: [:]][identity] = object
+        }
+        return errors
+    }
+
+    private func validate() throws {
+        let errors = validationErrors()
+        guard errors.isEmpty else { throw SaveErrors(errors: errors) }
+    }
+}

@@ -1,0 +1,295 @@
+/// A scratchpad of managed objects: insert, change and delete them, then save or roll back.
+///
+///     let context = ObjectContext(model: model)
+///     let sales = try context.insert("Department", values: ["name": "Sales"])
+///     let ann = Employee(context: context)
+///     ann.department = sales as? Department
+///     try context.save()       // or context.rollback(), the cancel button
+///
+/// Objects are uniqued by identity: ``insert(_:values:)`` refuses a second "Sales" department, and
+/// ``upsert(_:identity:)`` returns the existing one.
+///
+/// A context and its objects are confined to one isolation domain (a thread, an actor, the main actor): they are not
+/// `Sendable`. Share the ``EntityModel`` (which is) and give each domain its own context.
+public final class ObjectContext {
+    public let model: EntityModel
+
+    private var registered: [ObjectID: ManagedObject] = [:]
+    private var identityIndex: [String: [[AttributeValue]: ManagedObject]] = [:]
+    private var inserted = OrderedObjects()
+    private var updated = OrderedObjects()
+    private var deleted = OrderedObjects()
+    private var nextNumber: Int64 = 1
+    private var observers: [(ChangeSet) -> Void] = []
+
+    public init(model: EntityModel) {
+        self.model = model
+    }
+
+    deinit {
+        // Relationships hold their objects strongly in both directions; break those cycles with the context.
+        for object in registered.values { object.relationshipValues.removeAll() }
+        for object in deleted.objects { object.relationshipValues.removeAll() }
+    }
+
+    // MARK: Inserting
+
+    /// Inserts a new object of an entity, setting `values` by key (attributes and relationships).
+    ///
+    /// - Throws: ``ObjectError``: `wrongContext` for an entity not in the model, `identityConflict` when the values
+    ///   give an identity another object of the context has, and the errors of ``ManagedObject/setValue(_:forKey:)``.
+    ///   Nothing is inserted when it throws.
+    @discardableResult
+    public func insert(_ entityName: String, values: [String: Any] = [:]) throws -> ManagedObject {
+        let entity = try entity(named: entityName)
+        let object = instantiate(entity)
+        do {
+            // Attributes first: their checks fail before any relationship has touched another object.
+            let keys = values.keys.sorted { (entity.attributeIndex(named: $0) == nil ? 1 : 0, $0) < (entity.attributeIndex(named: $1) == nil ? 1 : 0, $1) }
+            for key in keys { try object.setValue(values[key]!, forKey: key) }
+        } catch {
+            discard(object)
+            throw error
+        }
+        register(inserted: object)
+        return object
+    }
+
+    /// The object of `entityName` with this identity, inserting it with those values when the context has none.
+    ///
+    ///     let (sales, wasInserted) = try context.upsert("Department", identity: ["name": "Sales"])
+    ///
+    /// - Throws: ``ObjectError`` when `identity` does not name exactly the entity's identity attributes with values of
+    ///   their types, or the entity has no identity.
+    public func upsert(_ entityName: String, identity: [String: Any]) throws -> (object: ManagedObject, inserted: Bool) {
+        let entity = try entity(named: entityName)
+        guard !entity.identity.isEmpty else {
+            throw ObjectError(.unknownKey, object: entity.name, "\(entity.name) has no identity to upsert by; use insert")
+        }
+        let extra = Set(identity.keys).subtracting(entity.identity)
+        guard extra.isEmpty, identity.count == entity.identity.count else {
+            throw ObjectError(
+                .unknownKey, object: entity.name,
+                "identity of \(entity.name) is \(entity.identity.joined(separator: ", ")); got \(identity.keys.sorted().joined(separator: ", "))")
+        }
+        var values: [AttributeValue] = []
+        for (name, index) in zip(entity.identity, entity.identityIndices) {
+            guard let value = AttributeValue(identity[name]!, as: entity.attributes[index].type) else {
+                throw ObjectError(
+                    .typeMismatch, object: entity.name, key: name,
+                    "expected \(ManagedObject.expectation(for: entity.attributes[index].type)), got \(type(of: identity[name]!))")
+            }
+            values.append(value)
+        }
+        if let existing = registeredObject(rootEntity: entity.rootName, identity: values) {
+            guard existing.entity.isKind(of: entity.name) else {
+                throw ObjectError(
+                    .identityConflict, object: existing.description,
+                    "is a \(existing.entity.name), not a \(entity.name); identity is shared by all \(entity.rootName) entities")
+            }
+            return (existing, false)
+        }
+        return (try insert(entityName, values: identity), true)
+    }
+
+    /// A new object of `entity`, of its bound class when it has one, not yet registered.
+    func instantiate(_ entity: Entity) -> ManagedObject {
+        let objectClass = entity.bindings?.objectClass ?? ManagedObject.self
+        let object = objectClass.init(entity: entity, context: nil)
+        object.context = self
+        return object
+    }
+
+    /// Forgets an object that was instantiated but never registered.
+    private func discard(_ object: ManagedObject) {
+        for index in object.entity.relationships.indices {
+            if object.entity.relationships[index].isToMany { object.setObjects([], at: index) } else { object.setObject(nil, at: index) }
+        }
+        object.context = nil
+        object.relationshipValues.removeAll()
+    }
+
+    func entity(named name: String) throws -> Entity {
+        guard let entity = model.entity(named: name) else {
+            throw ObjectError(
+                .wrongContext, object: name,
+                "no entity '\(name)' in the model\(Suggestion.didYouMean(name, among: model.entityNames)); entities are: \(model.entityNames.joined(separator: ", "))")
+        }
+        return entity
+    }
+
+    /// Registers a newly created object as inserted.
+    func register(inserted object: ManagedObject) {
+        object.context = self
+        object.objectID = ObjectID(entityName: object.entity.rootName, number: nextNumber)
+        nextNumber += 1
+        registered[object.objectID] = object
+        inserted.insert(object)
+        if let identity = object.identityValues { index(object, identity: identity) }
+    }
+
+    // MARK: State
+
+    /// The objects inserted since the last save, in insertion order.
+    public var insertedObjects: [ManagedObject] { inserted.objects }
+    /// The saved objects changed since the last save, in the order of their first change.
+    public var updatedObjects: [ManagedObject] { updated.objects }
+    /// The saved objects deleted since the last save, in deletion order.
+    public var deletedObjects: [ManagedObject] { deleted.objects }
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+
+    /// Every object the context holds, excluding deleted ones.
+    public var registeredObjects: [ManagedObject] { registered.values.sorted { $0.objectID < $1.objectID } }
+
+    /// The registered object with this id.
+    public func object(with id: ObjectID) -> ManagedObject? { registered[id] }
+
+    func isInserted(_ object: ManagedObject) -> Bool { inserted.contains(object) }
+    func isDeleted(_ object: ManagedObject) -> Bool { deleted.contains(object) }
+
+    func noteChanged(_ object: ManagedObject) {
+        guard registered[object.objectID] === object, !inserted.contains(object) else { return }
+        updated.insert(object)
+    }
+
+    // MARK: Identity
+
+    /// The registered object of an inheritance tree with these identity values.
+    ///
+    /// - Complexity: O(1) on average.
+    func registeredObject(rootEntity: String, identity: [AttributeValue]) -> ManagedObject? {
+        identityIndex[rootEntity]?[identity]
+    }
+
+    /// The object of `entityName` (or a subentity) whose identity attributes have these values.
+    ///
+    ///     context.object("Employee", identity: ["email": "ann@example.com"])
+    public func object(_ entityName: String, identity: [String: Any]) -> ManagedObject? {
+        guard let entity = model.entity(named: entityName), !entity.identity.isEmpty else { return nil }
+        var values: [AttributeValue] = []
+        for (name, index) in zip(entity.identity, entity.identityIndices) {
+            guard let raw = identity[name], let value = AttributeValue(raw, as: entity.attributes[index].type) else {
+                return nil
+            }
+            values.append(value)
+        }
+        guard let object = registeredObject(rootEntity: entity.rootName, identity: values),
+            object.entity.isKind(of: entity.name)
+        else { return nil }
+        return object
+    }
+
+    private func index(_ object: ManagedObject, identity: [AttributeValue]) {
+        // The first holder keeps the entry; a second holder is an identity conflict that save reports.
+        if identityIndex[object.entity.rootName, default: [:]][identity] == nil {
+            identityIndex[object.entity.rootName, default: [:]][identity] = object
+        }
+    }
+
+    func identityDidChange(_ object: ManagedObject, from old: [AttributeValue]?) {
+        guard registered[object.objectID] === object else { return }
+        if let old, identityIndex[object.entity.rootName]?[old] === object {
+            identityIndex[object.entity.rootName]?[old] = nil
+        }
+        if let identity = object.identityValues { index(object, identity: identity) }
+    }
+
+    private func rebuildIdentityIndex() {
+        identityIndex = [:]
+        for object in registered.values.sorted(by: { $0.objectID < $1.objectID }) {
+            if let identity = object.identityValues { index(object, identity: identity) }
+        }
+    }
+
+    // MARK: Observing
+
+    /// Calls `observer` with the change set of every later save of this context.
+    public func onSave(_ observer: @escaping (ChangeSet) -> Void) {
+        observers.append(observer)
+    }
+
+    // MARK: Deleting, saving, rolling back — internal state transitions
+
+    func markDeleted(_ object: ManagedObject) {
+        registered[object.objectID] = nil
+        if let identity = object.identityValues, identityIndex[object.entity.rootName]?[identity] === object {
+            identityIndex[object.entity.rootName]?[identity] = nil
+        }
+        if inserted.remove(object) {
+            object.context = nil
+            object.relationshipValues.removeAll()
+        } else {
+            updated.remove(object)
+            deleted.insert(object)
+        }
+    }
+
+    func commit() -> ChangeSet {
+        let changes = ChangeSet(
+            inserted: inserted.objects.map(\.objectID),
+            updated: Dictionary(uniqueKeysWithValues: updated.objects.map { ($0.objectID, $0.changedKeys) }),
+            deleted: deleted.objects.map(\.objectID))
+        for object in inserted.objects + updated.objects {
+            object.snapshot = nil
+            object.changedKeys = []
+        }
+        for object in deleted.objects {
+            object.context = nil
+            object.relationshipValues.removeAll()
+        }
+        inserted = OrderedObjects()
+        updated = OrderedObjects()
+        deleted = OrderedObjects()
+        for observer in observers { observer(changes) }
+        return changes
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context, changed ones get their saved values back,
+    /// deleted ones return.
+    ///
+    /// - Complexity: O(*n*) in the number of registered objects.
+    public func rollback() {
+        for object in inserted.objects {
+            registered[object.objectID] = nil
+            object.context = nil
+            object.snapshot = nil
+            object.relationshipValues.removeAll()
+        }
+        for object in deleted.objects {
+            registered[object.objectID] = object
+        }
+        for object in registered.values {
+            if let snapshot = object.snapshot {
+                object.attributeValues = snapshot.attributes
+                object.relationshipValues = snapshot.relationships
+                object.snapshot = nil
+            }
+            object.changedKeys = []
+        }
+        inserted = OrderedObjects()
+        updated = OrderedObjects()
+        deleted = OrderedObjects()
+        rebuildIdentityIndex()
+    }
+
+    var allRegistered: Dictionary<ObjectID, ManagedObject>.Values { registered.values }
+}
+
+/// What a save changed: inserted and deleted object ids, and the changed keys of each updated object.
+public struct ChangeSet: Sendable, Hashable {
+    public var inserted: [ObjectID]
+    public var updated: [ObjectID: Set<String>]
+    public var deleted: [ObjectID]
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// Objects in insertion order with constant-time membership.
+struct OrderedObjects {
+    private var related = RelatedObjects()
+    var objects: [ManagedObject] { related.members }
+    var isEmpty: Bool { related.count == 0 }
+    func contains(_ object: ManagedObject) -> Bool { related.contains(object) }
+    mutating func insert(_ object: ManagedObject) { related.append(object) }
+    @discardableResult mutating func remove(_ object: ManagedObject) -> Bool { related.remove(object, keepingOrder: true) }
+}

@@ -1,0 +1,33 @@
+/// The declaration of an entity, as a model file or a Swift class states it: its own properties only.
+///
+/// An ``EntityModel`` validates declarations and resolves them into ``Entity`` values, which add what a subentity
+/// inherits.
+///
+///     EntityDescription(
+///         "Department", identity: ["name"],
+///         attributes: [AttributeDescription("name", .string), AttributeDescription("budget", .decimal, isOptional: true)],
+///         relationships: [RelationshipDescription("employees", to: "Employee", isToMany: true, inverse: "department")])
+public struct EntityDescription: Sendable, Hashable {
+    /// The entity's name: the value of the `"class"` key.
+    public var name: String
+    /// The parent entity's name. A subentity has its parent's properties and identity.
+    public var parent: String?
+    public var attributes: [AttributeDescription]
+    public var relationships: [RelationshipDescription]
+    /// The attributes whose values identify an object; declared on a root entity only.
+    public var identity: [String]
+    /// Old names still accepted when reading.
+    public var aliases: [String]
+
+    public init(
+        _ name: String, parent: String? = nil, identity: [String] = [], attributes: [AttributeDescription] = [],
+        relationships: [RelationshipDescription] = [], aliases: [String] = []
+    ) {
+        self.name = name
+        self.parent = parent
+        self.identity = identity
+        self.attributes = attributes
+        self.relationships = relationships
+        self.aliases = aliases
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// How a Swift class maps onto its entity: the class to instantiate and the storage slot of each typed property.
+final class ClassBinding: Sendable {
+    let objectClass: ManagedObject.Type
+    let attributeSlots: [PropertyKey: Int]
+    let relationshipSlots: [PropertyKey: Int]
+
+    init(objectClass: ManagedObject.Type, attributeSlots: [PropertyKey: Int], relationshipSlots: [PropertyKey: Int]) {
+        self.objectClass = objectClass
+        self.attributeSlots = attributeSlots
+        self.relationshipSlots = relationshipSlots
+    }
+}
+
+/// A class's typed properties, read from a prototype once per class and cached.
+struct ClassReflection: Sendable {
+    struct Property: Sendable {
+        let key: PropertyKey
+        let name: String
+        let isAttribute: Bool
+    }
+
+    let declaration: EntityDescription
+    /// The class's own properties and every inherited one, in storage order.
+    let properties: [Property]
+    let superclass: ManagedObject.Type?
+
+    private static let cache = Mutex<[ObjectIdentifier: ClassReflection]>([:])
+
+    /// The reflection of `objectClass`, made once per class from a prototype instance.
+    ///
+    /// - Complexity: O(*p*) for *p* properties the first time, O(1) on average after.
+    static func of(_ objectClass: ManagedObject.Type) -> ClassReflection {
+        if let cached = cache.withLock({ $0[ObjectIdentifier(objectClass)] }) { return cached }
+        let reflection = reflect(objectClass)
+        cache.withLock { $0[ObjectIdentifier(objectClass)] = reflection }
+        return reflection
+    }
+
+    private static func reflect(_ objectClass: ManagedObject.Type) -> ClassReflection {
+        let prototype = objectClass.init(entity: Entity.prototype, context: nil)
+        var mirror: Mirror? = Mirror(reflecting: prototype)
+        let superclass = mirror?.superclassMirror?.subjectType as? ManagedObject.Type
+        var levels: [[Property]] = []
+        var ownAttributes: [AttributeDescription] = []
+        var ownRelationships: [RelationshipDescription] = []
+        var isOwnLevel = true
+        while let level = mirror, level.subjectType != ManagedObject.self {
+            var properties: [Property] = []
+            for child in level.children {
+                guard let label = child.label, label.hasPrefix("_"), let wrapper = child.value as? ReflectableProperty
+                else { continue }
+                let name = String(label.dropFirst())
+                switch wrapper.declaration(named: name) {
+                case .attribute(let attribute):
+                    properties.append(Property(key: wrapper.key, name: name, isAttribute: true))
+                    if isOwnLevel { ownAttributes.append(attribute) }
+                case .relationship(let relationship, _):
+                    properties.append(Property(key: wrapper.key, name: name, isAttribute: false))
+                    if isOwnLevel { ownRelationships.append(relationship) }
+                }
+            }
+            levels.append(properties)
+            isOwnLevel = false
+            mirror = level.superclassMirror
+        }
+        let parent = superclass.flatMap { $0 == ManagedObject.self ? nil : $0 }
+        return ClassReflection(
+            declaration: EntityDescription(
+                objectClass.entityName, parent: parent?.entityName, identity: objectClass.identity,
+                attributes: ownAttributes, relationships: ownRelationships, aliases: objectClass.entityAliases),
+            properties: levels.reversed().flatMap { $0 },
+            superclass: parent)
+    }
+
+    /// The destination classes of the class's own relationships, for finding the classes a model needs.
+    static func destinationClasses(of objectClass: ManagedObject.Type) -> [ManagedObject.Type] {
+        let prototype = objectClass.init(entity: Entity.prototype, context: nil)
+        return Mirror(reflecting: prototype).children.compactMap { child in
+            guard let wrapper = child.value as? ReflectableProperty,
+                case .relationship(_, let destination) = wrapper.declaration(named: "")
+            else { return nil }
+            return destination
+        }
+    }
+}
+
+extension Entity {
+    /// The entity of prototypes: reflection needs an instance before any model exists.
+    static let prototype = Entity(
+        declaration: EntityDescription("$prototype"), lineage: ["$prototype"], kinds: ["$prototype"], attributes: [],
+        relationships: [], identity: [], bindings: nil)
+}
+
+extension EntityModel {
+    /// The model of a set of `ManagedObject` subclasses, reflected once per class and cached.
+    ///
+    /// Superclasses and the destinations of relationships are included even when not listed.
+    ///
+    ///     let model = try EntityModel(classes: [Department.self, Employee.self, Manager.self])
+    ///
+    /// - Throws: ``ModelErrors`` for an invalid model: an inverse that does not point back, a missing identity
+    ///   attribute, two classes with the same entity name, …
+    public init(classes: [ManagedObject.Type]) throws {
+        var pending = classes
+        var seen: Set<ObjectIdentifier> = []
+        var reflections: [(ManagedObject.Type, ClassReflection)] = []
+        while let objectClass = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(objectClass)).inserted else { continue }
+            let reflection = ClassReflection.of(objectClass)
+            reflections.append((objectClass, reflection))
+            if let superclass = reflection.superclass { pending.append(superclass) }
+            pending += ClassReflection.destinationClasses(of: objectClass)
+        }
+        var bindings: [String: ClassBinding] = [:]
+        let declarations = reflections.map(\.1.declaration)
+        // Slots follow the resolved entity's layout: inherited properties first, then the class's own.
+        let layout = try EntityModel(declarations)
+        for (objectClass, reflection) in reflections {
+            let entity = layout.entity(named: reflection.declaration.name)!
+            var attributeSlots: [PropertyKey: Int] = [:]
+            var relationshipSlots: [PropertyKey: Int] = [:]
+            for property in reflection.properties {
+                if property.isAttribute {
+                    attributeSlots[property.key] = entity.attributeIndex(named: property.name)
+                } else {
+                    relationshipSlots[property.key] = entity.relationshipIndex(named: property.name)
+                }
+            }
+            bindings[entity.name] = ClassBinding(
+                objectClass: objectClass, attributeSlots: attributeSlots, relationshipSlots: relationshipSlots)
+        }
+        try self.init(declarations, bindings: bindings)
+    }
+
+    /// The entity a class is bound to, or nil when the class is not part of this model.
+    public func entity(forClass objectClass: ManagedObject.Type) -> Entity? {
+        let name = objectClass.entityName
+        guard let entity = entity(named: name), entity.bindings?.objectClass == objectClass else { return nil }
+        return entity
+    }
+}
+
+extension ManagedObject {
+    @inline(__always)
+    func attributeSlot(for key: PropertyKey) -> Int {
+        guard let slot = entity.bindings?.attributeSlots[key] else { unboundProperty() }
+        return slot
+    }
+
+    @inline(__always)
+    func relationshipSlot(for key: PropertyKey) -> Int {
+        guard let slot = entity.bindings?.relationshipSlots[key] else { unboundProperty() }
+        return slot
+    }
+
+    private func unboundProperty() -> Never {
+        preconditionFailure(
+            "\(type(of: self)) is used with entity \(entity.name), which is not bound to it; build the model with EntityModel(classes:)")
+    }
+}

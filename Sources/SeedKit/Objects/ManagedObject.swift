@@ -1,0 +1,118 @@
+/// An object of an entity: its values live in storage laid out by its ``Entity``.
+///
+/// Typed subclasses declare properties with ``Attribute`` and ``Relationship``; objects of entities with no Swift
+/// class are plain `ManagedObject`s. Both read and write the same storage, so key-value coding and typed properties
+/// always agree.
+///
+///     final class Department: ManagedObject {
+///         @Attribute var name: String
+///         @Relationship(inverse: "department") var employees: [Employee]
+///         override class var identity: [String] { ["name"] }
+///     }
+///     let sales = Department(context: context)
+///     sales.name = "Sales"
+///     try sales.value(forKey: "name")  // "Sales"
+///
+/// Objects are confined to their context's isolation domain: they are not `Sendable`. Pass ``objectID`` values or
+/// dictionaries between domains instead.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: Entity
+    /// The context the object lives in; nil once it has been deleted and saved, or rolled back out of its context.
+    public internal(set) weak var context: ObjectContext?
+    public internal(set) var objectID: ObjectID
+
+    var attributeValues: [AttributeValue?]
+    var relationshipValues: [RelationshipValue]
+    /// The values at the last save (or at insertion), taken before the first change since; nil when unchanged.
+    var snapshot: Snapshot?
+    /// The names of the properties changed since the last save.
+    public internal(set) var changedKeys: Set<String> = []
+
+    /// Creates an object of `entity` in `context`, starting with the attributes' default values.
+    ///
+    /// Prefer ``ObjectContext/insert(_:)`` for plain objects and `init(context:)` for typed ones.
+    public required init(entity: Entity, context: ObjectContext?) {
+        self.entity = entity
+        self.objectID = ObjectID(entityName: entity.rootName, number: 0)
+        self.attributeValues = entity.attributes.map(\.defaultValue)
+        self.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany(RelatedObjects()) : .toOne(nil) }
+        if let context { context.register(inserted: self) }
+    }
+
+    /// Creates an object of the entity this class is bound to in the context's model, and inserts it.
+    ///
+    /// The class must be part of the model (see ``EntityModel/init(classes:)``); anything else is a programming error.
+    public convenience init(context: ObjectContext) {
+        guard let entity = context.model.entity(forClass: Self.self) else {
+            preconditionFailure("\(Self.self) is not a class of this context's model; build the model with EntityModel(classes:)")
+        }
+        self.init(entity: entity, context: context)
+    }
+
+    /// The entity name objects of this class have: the class name unless overridden.
+    open class var entityName: String { String(describing: self) }
+
+    /// The identity attributes of this class's entity, declared on the root class.
+    open class var identity: [String] { [] }
+
+    /// Old names of this class's entity still accepted when reading.
+    open class var entityAliases: [String] { [] }
+
+    /// Whether the object has unsaved changes.
+    public var hasChanges: Bool { snapshot != nil || isInserted }
+    public var isInserted: Bool { context?.isInserted(self) ?? false }
+    public var isDeleted: Bool { context?.isDeleted(self) ?? false }
+
+    /// The object's identity values, when its entity has identity and each identity attribute has a value.
+    public var identityValues: [AttributeValue]? {
+        guard !entity.identityIndices.isEmpty else { return nil }
+        var values: [AttributeValue] = []
+        values.reserveCapacity(entity.identityIndices.count)
+        for index in entity.identityIndices {
+            guard let value = attributeValues[index] else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// `Employee[email=ann@example.com]` when the object has identity, else `Employee#3`.
+    public var description: String {
+        if let values = identityValues {
+            let pairs = zip(entity.identity, values).map { "\($0)=\(Self.plainText($1))" }
+            return "\(entity.name)[\(pairs.joined(separator: ","))]"
+        }
+        return "\(entity.name)#\(objectID.number)"
+    }
+
+    static func plainText(_ value: AttributeValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .date(let timestamp): "\(timestamp)"
+        default: "\(value.anyValue)"
+        }
+    }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// Records the committed state before the first change since the last save, and marks `key` changed.
+    @inline(__always)
+    func willChange(_ key: String) {
+        if snapshot == nil { snapshot = Snapshot(attributes: attributeValues, relationships: relationshipValues) }
+        changedKeys.insert(key)
+        context?.noteChanged(self)
+    }
+}
+
+/// The stored value of one relationship.
+enum RelationshipValue {
+    case toOne(ManagedObject?)
+    case toMany(RelatedObjects)
+}
+
+/// An object's values at a point in time, for rollback.
+struct Snapshot {
+    var attributes: [AttributeValue?]
+    var relationships: [RelationshipValue]
+}

@@ -1,0 +1,17 @@
+/// The identifier of an object within its context: its root entity and a number unique among that entity's objects.
+public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The root entity of the object's entity.
+    public let entityName: String
+    public let number: Int64
+
+    public init(entityName: String, number: Int64) {
+        self.entityName = entityName
+        self.number = number
+    }
+
+    public var description: String { "\(entityName)#\(number)" }
+
+    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        (lhs.entityName, lhs.number) < (rhs.entityName, rhs.number)
+    }
+}
