@@ -1,5 +1,103 @@
 import Foundation
 @testable import SeedKit
 
+// Typed classes of the sample company: departments, employees, a manager subentity, projects shared many-to-many,
+// and addresses an employee owns.
+
+final class Department: ManagedObject {
+    @Attribute var name: String
+    @Attribute var budget: Decimal?
+    @Relationship(inverse: "department") var employees: [Employee]
+    override class var identity: [String] { ["name"] }
+}
+
+class Employee: ManagedObject {
+    @Attribute var name: String
+    @Attribute var email: String
+    @Attribute var hired: Date?
+    @Attribute var address: String = ""
+    @Relationship(inverse: "employees") var department: Department?
+    @Relationship(inverse: "members") var projects: Set<Project>
+    @Relationship(inverse: "resident", ordered: true, owns: true) var addresses: [Address]
+    override class var identity: [String] { ["email"] }
+}
+
+final class Manager: Employee {
+    @Attribute var level: Int
+    @Relationship(inverse: "manager", deleteRule: .deny) var reports: [Report]
+}
+
+final class Project: ManagedObject {
+    @Attribute var code: String
+    @Relationship(inverse: "projects") var members: [Employee]
+    override class var identity: [String] { ["code"] }
+}
+
+final class Address: ManagedObject {
+    @Attribute var street: String
+    @Relationship(inverse: "addresses") var resident: Employee?
+}
+
+final class Report: ManagedObject {
+    @Attribute var title: String
+    @Relationship(inverse: "reports") var manager: Manager?
+}
+
 /// Shared fixtures for the test suite: one place for sample models, graphs and temporary files.
-enum Fixtures {}
+enum Fixtures {
+    /// The company model, from the typed classes above.
+    static func companyModel() throws -> EntityModel {
+        try EntityModel(classes: [Department.self, Employee.self, Manager.self, Project.self, Address.self, Report.self])
+    }
+
+    /// A context over the company model.
+    static func companyContext() throws -> ObjectContext {
+        ObjectContext(model: try companyModel())
+    }
+
+    /// The model of the issue's model file, as declarations (no Swift classes).
+    static let fileModelDeclarations: [EntityDescription] = [
+        EntityDescription(
+            "Department", identity: ["name"],
+            attributes: [AttributeDescription("name", .string), AttributeDescription("budget", .decimal, isOptional: true)],
+            relationships: [RelationshipDescription("employees", to: "Employee", isToMany: true, inverse: "department")]),
+        EntityDescription(
+            "Employee", identity: ["email"],
+            attributes: [
+                AttributeDescription("name", .string), AttributeDescription("email", .string),
+                AttributeDescription("hired", .date, isOptional: true),
+                AttributeDescription("address", .string, isOptional: true, defaultValue: .string("")),
+            ],
+            relationships: [RelationshipDescription("department", to: "Department", inverse: "employees")]),
+        EntityDescription("Manager", parent: "Employee", attributes: [AttributeDescription("level", .integer)]),
+    ]
+
+    /// The issue's model file text, exactly as written there.
+    static let modelFileText = """
+        {
+          "entities": {
+            "Department": {
+              "identity": ["name"],
+              "attributes": { "name": "string", "budget": "decimal?" },
+              "relationships": { "employees": { "to": "Employee", "many": true, "inverse": "department" } }
+            },
+            "Employee": {
+              "identity": ["email"],
+              "attributes": {
+                "name": "string", "email": "string", "hired": "date?",
+                "address": { "type": "string", "optional": true, "default": "" }
+              },
+              "relationships": { "department": { "to": "Department", "inverse": "employees" } }
+            },
+            "Manager": { "parent": "Employee", "attributes": { "level": "integer" } }
+          }
+        }
+        """
+
+    /// A fresh temporary directory, removed by the caller with `removeTemporaryDirectory`.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

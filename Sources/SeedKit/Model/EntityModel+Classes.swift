@@ -66,10 +66,13 @@ struct ClassReflection: Sendable {
             mirror = level.superclassMirror
         }
         let parent = superclass.flatMap { $0 == ManagedObject.self ? nil : $0 }
+        // Class properties are inherited: a subclass declares identity and aliases only where it differs from its parent.
+        let aliases = objectClass.entityAliases
         return ClassReflection(
             declaration: EntityDescription(
-                objectClass.entityName, parent: parent?.entityName, identity: objectClass.identity,
-                attributes: ownAttributes, relationships: ownRelationships, aliases: objectClass.entityAliases),
+                objectClass.entityName, parent: parent?.entityName, identity: parent == nil ? objectClass.identity : [],
+                attributes: ownAttributes, relationships: ownRelationships,
+                aliases: aliases == parent?.entityAliases ? [] : aliases),
             properties: levels.reversed().flatMap { $0 },
             superclass: parent)
     }

@@ -18,7 +18,9 @@ struct ModelValidator {
             checkIdentity(entity)
             for relationship in entity.relationships { checkRelationship(relationship, of: entity) }
         }
-        return errors
+        // Grouped by entity, in the order found within each, so a model file's problems read entity by entity.
+        return errors.enumerated().sorted { ($0.element.entity ?? "", $0.offset) < ($1.element.entity ?? "", $1.offset) }
+            .map(\.element)
     }
 
     /// Whether a name can be an entity or property name: an identifier, so it is also a safe SQL name.
