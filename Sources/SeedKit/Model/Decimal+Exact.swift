@@ -1,0 +1,138 @@
+import Foundation
+
+// Exact text for decimals. `Decimal(string:)` alone is not enough to read one: it accepts a valid prefix ("1.5abc" is
+// 1.5), reads the decimal separator of its locale, and silently drops digits past its precision.
+
+extension Decimal {
+    /// The decimal a JSON number text names, or nil when the text is not a JSON number or a `Decimal` cannot hold its
+    /// value exactly.
+    ///
+    /// The grammar is JSON's: an optional '-', an integer part without leading zeros, an optional fraction and an
+    /// optional exponent (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), with no space around it.
+    /// A `Decimal` holds 38 significant digits times a power of ten from -128 to 127, so a value that needs more
+    /// digits, or a smaller power of ten, is rejected rather than rounded. Zero is exact at any exponent, and "-0" is 0.
+    ///
+    ///     Decimal(exactly: "12345678901234567890.123")  // 12345678901234567890.123
+    ///     Decimal(exactly: "1e-7")                      // 0.0000001
+    ///     Decimal(exactly: "0.1000000000000000000000000000000000000001")  // nil: 40 significant digits
+    ///     Decimal(exactly: ".5")                        // nil: not JSON
+    ///
+    /// - Complexity: O(*n*), where *n* is the length of `text`.
+    public init?(exactly text: some StringProtocol) {
+        guard let number = ExactDecimalText(text.utf8) else { return nil }
+        guard !number.significantDigits.isEmpty else {
+            self = .zero
+            return
+        }
+        var digits = number.significantDigits
+        var exponent = number.exponent
+        // The digits carry no trailing zeros, so no smaller mantissa can make up for a power of ten below the least.
+        guard exponent >= Self.leastExponent else { return nil }
+        // Above the largest power of ten, the digits can still fit with trailing zeros: 1e128 is 10 × 10^127.
+        let paddingZeroCount = Swift.max(exponent - Self.largestExponent, 0)
+        guard digits.count + paddingZeroCount <= Self.significantDigitCapacity else { return nil }
+        digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: paddingZeroCount))
+        exponent -= paddingZeroCount
+
+        // Within these limits Foundation's parser is exact; the text it gets is plain ASCII with no locale in play.
+        let canonical = (number.isNegative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e\(exponent)"
+        guard let value = Decimal(string: canonical, locale: nil) else { return nil }
+        self = value
+    }
+
+    /// The value as plain decimal digits: a '-' for negative values, a '.' only when there is a fraction, no exponent,
+    /// and no trailing zeros after the point.
+    ///
+    /// `Decimal` cannot hold a negative zero, so zero is always "0". `Decimal(exactly:)` reads the text back to the
+    /// same value. A NaN has no digits; its text is "NaN".
+    ///
+    ///     Decimal(exactly: "1.50")!.exactText   // "1.5"
+    ///     Decimal(exactly: "-1e-6")!.exactText  // "-0.000001"
+    ///     Decimal(exactly: "2.5e3")!.exactText  // "2500"
+    ///
+    /// - Complexity: O(*d*), where *d* is the number of digits in the text: up to 38 significant digits and 127 zeros.
+    public var exactText: String {
+        // Foundation's `description` already writes every digit, with '.' whatever the locale, and Decimal keeps its
+        // mantissa free of trailing zeros after the point; DecimalTests pin both down on each platform.
+        description
+    }
+
+    /// Significant digits a `Decimal` holds whatever they are: its 128-bit mantissa holds any 38-digit number.
+    fileprivate static let significantDigitCapacity = 38
+    /// The range of a `Decimal`'s power of ten, an `Int8`.
+    fileprivate static let largestExponent = 127
+    fileprivate static let leastExponent = -128
+}
+
+/// A JSON number text taken apart: its sign, its significant digits (no leading or trailing zeros) and the power of ten
+/// they are multiplied by.
+private struct ExactDecimalText {
+    var isNegative = false
+    /// ASCII digits, without leading or trailing zeros; empty for zero.
+    var significantDigits: [UInt8] = []
+    var exponent = 0
+
+    /// An exponent far beyond any `Decimal`, at which reading more exponent digits stops; keeps the sum from overflowing.
+    private static let exponentLimit = 1_000_000_000
+
+    init?(_ bytes: some Collection<UInt8>) {
+        var index = bytes.startIndex
+        func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
+
+        if peek() == UInt8(ascii: "-") {
+            isNegative = true
+            bytes.formIndex(after: &index)
+        }
+
+        // Integer part: "0" alone, or digits from 1-9.
+        guard let first = peek(), isDigit(first) else { return nil }
+        var digits: [UInt8] = []
+        if first == UInt8(ascii: "0") {
+            bytes.formIndex(after: &index)
+            if isDigit(peek()) { return nil }
+        } else {
+            while let byte = peek(), isDigit(byte) {
+                digits.append(byte)
+                bytes.formIndex(after: &index)
+            }
+        }
+
+        var fractionDigitCount = 0
+        if peek() == UInt8(ascii: ".") {
+            bytes.formIndex(after: &index)
+            guard isDigit(peek()) else { return nil }
+            while let byte = peek(), isDigit(byte) {
+                digits.append(byte)
+                fractionDigitCount += 1
+                bytes.formIndex(after: &index)
+            }
+        }
+
+        var writtenExponent = 0
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            bytes.formIndex(after: &index)
+            var exponentSign = 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") {
+                if peek() == UInt8(ascii: "-") { exponentSign = -1 }
+                bytes.formIndex(after: &index)
+            }
+            guard isDigit(peek()) else { return nil }
+            while let byte = peek(), isDigit(byte) {
+                if writtenExponent < Self.exponentLimit {
+                    writtenExponent = writtenExponent * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                bytes.formIndex(after: &index)
+            }
+            writtenExponent *= exponentSign
+        }
+        guard index == bytes.endIndex else { return nil }
+
+        let leadingZeroCount = digits.prefix { $0 == UInt8(ascii: "0") }.count
+        let trailingZeroCount = digits.reversed().prefix { $0 == UInt8(ascii: "0") }.count
+        if leadingZeroCount < digits.count {
+            significantDigits = Array(digits[leadingZeroCount..<(digits.count - trailingZeroCount)])
+            exponent = writtenExponent - fractionDigitCount + trailingZeroCount
+        }
+    }
+}
