@@ -152,6 +152,23 @@ struct SQLiteStatementTests {
         #expect(try !select.step())  // v >= NULL matches nothing
     }
 
+    @Test("execute() and execute(arguments:) run a statement wherever a previous run left it")
+    func executeAfterSteps() throws {
+        let connection = try makeConnection()
+        // Two rows per run, both inserted at the first step as RETURNING does.
+        let insert = try connection.prepare(sql: "INSERT INTO t (v) SELECT ? UNION ALL SELECT 0 RETURNING v")
+        try insert.bind(1, at: 1)
+        #expect(try insert.step())  // midway: inserts 1, 0
+        try insert.execute()  // 1, 0
+        while try insert.step() {}  // 1, 0, and left at its end, not reset
+        try insert.execute(arguments: [2])  // 2, 0
+        #expect(try insert.step())  // midway again: 2, 0
+        try insert.execute(arguments: [3])  // 3, 0
+        let select = try connection.prepare(sql: "SELECT group_concat(v) FROM (SELECT v FROM t ORDER BY v)")
+        #expect(try select.step())
+        #expect(select.text(at: 0) == "0,0,0,0,0,0,1,1,1,2,2,3")
+    }
+
     @Test("Columns have a count, names, and indexes by name")
     func columns() throws {
         let connection = try SQLiteConnection.inMemory()

@@ -126,7 +126,7 @@ public final class Statement {
     ///
     /// - Complexity: One `sqlite3_step` per row the statement produces, plus one.
     public func execute() throws {
-        sqlite3_reset(handle)
+        rewindIfRunning()
         while try step() {}
         // SQLite refuses new bindings until the statement is reset.
         sqlite3_reset(handle)
@@ -139,6 +139,7 @@ public final class Statement {
     /// - Throws: ``DatabaseError`` if the number of arguments isn't the number of parameters, or if the statement fails;
     ///   the error then carries the arguments.
     public func execute(arguments: [SQLiteValue]) throws {
+        // Unconditionally: a statement stepped to its end without a reset is not running, yet refuses bindings.
         sqlite3_reset(handle)
         let parameterCount = self.parameterCount
         guard arguments.count == parameterCount else {
@@ -156,6 +157,14 @@ public final class Statement {
             sqlite3_reset(handle)
         } catch let error as DatabaseError {
             throw error.with(arguments: arguments)
+        }
+    }
+
+    /// Resets a statement left in the middle of its rows. A statement at its start, as in a bind-and-execute loop,
+    /// needs no reset, and one stepped to its end resets itself on the next step.
+    private func rewindIfRunning() {
+        if sqlite3_stmt_busy(handle) != 0 {
+            sqlite3_reset(handle)
         }
     }
 }
