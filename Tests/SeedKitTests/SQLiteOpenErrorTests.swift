@@ -121,4 +121,31 @@ struct SQLiteOpenErrorTests {
             #expect(try SQLiteTesting.fileNames(in: locked).isEmpty)
         }
     }
+
+    @Test(
+        "A database in a directory without write permission is refused, as WAL needs files beside it, and left untouched",
+        .enabled(if: getuid() != 0, "root ignores directory permissions"))
+    func databaseInReadOnlyDirectory() throws {
+        try SQLiteTesting.withTemporaryDirectory { directory in
+            let locked = directory.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+            let url = locked.appendingPathComponent("store.sqlite")
+            var rollbackJournal = SQLiteConnection.Configuration()
+            rollbackJournal.usesWriteAheadLog = false
+            do {
+                let connection = try SQLiteConnection(path: url.path, configuration: rollbackJournal)
+                try connection.execute(sql: "CREATE TABLE t (v)")
+            }
+            let bytes = try Data(contentsOf: url)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+
+            let error = try #require(throws: DatabaseError.self) { try SQLiteConnection(path: url.path) }
+            #expect(error.resultCode == .readOnly)  // SQLITE_READONLY_DIRECTORY: no room for the -wal file
+            #expect(error.sql == "PRAGMA journal_mode = WAL")
+            #expect(error.path == url.path)
+            #expect(try Data(contentsOf: url) == bytes)
+            #expect(try SQLiteTesting.fileNames(in: locked) == ["store.sqlite"])
+        }
+    }
 }

@@ -28,10 +28,11 @@ public final class SQLiteConnection {
     /// The file is checked to be an SQLite database before anything is written to it: a file that is not one, or is
     /// truncated, makes this initializer throw and stays as it was.
     ///
-    /// - Throws: ``DatabaseError`` carrying `path`: ``SQLiteResultCode/cantOpen`` for a missing file or directory or a
-    ///   directory that can't be written, ``SQLiteResultCode/notADatabase`` or ``SQLiteResultCode/corrupt`` for a file
-    ///   that isn't a sound database, ``SQLiteResultCode/readOnly`` for a file that can't be written when
-    ///   ``Configuration/openMode`` asks to write.
+    /// - Throws: ``DatabaseError`` carrying `path`: ``SQLiteResultCode/cantOpen`` for a missing file or directory, or a
+    ///   new file in a directory that can't be written; ``SQLiteResultCode/notADatabase`` or
+    ///   ``SQLiteResultCode/corrupt`` for a file that isn't a sound database; ``SQLiteResultCode/readOnly`` when
+    ///   ``Configuration/openMode`` asks to write and the file, or its directory (WAL keeps files beside the
+    ///   database), can't be written.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, configuration.openMode.flags | SQLITE_OPEN_NOMUTEX, nil)
