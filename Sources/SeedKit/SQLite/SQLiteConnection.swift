@@ -48,9 +48,9 @@ public final class SQLiteConnection {
         do {
             try Self.validate(handle)
             try Self.configure(handle, with: configuration)
-        } catch let error as DatabaseError {
+        } catch {
             sqlite3_close_v2(handle)
-            throw error.with(path: path)
+            throw (error as? DatabaseError)?.with(path: path) ?? error
         }
         self.path = path
         self.configuration = configuration
