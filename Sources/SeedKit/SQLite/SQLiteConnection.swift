@@ -1,0 +1,136 @@
+import CSQLite
+import Foundation
+
+/// A connection to an SQLite database: the low-level layer under the persistent store.
+///
+///     let connection = try SQLiteConnection(path: "seed.sqlite")
+///     try connection.execute(sql: "CREATE TABLE IF NOT EXISTS Department (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+///     try connection.inTransaction {
+///         try connection.execute(sql: "INSERT INTO Department (name) VALUES (?)", arguments: ["Sales"])
+///     }
+///
+/// A connection is confined to one thread or isolation domain at a time, and so are its statements: it is not
+/// `Sendable`, and SQLite is opened without its own locking (`SQLITE_OPEN_NOMUTEX`). Use one connection per thread;
+/// several connections to one file see each other's committed transactions.
+///
+/// The database closes when the connection is deinitialized.
+public final class SQLiteConnection {
+    /// The path the connection was opened with, or `:memory:`.
+    public let path: String
+    public let configuration: Configuration
+    /// The `sqlite3` connection.
+    let handle: OpaquePointer
+    /// Statements returned by `cachedStatement(sql:)`, keyed by their SQL.
+    var statementCache: [String: Statement] = [:]
+
+    /// Opens the database at `path`, or a private in-memory database for `:memory:`.
+    ///
+    /// The file is checked to be an SQLite database before anything is written to it: a file that is not one, or is
+    /// truncated, makes this initializer throw and stays as it was.
+    ///
+    /// - Throws: ``DatabaseError`` carrying `path`: ``SQLiteResultCode/cantOpen`` for a missing file or directory, or a
+    ///   new file in a directory that can't be written; ``SQLiteResultCode/notADatabase`` or
+    ///   ``SQLiteResultCode/corrupt`` for a file that isn't a sound database; ``SQLiteResultCode/readOnly`` when
+    ///   ``Configuration/openMode`` asks to write and the file, or its directory (WAL keeps files beside the
+    ///   database), can't be written.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, configuration.openMode.flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = Self.openError(code: code, database: handle, path: path)
+            // A failed open may still allocate a connection, which must be closed.
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        // Before validation, which takes a lock another connection may hold.
+        Self.setBusyTimeout(handle, configuration.busyTimeout)
+        do {
+            try Self.validate(handle)
+            try Self.configure(handle, with: configuration)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw (error as? DatabaseError)?.with(path: path) ?? error
+        }
+        self.path = path
+        self.configuration = configuration
+        self.handle = handle
+    }
+
+    /// Opens a private, empty in-memory database.
+    public static func inMemory(configuration: Configuration = Configuration()) throws -> SQLiteConnection {
+        try SQLiteConnection(path: ":memory:", configuration: configuration)
+    }
+
+    deinit {
+        // Finalize cached statements first; statements still held elsewhere keep the closed connection's memory
+        // alive until they go (that is what sqlite3_close_v2 is for).
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// The rowid of the last row inserted by this connection, or 0.
+    public var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    /// The number of rows changed by the last completed `INSERT`, `UPDATE` or `DELETE` of this connection.
+    public var changesCount: Int {
+        Int(sqlite3_changes64(handle))
+    }
+
+    /// Whether a transaction is open: SQLite is not in autocommit mode.
+    public var isInsideTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Whether the database was opened read-only, by ``OpenMode/readOnly`` or because it can't be written.
+    public var isReadOnly: Bool {
+        sqlite3_db_readonly(handle, "main") == 1
+    }
+
+    /// The error for a failed `sqlite3_open_v2`, with the operating system's reason when SQLite recorded one.
+    private static func openError(code: Int32, database: OpaquePointer?, path: String) -> DatabaseError {
+        var message = database.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+        if let database, case let systemError = sqlite3_system_errno(database), systemError != 0 {
+            message += " (\(String(cString: strerror(systemError))))"
+        }
+        return DatabaseError(resultCode: SQLiteResultCode(rawValue: code), message: message, path: path)
+    }
+
+    private static func setBusyTimeout(_ database: OpaquePointer, _ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(database, Int32(clamping: milliseconds))
+    }
+
+    /// Reads the schema, which makes SQLite read and check the file's header: sqlite3_open_v2 itself reads nothing.
+    private static func validate(_ database: OpaquePointer) throws {
+        try Statement(sql: "SELECT count(*) FROM sqlite_master", database: database).execute()
+    }
+
+    /// Applies `configuration`. Runs after `validate`, because enabling WAL writes to the file.
+    private static func configure(_ database: OpaquePointer, with configuration: Configuration) throws {
+        let isInMemory = String(cString: sqlite3_db_filename(database, "main")).isEmpty
+        if configuration.openMode != .readOnly && !isInMemory && sqlite3_db_readonly(database, "main") == 1 {
+            // SQLite falls back to read-only when the file can't be written; say so now rather than at the first write.
+            throw DatabaseError(
+                resultCode: .readOnly,
+                message: "the database file can't be written; open it with openMode .readOnly to read it")
+        }
+        if configuration.foreignKeysEnabled {
+            try Statement(sql: "PRAGMA foreign_keys = ON", database: database).execute()
+        }
+        if configuration.usesWriteAheadLog && configuration.openMode != .readOnly && !isInMemory {
+            let journalMode = try Statement(sql: "PRAGMA journal_mode = WAL", database: database)
+            guard try journalMode.step(), journalMode.text(at: 0).lowercased() == "wal" else {
+                throw DatabaseError(resultCode: .error, message: "could not enable write-ahead logging")
+            }
+            try Statement(sql: "PRAGMA synchronous = NORMAL", database: database).execute()
+        }
+    }
+}
+
+// A connection must stay on one thread or isolation domain at a time: see the type's documentation.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}
