@@ -229,10 +229,7 @@ public final class ObjectContext {
             inserted: inserted.objects.map(\.objectID),
             updated: Dictionary(uniqueKeysWithValues: updated.objects.map { ($0.objectID, $0.changedKeys) }),
             deleted: deleted.objects.map(\.objectID))
-        for object in inserted.objects + updated.objects {
-            object.snapshot = nil
-            object.changedKeys = []
-        }
+        for object in inserted.objects + updated.objects { object.clearChanges() }
         for object in deleted.objects {
             object.context = nil
             object.relationshipValues.removeAll()
@@ -252,7 +249,7 @@ public final class ObjectContext {
         for object in inserted.objects {
             registered[object.objectID] = nil
             object.context = nil
-            object.snapshot = nil
+            object.clearChanges()
             object.relationshipValues.removeAll()
         }
         for object in deleted.objects {
@@ -262,9 +259,8 @@ public final class ObjectContext {
             if let snapshot = object.snapshot {
                 object.attributeValues = snapshot.attributes
                 object.relationshipValues = snapshot.relationships
-                object.snapshot = nil
             }
-            object.changedKeys = []
+            object.clearChanges()
         }
         inserted = OrderedObjects()
         updated = OrderedObjects()

@@ -1,15 +1,34 @@
 import Foundation
 
 /// How a Swift class maps onto its entity: the class to instantiate and the storage slot of each typed property.
+@usableFromInline
 final class ClassBinding: Sendable {
     let objectClass: ManagedObject.Type
-    let attributeSlots: [PropertyKey: Int]
-    let relationshipSlots: [PropertyKey: Int]
+    /// Property keys and their slots, side by side: a class has few properties, and a linear scan of a few
+    /// integers beats hashing on every property access.
+    private let attributeKeys: [UInt64]
+    private let attributeSlots: [Int]
+    private let relationshipKeys: [UInt64]
+    private let relationshipSlots: [Int]
 
     init(objectClass: ManagedObject.Type, attributeSlots: [PropertyKey: Int], relationshipSlots: [PropertyKey: Int]) {
         self.objectClass = objectClass
-        self.attributeSlots = attributeSlots
-        self.relationshipSlots = relationshipSlots
+        self.attributeKeys = attributeSlots.keys.map(\.rawValue)
+        self.attributeSlots = attributeSlots.keys.map { attributeSlots[$0]! }
+        self.relationshipKeys = relationshipSlots.keys.map(\.rawValue)
+        self.relationshipSlots = relationshipSlots.keys.map { relationshipSlots[$0]! }
+    }
+
+    /// - Complexity: O(*p*) for *p* attributes of the class.
+    @usableFromInline
+    func attributeSlot(for key: PropertyKey) -> Int? {
+        attributeKeys.firstIndex(of: key.rawValue).map { attributeSlots[$0] }
+    }
+
+    /// - Complexity: O(*p*) for *p* relationships of the class.
+    @usableFromInline
+    func relationshipSlot(for key: PropertyKey) -> Int? {
+        relationshipKeys.firstIndex(of: key.rawValue).map { relationshipSlots[$0] }
     }
 }
 
@@ -146,16 +165,22 @@ extension EntityModel {
 }
 
 extension ManagedObject {
-    @inline(__always)
+    @usableFromInline
     func attributeSlot(for key: PropertyKey) -> Int {
-        guard let slot = entity.bindings?.attributeSlots[key] else { unboundProperty() }
+        guard let slot = entity.bindings?.attributeSlot(for: key) else { unboundProperty() }
         return slot
     }
 
-    @inline(__always)
+    @usableFromInline
     func relationshipSlot(for key: PropertyKey) -> Int {
-        guard let slot = entity.bindings?.relationshipSlots[key] else { unboundProperty() }
+        guard let slot = entity.bindings?.relationshipSlot(for: key) else { unboundProperty() }
         return slot
+    }
+
+    /// A typed read of a required attribute found no value: a programming error, like force-unwrapping nil.
+    @usableFromInline
+    func missingRequiredValue(at index: Int) -> Never {
+        preconditionFailure("\(self).\(entity.attributes[index].name) is required but has no value")
     }
 
     private func unboundProperty() -> Never {

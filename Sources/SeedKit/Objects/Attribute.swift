@@ -13,7 +13,7 @@
 /// - Complexity: reading and writing are O(1): one hash lookup of the declaration's slot, then the storage access.
 @propertyWrapper
 public struct Attribute<Value: AttributeRepresentable>: ReflectableProperty {
-    let key: PropertyKey
+    @usableFromInline let key: PropertyKey
     let defaultValue: AttributeValue?
     let aliases: [String]
 
@@ -38,6 +38,7 @@ public struct Attribute<Value: AttributeRepresentable>: ReflectableProperty {
         set { fatalError() }
     }
 
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
@@ -46,7 +47,7 @@ public struct Attribute<Value: AttributeRepresentable>: ReflectableProperty {
         get {
             let index = object.attributeSlot(for: object[keyPath: storageKeyPath].key)
             guard let value = Value(attributeValue: object.attributeValues[index]) else {
-                preconditionFailure("\(object).\(object.entity.attributes[index].name) is required but has no value")
+                object.missingRequiredValue(at: index)
             }
             return value
         }

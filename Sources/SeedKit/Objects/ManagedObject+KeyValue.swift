@@ -168,11 +168,12 @@ extension ManagedObject {
     }
 
     /// Sets an attribute whose type the caller has already checked (typed properties, decoders).
+    @usableFromInline
     func setAttributeValueUnchecked(_ value: AttributeValue?, at index: Int) {
         guard attributeValues[index] != value else { return }
         let isIdentity = entity.identityIndices.contains(index)
         let oldIdentity = isIdentity ? identityValues : nil
-        willChange(entity.attributes[index].name)
+        willChange(attribute: index)
         attributeValues[index] = value
         if isIdentity { context?.identityDidChange(self, from: oldIdentity) }
     }

@@ -20,6 +20,7 @@ extension ManagedObject {
     /// Setting `employee.department` removes the employee from the old department's `employees` and adds it to the new one's.
     ///
     /// - Complexity: O(1) for an unordered inverse, O(*n*) for an ordered one.
+    @usableFromInline
     func setObject(_ target: ManagedObject?, at index: Int) {
         let relationship = entity.relationships[index]
         let old = object(at: index)
@@ -28,13 +29,14 @@ extension ManagedObject {
             if let old { old.unlinkPrimitive(self, inverse: inverse) }
             if let target { target.linkPrimitive(self, inverse: inverse) }
         }
-        willChange(relationship.name)
+        willChange(relationship: index)
         relationshipValues[index] = .toOne(target)
     }
 
     /// Replaces the members of a to-many relationship, keeping inverses consistent.
     ///
     /// - Complexity: O(*n* + *m*) for *n* old and *m* new members.
+    @usableFromInline
     func setObjects(_ targets: [ManagedObject], at index: Int) {
         let relationship = entity.relationships[index]
         var incoming = RelatedObjects()
@@ -43,7 +45,7 @@ extension ManagedObject {
         for old in current where !incoming.contains(old) { removeObject(old, at: index) }
         for target in incoming.members { addObject(target, at: index) }
         if relationship.isOrdered, objects(at: index).map(ObjectIdentifier.init) != incoming.members.map(ObjectIdentifier.init) {
-            willChange(relationship.name)
+            willChange(relationship: index)
             relationshipValues[index] = .toMany(incoming)
         }
     }
@@ -76,7 +78,7 @@ extension ManagedObject {
             if let previous, let back = entity.relationships[index].inverse {
                 previous.detachPrimitive(self, relationship: back)
             }
-            willChange(inverse)
+            willChange(relationship: index)
             relationshipValues[index] = .toOne(source)
         case .toMany:
             appendPrimitive(source, at: index)
@@ -89,7 +91,7 @@ extension ManagedObject {
         switch relationshipValues[index] {
         case .toOne(let previous):
             guard previous === source else { return }
-            willChange(inverse)
+            willChange(relationship: index)
             relationshipValues[index] = .toOne(nil)
         case .toMany:
             removePrimitive(source, at: index)
@@ -102,7 +104,7 @@ extension ManagedObject {
         switch relationshipValues[index] {
         case .toOne(let current):
             guard current === target else { return }
-            willChange(name)
+            willChange(relationship: index)
             relationshipValues[index] = .toOne(nil)
         case .toMany:
             removePrimitive(target, at: index)
@@ -111,7 +113,7 @@ extension ManagedObject {
 
     private func appendPrimitive(_ target: ManagedObject, at index: Int) {
         guard case .toMany(var related) = relationshipValues[index], !related.contains(target) else { return }
-        willChange(entity.relationships[index].name)
+        willChange(relationship: index)
         // Move the storage out first so the append mutates it in place instead of copying it.
         relationshipValues[index] = .toOne(nil)
         related.append(target)
@@ -120,7 +122,7 @@ extension ManagedObject {
 
     private func removePrimitive(_ target: ManagedObject, at index: Int) {
         guard case .toMany(var related) = relationshipValues[index], related.contains(target) else { return }
-        willChange(entity.relationships[index].name)
+        willChange(relationship: index)
         relationshipValues[index] = .toOne(nil)
         related.remove(target, keepingOrder: entity.relationships[index].isOrdered)
         relationshipValues[index] = .toMany(related)

@@ -22,12 +22,26 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public internal(set) weak var context: ObjectContext?
     public internal(set) var objectID: ObjectID
 
-    var attributeValues: [AttributeValue?]
-    var relationshipValues: [RelationshipValue]
+    @usableFromInline var attributeValues: [AttributeValue?]
+    @usableFromInline var relationshipValues: [RelationshipValue]
     /// The values at the last save (or at insertion), taken before the first change since; nil when unchanged.
     var snapshot: Snapshot?
+    /// Which properties changed since the last save: attribute slots, then relationship slots. Empty when unchanged.
+    ///
+    /// A flag per slot rather than a set of names keeps a typed write free of hashing.
+    var changedSlots: [Bool] = []
+
     /// The names of the properties changed since the last save.
-    public internal(set) var changedKeys: Set<String> = []
+    public var changedKeys: Set<String> {
+        let attributeCount = entity.attributes.count
+        var keys: Set<String> = []
+        for (slot, changed) in changedSlots.enumerated() where changed {
+            keys.insert(
+                slot < attributeCount
+                    ? entity.attributes[slot].name : entity.relationships[slot - attributeCount].name)
+        }
+        return keys
+    }
 
     /// Creates an object of `entity` in `context`, starting with the attributes' default values.
     ///
@@ -96,16 +110,36 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// Records the committed state before the first change since the last save, and marks `key` changed.
+    /// Records the committed state before the first change since the last save, and marks an attribute changed.
     @inline(__always)
-    func willChange(_ key: String) {
-        if snapshot == nil { snapshot = Snapshot(attributes: attributeValues, relationships: relationshipValues) }
-        changedKeys.insert(key)
+    func willChange(attribute index: Int) {
+        if snapshot == nil { takeSnapshot() }
+        changedSlots[index] = true
+    }
+
+    /// Records the committed state before the first change since the last save, and marks a relationship changed.
+    @inline(__always)
+    func willChange(relationship index: Int) {
+        if snapshot == nil { takeSnapshot() }
+        changedSlots[entity.attributes.count + index] = true
+    }
+
+    /// The first change since the last save: keep the saved values for rollback and tell the context once.
+    private func takeSnapshot() {
+        snapshot = Snapshot(attributes: attributeValues, relationships: relationshipValues)
+        changedSlots = Array(repeating: false, count: entity.attributes.count + entity.relationships.count)
         context?.noteChanged(self)
+    }
+
+    /// Forgets the saved state: called when changes are saved or rolled back.
+    func clearChanges() {
+        snapshot = nil
+        changedSlots = []
     }
 }
 
 /// The stored value of one relationship.
+@usableFromInline
 enum RelationshipValue {
     case toOne(ManagedObject?)
     case toMany(RelatedObjects)

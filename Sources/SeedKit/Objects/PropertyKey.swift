@@ -3,9 +3,11 @@
 /// A property wrapper cannot know its property's name. Its initializer's default arguments, though, are evaluated at
 /// the declaration, so `#fileID`, `#line` and `#column` tell declarations apart; reflecting a prototype once per class
 /// maps each key to its property name, and the entity maps the name to a slot.
+@usableFromInline
 struct PropertyKey: Hashable, Sendable {
-    let rawValue: UInt64
+    @usableFromInline let rawValue: UInt64
 
+    @usableFromInline
     init(fileID: StaticString, line: UInt, column: UInt) {
         // A literal's address is fixed for the life of the process, and keys never outlive it.
         let file = UInt64(UInt(bitPattern: fileID.utf8Start))

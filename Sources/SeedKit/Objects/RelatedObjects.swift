@@ -1,6 +1,7 @@
 /// The members of a to-many relationship: insertion-ordered, with constant-time membership.
 ///
 /// An unordered relationship removes by swapping with the last member; an ordered one keeps its order.
+@usableFromInline
 struct RelatedObjects {
     private(set) var members: [ManagedObject] = []
     private var positions: [ObjectIdentifier: Int] = [:]

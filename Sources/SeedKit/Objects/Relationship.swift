@@ -13,7 +13,7 @@
 /// - Complexity: reading a to-one is O(1); reading a to-many copies its members, O(*n*).
 @propertyWrapper
 public struct Relationship<Value: RelationshipRepresentable>: ReflectableProperty {
-    let key: PropertyKey
+    @usableFromInline let key: PropertyKey
     let inverse: String?
     let ordered: Bool
     let owns: Bool
@@ -38,6 +38,7 @@ public struct Relationship<Value: RelationshipRepresentable>: ReflectablePropert
         set { fatalError() }
     }
 
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
@@ -80,7 +81,9 @@ extension RelationshipRepresentable {
 
 /// A read-only view of a relationship's stored value, handed to ``RelationshipRepresentable`` conformances.
 public struct RelationshipValueView {
-    let value: RelationshipValue
+    @usableFromInline let value: RelationshipValue
+
+    @usableFromInline init(value: RelationshipValue) { self.value = value }
 
     /// The related objects: none or one for a to-one relationship.
     public var objects: [ManagedObject] {
