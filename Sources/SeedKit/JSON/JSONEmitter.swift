@@ -13,56 +13,92 @@ struct JSONEmitter {
     /// Whether object members are written in key order (by UTF-8 bytes, which is Unicode scalar order).
     var sortsKeys: Bool { style != .compact }
 
-    /// Writes a whole value, with `indent` the nesting level it starts at (for the pretty style).
-    ///
-    /// Recursive: the recursion is as deep as the value's nesting, like `JSON`'s own equality and deinitialization.
-    /// Values read by ``JSONDocument`` are at most `maxDepth` deep.
-    mutating func write(_ value: JSON, indent: Int) {
-        switch value {
-        case .null:
-            append("null")
-        case .bool(let flag):
-            append(flag ? "true" : "false")
-        case .number(let number):
-            NumberText.appendCanonical(number, to: &bytes)
-        case .string(let string):
-            write(string)
-        case .array(let elements):
-            guard !elements.isEmpty else { return append("[]") }
-            bytes.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeLineBreak(indent: indent + 1)
-                write(element, indent: indent + 1)
-            }
-            writeLineBreak(indent: indent)
-            bytes.append(UInt8(ascii: "]"))
-        case .object(let members):
-            guard !members.isEmpty else { return append("{}") }
-            bytes.append(UInt8(ascii: "{"))
-            var isFirst = true
-            if sortsKeys {
-                for (key, value) in members.sorted(by: { Self.precedes($0.key, $1.key) }) {
-                    writeMember(key, value, isFirst: isFirst, indent: indent)
-                    isFirst = false
-                }
-            } else {
-                for (key, value) in members {
-                    writeMember(key, value, isFirst: isFirst, indent: indent)
-                    isFirst = false
-                }
-            }
-            writeLineBreak(indent: indent)
-            bytes.append(UInt8(ascii: "}"))
-        }
+    /// A container being written: its children and the next one to write.
+    private enum OpenContainer {
+        case array([JSON], next: Int)
+        case object([String: JSON], next: Dictionary<String, JSON>.Index)
+        case sortedObject([(key: String, value: JSON)], next: Int)
     }
 
-    @inline(__always)
-    private mutating func writeMember(_ key: String, _ value: JSON, isFirst: Bool, indent: Int) {
-        if !isFirst { bytes.append(UInt8(ascii: ",")) }
-        writeLineBreak(indent: indent + 1)
-        writeKey(key)
-        write(value, indent: indent + 1)
+    /// Writes a whole value, with `indent` the nesting level it starts at (for the pretty style).
+    ///
+    /// Iterative, so that values of any depth can be written whatever the thread's stack size.
+    mutating func write(_ root: JSON, indent baseIndent: Int) {
+        var containers: [OpenContainer] = []
+        var value = root
+        while true {
+            switch value {
+            case .null:
+                append("null")
+            case .bool(let flag):
+                append(flag ? "true" : "false")
+            case .number(let number):
+                NumberText.appendCanonical(number, to: &bytes)
+            case .string(let string):
+                write(string)
+            case .array(let elements):
+                if elements.isEmpty {
+                    append("[]")
+                } else {
+                    bytes.append(UInt8(ascii: "["))
+                    containers.append(.array(elements, next: 0))
+                }
+            case .object(let members):
+                if members.isEmpty {
+                    append("{}")
+                } else {
+                    bytes.append(UInt8(ascii: "{"))
+                    if sortsKeys {
+                        let sorted = members.sorted { Self.precedes($0.key, $1.key) }
+                        containers.append(.sortedObject(sorted, next: 0))
+                    } else {
+                        containers.append(.object(members, next: members.startIndex))
+                    }
+                }
+            }
+
+            // Find the next value to write, closing the containers that are complete.
+            var next: JSON?
+            while next == nil, let container = containers.popLast() {
+                let indent = baseIndent + containers.count + 1
+                switch container {
+                case .array(let elements, let position):
+                    guard position < elements.count else {
+                        writeLineBreak(indent: indent - 1)
+                        bytes.append(UInt8(ascii: "]"))
+                        continue
+                    }
+                    if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                    writeLineBreak(indent: indent)
+                    next = elements[position]
+                    containers.append(.array(elements, next: position + 1))
+                case .object(let members, let position):
+                    guard position < members.endIndex else {
+                        writeLineBreak(indent: indent - 1)
+                        bytes.append(UInt8(ascii: "}"))
+                        continue
+                    }
+                    if position > members.startIndex { bytes.append(UInt8(ascii: ",")) }
+                    writeLineBreak(indent: indent)
+                    writeKey(members[position].key)
+                    next = members[position].value
+                    containers.append(.object(members, next: members.index(after: position)))
+                case .sortedObject(let members, let position):
+                    guard position < members.count else {
+                        writeLineBreak(indent: indent - 1)
+                        bytes.append(UInt8(ascii: "}"))
+                        continue
+                    }
+                    if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                    writeLineBreak(indent: indent)
+                    writeKey(members[position].key)
+                    next = members[position].value
+                    containers.append(.sortedObject(members, next: position + 1))
+                }
+            }
+            guard let next else { return }
+            value = next
+        }
     }
 
     /// Writes a key and the colon after it.

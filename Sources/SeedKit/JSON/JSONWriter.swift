@@ -22,10 +22,11 @@ import Foundation
 /// Methods that complete a value may flush to the sink, so they throw the sink's errors.
 ///
 /// In the sorted styles (`.pretty` and `.canonical`), members written out of key order are reordered when their
-/// object ends, and a key written twice in one object traps. Reordering needs the object's members in the buffer:
-/// an object whose members were already flushed must get its remaining keys in order (it traps otherwise), and the
-/// buffer grows past the flush threshold while an out-of-order object is open. The compact style writes members in
-/// the order given and does not check for duplicate keys.
+/// object ends, and a key written twice in one object traps. Reordering needs the object's members in the buffer,
+/// so automatic flushes happen only after array elements and after members of objects that alone outgrow the
+/// threshold: small objects stay buffered until they end. An object that was partly flushed (one holding a large
+/// array, say) must get its remaining keys in order, and traps otherwise. The compact style writes members in the
+/// order given and does not check for duplicate keys.
 public struct JSONWriter {
     /// The layout of the text.
     public enum Style: Sendable, Hashable {
@@ -195,8 +196,9 @@ public struct JSONWriter {
 
     // MARK: Output
 
-    /// Sends the buffered output to the sink (but for the members of an object written out of key order, which
-    /// stay until it ends); without a sink, does nothing.
+    /// Sends the buffered output to the sink, but for the members of an object written out of key order, which
+    /// stay until it ends; without a sink, does nothing. In the sorted styles, the open objects' remaining keys
+    /// must then come in order.
     public mutating func flush() throws {
         guard let sink else { return }
         // Everything before the first object whose members still need reordering is final.
@@ -278,7 +280,17 @@ public struct JSONWriter {
                 containers[top].members[containers[top].members.count - 1].end = emitter.bytes.count
             }
         }
-        if emitter.bytes.count >= flushThreshold { try flush() }
+        if emitter.bytes.count >= flushThreshold && isGoodFlushPoint { try flush() }
+    }
+
+    /// Whether an automatic flush may commit the open objects to their key order so far: after an array element or
+    /// the top-level value, or after a member of an object that alone outgrew the flush threshold. A small object
+    /// is never flushed while open, so that it can still be reordered.
+    private var isGoodFlushPoint: Bool {
+        guard let parent = containers.last, parent.isObject else { return true }
+        guard parent.keysInOrder else { return false }
+        let objectStart = parent.members.first?.start ?? 0
+        return emitter.bytes.count - objectStart >= flushThreshold
     }
 
     /// Rewrites the members of an ending object, which are the end of the buffer, in key order.
