@@ -1,0 +1,143 @@
+import Foundation
+
+/// Number text: the canonical form of ``JSONNumber/description`` and the writers, and the exact reading of lexemes.
+enum NumberText {
+    /// Appends the canonical text of `number` (see ``JSONNumber/description``).
+    static func appendCanonical(_ number: JSONNumber, to bytes: inout [UInt8]) {
+        switch number.storage {
+        case .integer(let value):
+            appendInteger(value, to: &bytes)
+        case .double(let value):
+            // Integral doubles below 2^53 print as their integer; this skips formatting digits twice for them.
+            if value.rounded(.towardZero) == value, value.magnitude < 0x1p53 {
+                appendInteger(Int64(value), to: &bytes)
+            } else {
+                var text = value.description
+                text.withUTF8 { appendCanonical(text: $0, to: &bytes) }
+            }
+        case .decimal(let value):
+            var text = value.description
+            text.withUTF8 { appendCanonical(text: $0, to: &bytes) }
+        }
+    }
+
+    /// Appends the decimal digits of `value`.
+    @inline(__always)
+    static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: magnitude) &+ 0x30)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Appends the canonical form of a number's text: a JSON number lexeme, or Swift's `description` of a
+    /// finite `Double` or `Decimal` (`1e-07`, `1.0`, `-0.0`, `0.001`).
+    static func appendCanonical(text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { digits in
+            let decimal = DecimalDigits(text: text, digits: digits)
+            decimal.appendCanonical(to: &bytes)
+        }
+    }
+}
+
+/// The decimal value of a number's text: its sign, its significant digits d1…dk without leading or trailing zeros,
+/// and the position n of the decimal point, so that the value is 0.d1…dk × 10^n. Zero has no digits.
+struct DecimalDigits {
+    var isNegative: Bool
+    var digits: UnsafeMutableBufferPointer<UInt8>
+    var pointPosition: Int
+
+    /// Reads `text` (`-`? digits (`.` digits)? ([eE] [+-]? digits)?), keeping its significant digits in `storage`,
+    /// which must have room for `text.count` bytes.
+    init(text: UnsafeBufferPointer<UInt8>, digits storage: UnsafeMutableBufferPointer<UInt8>) {
+        var index = 0
+        isNegative = text.first == UInt8(ascii: "-")
+        if isNegative { index += 1 }
+        var count = 0
+        var integerDigits = 0
+        var inFraction = false
+        var leadingZeros = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                if count == 0 && byte == UInt8(ascii: "0") {
+                    // A zero before the first significant digit moves the point left when it is after the point.
+                    if inFraction { leadingZeros += 1 }
+                } else {
+                    storage[count] = byte
+                    count += 1
+                    if !inFraction { integerDigits += 1 }
+                }
+            } else {
+                break
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < text.count {  // at 'e' or 'E'
+            index += 1
+            var exponentIsNegative = false
+            if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                exponentIsNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < text.count {
+                // Clamped: exponents this large are out of every range, and the clamp keeps the sums from overflowing.
+                exponent = min(exponent * 10 + Int(text[index] &- 0x30), 1_000_000_000)
+                index += 1
+            }
+            if exponentIsNegative { exponent = -exponent }
+        }
+        while count > 0 && storage[count - 1] == UInt8(ascii: "0") { count -= 1 }
+        digits = UnsafeMutableBufferPointer(rebasing: storage[..<count])
+        pointPosition = count == 0 ? 0 : integerDigits - leadingZeros + exponent
+        if count == 0 { isNegative = false }
+    }
+
+    /// Appends ECMAScript's `Number.prototype.toString` form of the value.
+    func appendCanonical(to bytes: inout [UInt8]) {
+        let k = digits.count
+        let n = pointPosition
+        if k == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if isNegative { bytes.append(UInt8(ascii: "-")) }
+        let all = UnsafeBufferPointer(digits)
+        if k <= n && n <= 21 {
+            bytes.append(contentsOf: all)
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: n - k))
+        } else if 0 < n && n <= 21 {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: all[..<n]))
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: all[n...]))
+        } else if -6 < n && n <= 0 {
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -n))
+            bytes.append(contentsOf: all)
+        } else {
+            bytes.append(all[0])
+            if k > 1 {
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: all[1...]))
+            }
+            bytes.append(UInt8(ascii: "e"))
+            bytes.append(n - 1 < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            NumberText.appendInteger(Int64((n - 1).magnitude), to: &bytes)
+        }
+    }
+}

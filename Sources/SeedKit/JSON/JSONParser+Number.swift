@@ -1,0 +1,174 @@
+import Foundation
+
+extension JSONParser {
+    /// Reads a number exactly; `index` is at its first byte ('-' or a digit).
+    ///
+    /// Integer lexemes that fit 64 bits become integers. Other numbers become doubles when the double's shortest
+    /// digits are the written value, else decimals when `Decimal` holds them exactly; anything else is an error.
+    mutating func parseNumber() throws(JSONParseFailure) -> JSONNumber {
+        let start = index
+        var position = index
+        let isNegative = bytes[position] == UInt8(ascii: "-")
+        if isNegative { position += 1 }
+        let integerStart = position
+        guard position < bytes.count, isDigit(bytes[position]) else {
+            index = position
+            throw failure(expected: "a digit after '-'")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count && isDigit(bytes[position]) {
+                throw JSONParseFailure(offset: start, message: "leading zeros are not allowed")
+            }
+        } else {
+            position = skipDigits(from: position)
+        }
+        let integerEnd = position
+        var fractionEnd = position
+        var exponent = 0
+        var isInteger = true
+        if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                index = position
+                throw failure(expected: "a digit after '.'")
+            }
+            position = skipDigits(from: position)
+            fractionEnd = position
+        }
+        if position < bytes.count && bytes[position] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            position += 1
+            var exponentIsNegative = false
+            if position < bytes.count && (bytes[position] == UInt8(ascii: "-") || bytes[position] == UInt8(ascii: "+")) {
+                exponentIsNegative = bytes[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                index = position
+                throw failure(expected: "a digit in the exponent")
+            }
+            while position < bytes.count && isDigit(bytes[position]) {
+                // Clamped: such exponents are out of every range, and the clamp keeps the arithmetic from overflowing.
+                exponent = min(exponent &* 10 &+ Int(bytes[position] &- 0x30), 1_000_000_000)
+                position += 1
+            }
+            if exponentIsNegative { exponent = -exponent }
+        }
+        index = position
+
+        if isInteger && integerEnd - integerStart <= 18 {
+            // Eighteen digits always fit 64 bits.
+            var value: Int64 = 0
+            for offset in integerStart..<integerEnd {
+                value = value &* 10 &+ Int64(bytes[offset] &- 0x30)
+            }
+            return JSONNumber(isNegative ? -value : value)
+        }
+        return try numberFromDigits(
+            start: start, isNegative: isNegative, integer: integerStart..<integerEnd,
+            fraction: (integerEnd + 1)..<max(fractionEnd, integerEnd + 1), exponent: exponent, isInteger: isInteger)
+    }
+
+    /// The exact number of a validated lexeme that is not a short integer.
+    private func numberFromDigits(
+        start: Int, isNegative: Bool, integer: Range<Int>, fraction: Range<Int>, exponent: Int, isInteger: Bool
+    ) throws(JSONParseFailure) -> JSONNumber {
+        // The value is significand × 10^scale. The significand is kept while it has at most 19 digits; zeros are
+        // held back until a nonzero digit follows them, so that trailing zeros never count as significant.
+        var significand: UInt64 = 0
+        var significantDigits = 0
+        var pendingZeros = 0
+        for digits in [integer, fraction] {
+            for offset in digits {
+                let digit = bytes[offset] &- 0x30
+                if digit == 0 {
+                    if significantDigits > 0 { pendingZeros += 1 }
+                    continue
+                }
+                significantDigits += pendingZeros + 1
+                if significantDigits <= 19 {
+                    for _ in 0..<pendingZeros { significand = significand &* 10 }
+                    significand = significand &* 10 &+ UInt64(digit)
+                }
+                pendingZeros = 0
+            }
+        }
+        if significantDigits == 0 {
+            return JSONNumber(isNegative ? -0.0 : 0.0)
+        }
+        let scale = exponent - fraction.count + pendingZeros
+        let lexeme = UnsafeBufferPointer(rebasing: bytes[start..<index])
+
+        if isInteger && significantDigits <= 19 && scale >= 0 {
+            var magnitude = significand
+            var fits = true
+            for _ in 0..<scale {
+                let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                magnitude = product
+                if overflow { fits = false; break }
+            }
+            if fits, isNegative, magnitude <= UInt64(Int64.max) + 1 {
+                return JSONNumber(Int64(truncatingIfNeeded: 0 &- magnitude))
+            }
+            if fits, !isNegative, magnitude <= UInt64(Int64.max) {
+                return JSONNumber(Int64(magnitude))
+            }
+        }
+
+        // At most 15 significant digits in the normal range: the nearest double prints back as the same digits.
+        let pointPosition = significantDigits + scale
+        if significantDigits <= 15 && (-290...290).contains(pointPosition) {
+            if (-22...22).contains(scale) {
+                // Both the significand and the power of ten are exact doubles, so one operation rounds correctly.
+                let magnitude =
+                    scale < 0 ? Double(significand) / Self.powersOfTen[-scale] : Double(significand) * Self.powersOfTen[scale]
+                return JSONNumber(isNegative ? -magnitude : magnitude)
+            }
+            if let value = Double(String(decoding: lexeme, as: UTF8.self)) {
+                return JSONNumber(value)
+            }
+        }
+
+        let canonical = Self.canonicalText(of: lexeme)
+        if let value = Double(String(decoding: lexeme, as: UTF8.self)), value.isFinite, value != 0,
+            JSONNumber(value).description == canonical
+        {
+            return JSONNumber(value)
+        }
+        if let decimal = Decimal(string: String(decoding: lexeme, as: UTF8.self), locale: nil),
+            !decimal.isNaN, JSONNumber.canonicalText(of: decimal) == canonical
+        {
+            return JSONNumber(decimal)
+        }
+        if significantDigits > 38 {
+            throw JSONParseFailure(
+                offset: start, message: "number has more than 38 significant digits, which no number type holds exactly")
+        }
+        throw JSONParseFailure(offset: start, message: "number out of range")
+    }
+
+    private static func canonicalText(of lexeme: UnsafeBufferPointer<UInt8>) -> String {
+        var bytes: [UInt8] = []
+        NumberText.appendCanonical(text: lexeme, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
+    @inline(__always)
+    private func skipDigits(from position: Int) -> Int {
+        var position = position
+        while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+        return position
+    }
+}

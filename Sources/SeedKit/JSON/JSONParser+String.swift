@@ -1,0 +1,210 @@
+extension JSONParser {
+    /// Reads a string; `index` is at its opening quote.
+    ///
+    /// Strings without escapes, the common case, become a `String` straight from their bytes.
+    mutating func parseString() throws(JSONParseFailure) -> String {
+        let start = index + 1
+        var position = start
+        while true {
+            position = firstSpecialByte(from: position)
+            guard position < bytes.count else {
+                throw JSONParseFailure(offset: start - 1, message: "unterminated string")
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            } else if byte == UInt8(ascii: "\\") {
+                return try parseEscapedString(from: start, firstEscape: position)
+            } else if byte < 0x20 {
+                throw controlCharacterFailure(at: position)
+            } else {
+                position = try validateUTF8Sequence(at: position)
+            }
+        }
+    }
+
+    /// Reads the rest of a string that has escapes, unescaping into the scratch buffer.
+    private mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseFailure) -> String {
+        var unescaped = scratch
+        scratch = []  // Keeps `unescaped` uniquely referenced while it grows.
+        defer { scratch = unescaped }
+        unescaped.removeAll(keepingCapacity: true)
+        unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]))
+        var position = firstEscape
+        while true {
+            let runStart = position
+            position = firstSpecialByte(from: position)
+            unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            guard position < bytes.count else {
+                throw JSONParseFailure(offset: start - 1, message: "unterminated string")
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return String(decoding: unescaped, as: UTF8.self)
+            } else if byte == UInt8(ascii: "\\") {
+                position = try unescape(at: position, into: &unescaped)
+            } else if byte < 0x20 {
+                throw controlCharacterFailure(at: position)
+            } else {
+                let end = try validateUTF8Sequence(at: position)
+                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<end]))
+                position = end
+            }
+        }
+    }
+
+    /// Appends the character of the escape at `position` (its backslash) and returns the position after it.
+    private func unescape(at position: Int, into unescaped: inout [UInt8]) throws(JSONParseFailure) -> Int {
+        guard position + 1 < bytes.count else {
+            throw JSONParseFailure(offset: position, message: "unterminated string")
+        }
+        let replacement: UInt8
+        switch bytes[position + 1] {
+        case UInt8(ascii: "\""): replacement = UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): replacement = UInt8(ascii: "\\")
+        case UInt8(ascii: "/"): replacement = UInt8(ascii: "/")
+        case UInt8(ascii: "b"): replacement = 0x08
+        case UInt8(ascii: "f"): replacement = 0x0C
+        case UInt8(ascii: "n"): replacement = 0x0A
+        case UInt8(ascii: "r"): replacement = 0x0D
+        case UInt8(ascii: "t"): replacement = 0x09
+        case UInt8(ascii: "u"):
+            return try unescapeUnicode(at: position, into: &unescaped)
+        default:
+            throw JSONParseFailure(
+                offset: position, message: "invalid escape sequence: \\ followed by \(describeByte(at: position + 1))")
+        }
+        unescaped.append(replacement)
+        return position + 2
+    }
+
+    /// Appends the UTF-8 of a `\uXXXX` escape, or of a `\uXXXX\uXXXX` surrogate pair, at `position`.
+    private func unescapeUnicode(at position: Int, into unescaped: inout [UInt8]) throws(JSONParseFailure) -> Int {
+        let unit = try hexUnit(afterEscapeAt: position)
+        var scalarValue = UInt32(unit)
+        var end = position + 6
+        if UTF16.isTrailSurrogate(unit) {
+            throw JSONParseFailure(offset: position, message: "unpaired surrogate \\u\(hexUnitText(unit))")
+        }
+        if UTF16.isLeadSurrogate(unit) {
+            guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\"), bytes[end + 1] == UInt8(ascii: "u"),
+                let trail = try? hexUnit(afterEscapeAt: end), UTF16.isTrailSurrogate(trail)
+            else {
+                throw JSONParseFailure(offset: position, message: "unpaired surrogate \\u\(hexUnitText(unit))")
+            }
+            scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00)
+            end += 6
+        }
+        // Not a surrogate, or a valid pair: always a scalar.
+        for byte in UTF8.encode(Unicode.Scalar(scalarValue)!)! {
+            unescaped.append(byte)
+        }
+        return end
+    }
+
+    /// The 16-bit unit of the `\uXXXX` escape whose backslash is at `position`.
+    private func hexUnit(afterEscapeAt position: Int) throws(JSONParseFailure) -> UInt16 {
+        var unit: UInt16 = 0
+        for offset in (position + 2)..<(position + 6) {
+            guard offset < bytes.count, let digit = hexDigitValue(bytes[offset]) else {
+                throw JSONParseFailure(offset: position, message: "invalid \\u escape: expected 4 hexadecimal digits")
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+
+    private func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private func hexUnitText(_ unit: UInt16) -> String {
+        let digits = String(unit, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    private func controlCharacterFailure(at position: Int) -> JSONParseFailure {
+        let digits = String(bytes[position], radix: 16, uppercase: true)
+        let name = "U+" + String(repeating: "0", count: 4 - digits.count) + digits
+        return JSONParseFailure(offset: position, message: "control character \(name) in string must be escaped")
+    }
+
+    /// The position of the first byte from `position` on that needs a closer look inside a string —
+    /// a quote, a backslash, a control character or a non-ASCII byte — or the end of the text.
+    ///
+    /// Eight bytes at a time: a string's plain ASCII run is skipped with a few word operations per eight bytes.
+    @inline(__always)
+    func firstSpecialByte(from position: Int) -> Int {
+        var position = position
+        let base = bytes.baseAddress
+        while position + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base! + position).loadUnaligned(as: UInt64.self)
+            if Self.hasSpecialByte(word) { break }
+            position += 8
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            position += 1
+        }
+        return position
+    }
+
+    /// Whether any byte of `word` is a quote, a backslash, below 0x20 or above 0x7F.
+    @inline(__always)
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        // The classic "has a zero byte" test, exact as a yes/no answer: (x - 0x01…) & ~x & 0x80….
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let hasQuote = (quotes &- ones) & ~quotes
+        let hasBackslash = (backslashes &- ones) & ~backslashes
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl | word) & highBits != 0
+    }
+
+    /// Checks the UTF-8 sequence starting with the non-ASCII byte at `position`; returns the position after it.
+    func validateUTF8Sequence(at position: Int) throws(JSONParseFailure) -> Int {
+        let lead = bytes[position]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF1...0xF3: length = 4
+        default:
+            throw JSONParseFailure(offset: position, message: "invalid UTF-8 byte \(hex(lead))")
+        }
+        guard position + 1 < bytes.count, (0x80...0xBF).contains(bytes[position + 1]) else {
+            throw JSONParseFailure(offset: position, message: "truncated UTF-8 sequence starting with \(hex(lead))")
+        }
+        guard secondRange.contains(bytes[position + 1]) else {
+            let problem: String
+            switch lead {
+            case 0xED: problem = "a UTF-16 surrogate encoded in UTF-8"
+            case 0xF4: problem = "a UTF-8 sequence beyond U+10FFFF"
+            default: problem = "an overlong UTF-8 encoding"
+            }
+            throw JSONParseFailure(
+                offset: position, message: "invalid UTF-8: \(problem) (\(hex(lead)) \(hex(bytes[position + 1])))")
+        }
+        for offset in (position + 2)..<(position + length) {
+            guard offset < bytes.count, (0x80...0xBF).contains(bytes[offset]) else {
+                throw JSONParseFailure(offset: position, message: "truncated UTF-8 sequence starting with \(hex(lead))")
+            }
+        }
+        return position + length
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// A strict RFC 8259 reader over UTF-8 bytes that builds ``JSON`` values.
+///
+/// The reader is iterative: containers open and close on explicit stacks, so nesting depth is bounded by
+/// `maxDepth` rather than by the thread's stack. It records no positions; a failure carries the byte offset where it
+/// was found, and ``JSONDocument`` turns offsets into line and column on demand.
+struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    /// The unescaped bytes of the string being read, reused from one escaped string to the next.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    /// An open array or object: where its elements start on the value and key stacks, and where it starts in the text.
+    private struct OpenContainer {
+        var isObject: Bool
+        var valuesStart: Int
+        var keysStart: Int
+        var offset: Int
+    }
+
+    /// Reads the whole text as one value, with nothing but whitespace around it.
+    mutating func parseDocument() throws(JSONParseFailure) -> JSON {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            throw JSONParseFailure(offset: 0, message: "byte order mark is not allowed")
+        }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw JSONParseFailure(offset: index, message: "unexpected \(describeByte(at: index)) after the JSON value")
+        }
+        return value
+    }
+
+    /// Reads one value starting at `index` (after optional whitespace).
+    mutating func parseValue() throws(JSONParseFailure) -> JSON {
+        var containers: [OpenContainer] = []
+        // Elements and member values of the open containers, innermost last; keys run parallel for objects.
+        var values: [JSON] = []
+        var keys: [String] = []
+        readingValues: while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw failure(expected: "a value") }
+            var value: JSON
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                guard containers.count < maxDepth else {
+                    throw JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
+                }
+                let offset = index
+                index += 1
+                skipWhitespace()
+                if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object([:])
+                } else {
+                    containers.append(
+                        OpenContainer(isObject: true, valuesStart: values.count, keysStart: keys.count, offset: offset))
+                    keys.append(try parseKey(afterComma: false))
+                    continue readingValues
+                }
+            case UInt8(ascii: "["):
+                guard containers.count < maxDepth else {
+                    throw JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
+                }
+                let offset = index
+                index += 1
+                skipWhitespace()
+                if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    containers.append(
+                        OpenContainer(isObject: false, valuesStart: values.count, keysStart: keys.count, offset: offset))
+                    continue readingValues
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try parseString())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            case UInt8(ascii: "t"):
+                try parseLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null")
+                value = .null
+            default:
+                throw failure(expected: "a value")
+            }
+
+            // A value is complete: add it to its container, and close every container that ends after it.
+            while let container = containers.last {
+                values.append(value)
+                skipWhitespace()
+                let expectation =
+                    container.isObject ? "',' or '}' after object member" : "',' or ']' after array element"
+                guard index < bytes.count else { throw failure(expected: expectation) }
+                switch bytes[index] {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                    if container.isObject {
+                        keys.append(try parseKey(afterComma: true))
+                    } else if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+                        throw JSONParseFailure(offset: index, message: "trailing comma in array")
+                    }
+                    continue readingValues
+                case UInt8(ascii: "}") where container.isObject:
+                    index += 1
+                    value = .object(try makeObject(container, keys: &keys, values: &values))
+                case UInt8(ascii: "]") where !container.isObject:
+                    index += 1
+                    value = .array(Array(values[container.valuesStart...]))
+                    values.removeSubrange(container.valuesStart...)
+                default:
+                    throw failure(expected: expectation)
+                }
+                containers.removeLast()
+            }
+            return value
+        }
+    }
+
+    /// Moves the members of a closing object off the stacks into a dictionary, rejecting duplicate keys.
+    private mutating func makeObject(
+        _ container: OpenContainer, keys: inout [String], values: inout [JSON]
+    ) throws(JSONParseFailure) -> [String: JSON] {
+        let count = values.count - container.valuesStart
+        var members = [String: JSON](minimumCapacity: count)
+        for member in 0..<count {
+            let key = keys[container.keysStart + member]
+            if members.updateValue(values[container.valuesStart + member], forKey: key) != nil {
+                throw duplicateKeyFailure(key, inObjectAt: container.offset)
+            }
+        }
+        keys.removeSubrange(container.keysStart...)
+        values.removeSubrange(container.valuesStart...)
+        return members
+    }
+
+    /// Reads an object key and the ':' after it; `index` is at the key's opening quote (after whitespace).
+    private mutating func parseKey(afterComma: Bool) throws(JSONParseFailure) -> String {
+        guard index < bytes.count && bytes[index] == UInt8(ascii: "\"") else {
+            if afterComma && index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+                throw JSONParseFailure(offset: index, message: "trailing comma in object")
+            }
+            throw failure(expected: afterComma ? "a string key after ','" : "a string key or '}'")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count && bytes[index] == UInt8(ascii: ":") else {
+            throw failure(expected: "':' after object key")
+        }
+        index += 1
+        return key
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseFailure) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+            memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
+        else {
+            throw JSONParseFailure(offset: index, message: "invalid literal, expected '\(literal)'")
+        }
+        index += count
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
+        }
+    }
+}
+
+/// A syntax error at a byte offset, before it is given a line and column.
+struct JSONParseFailure: Error {
+    var offset: Int
+    var message: String
+}
+
+extension JSONParser {
+    /// A failure at `index`: "expected …, found …".
+    func failure(expected: String) -> JSONParseFailure {
+        if index >= bytes.count {
+            return JSONParseFailure(offset: index, message: "unexpected end of input, expected \(expected)")
+        }
+        return JSONParseFailure(offset: index, message: "expected \(expected), found \(describeByte(at: index))")
+    }
+
+    /// How an error message names the text at `offset`: `'x'`, `'é'`, `byte 0xFF` or `end of input`.
+    func describeByte(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of input" }
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte >= 0x80, let end = try? validateUTF8Sequence(at: offset) {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+            return "'\(text)'"
+        }
+        return "byte \(hex(byte))"
+    }
+
+    func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0x0\(digits)" : "0x\(digits)"
+    }
+
+    private func duplicateKeyFailure(_ key: String, inObjectAt offset: Int) -> JSONParseFailure {
+        var scanner = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        scanner.index = offset
+        let keyOffsets = scanner.memberKeyOffsets(named: key)
+        let first = SourceLocation(offset: keyOffsets[0], in: bytes, file: nil)
+        return JSONParseFailure(offset: keyOffsets[1], message: "duplicate key '\(key)' (first at \(first))")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+@Suite("JSON numbers")
+struct JSONNumberTests {
+    private func read(_ text: String) throws -> JSONNumber {
+        try #require(try JSONDocument(parsing: text).value.numberValue)
+    }
+
+    private func storageKind(_ number: JSONNumber) -> String {
+        switch number.storage {
+        case .integer: "integer"
+        case .double: "double"
+        case .decimal: "decimal"
+        }
+    }
+
+    @Test func readsIntegersThatFit64BitsAsIntegers() throws {
+        #expect(try read("0").storage.integer == 0)
+        #expect(try read("-0").storage.integer == 0)
+        #expect(try read("9223372036854775807").storage.integer == Int64.max)
+        #expect(try read("-9223372036854775808").storage.integer == Int64.min)
+        #expect(try read("1234567890123456789").storage.integer == 1_234_567_890_123_456_789)
+        #expect(try storageKind(read("9223372036854775808")) == "decimal")
+        #expect(try storageKind(read("-9223372036854775809")) == "decimal")
+    }
+
+    @Test func readsOtherNumbersExactly() throws {
+        #expect(try read("0.1").storage.double == 0.1)
+        #expect(try read("-2.5e-3").storage.double == -0.0025)
+        #expect(try read("1.0").storage.double == 1.0)
+        #expect(try read("1E2").storage.double == 100)
+        #expect(try read("0.30000000000000004").storage.double == 0.1 + 0.2)
+        #expect(try read("1e300").storage.double == 1e300)
+        #expect(try read("-0.0").storage.double.map { $0 == 0 && $0.sign == .minus } == true)
+        let big = try read("18446744073709551616")
+        #expect(storageKind(big) == "decimal")
+        #expect(big.decimalValue == Decimal(string: "18446744073709551616"))
+        let precise = try read("12345678901234567890.123")
+        #expect(storageKind(precise) == "decimal")
+        #expect(precise.description == "12345678901234567890.123")
+        // Seventeen digits that are not a double's shortest form stay exact as a decimal.
+        let seventeen = try read("0.10000000000000001")
+        #expect(storageKind(seventeen) == "decimal")
+        #expect(seventeen != JSONNumber(0.1))
+    }
+
+    @Test func rejectsNumbersNoStorageHolds() {
+        for (text, message) in [
+            ("1e400", "1:2: number out of range"), ("-1e400", "1:2: number out of range"),
+            ("1e-400", "1:2: number out of range"),
+            (
+                "3.14159265358979323846264338327950288419716939937510",
+                "1:2: number has more than 38 significant digits, which no number type holds exactly"
+            ),
+        ] {
+            #expect(throws: JSONSyntaxError.self) { try JSONDocument(parsing: "[\(text)]") }
+            do {
+                _ = try JSONDocument(parsing: "[\(text)]")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+    }
+
+    @Test func comparesNumericallyAcrossStorages() {
+        #expect(JSONNumber(1) == JSONNumber(1.0))
+        #expect(JSONNumber(0.1) == JSONNumber(Decimal(string: "0.1")!))
+        #expect(JSONNumber(Decimal(5)) == JSONNumber(5))
+        #expect(JSONNumber(Decimal(string: "1e20")!) == JSONNumber(1e20))
+        #expect(JSONNumber(0) == JSONNumber(-0.0))
+        #expect(JSONNumber(1) != JSONNumber(1.5))
+        #expect(JSONNumber(Int64.max) != JSONNumber(Double(Int64.max)))
+        #expect(JSONNumber(Decimal(string: "0.5")!) != JSONNumber(Decimal(string: "0.25")!))
+    }
+
+    @Test func equalNumbersHashAlike() {
+        let groups: [[JSONNumber]] = [
+            [JSONNumber(1), JSONNumber(1.0), JSONNumber(Decimal(1))],
+            [JSONNumber(0.1), JSONNumber(Decimal(string: "0.1")!), JSONNumber("0.1")!, JSONNumber("1e-1")!],
+            [JSONNumber(0), JSONNumber(-0.0), JSONNumber(Decimal(0))],
+            [JSONNumber(1e20), JSONNumber(Decimal(string: "100000000000000000000")!)],
+            [JSONNumber(-2.5), JSONNumber(Decimal(string: "-2.50")!)],
+        ]
+        for group in groups {
+            for number in group {
+                #expect(number == group[0])
+                #expect(number.hashValue == group[0].hashValue)
+            }
+        }
+        #expect(Set(groups.joined()).count == groups.count)
+    }
+
+    @Test func convertsBetweenForms() {
+        #expect(JSONNumber(3.0).int64Value == 3)
+        #expect(JSONNumber(3.5).int64Value == nil)
+        #expect(JSONNumber(1e19).int64Value == nil)
+        #expect(JSONNumber(Decimal(string: "42")!).int64Value == 42)
+        #expect(JSONNumber(Decimal(string: "-9223372036854775808")!).int64Value == Int64.min)
+        #expect(JSONNumber(Decimal(string: "9223372036854775808")!).int64Value == nil)
+        #expect(JSONNumber(Decimal(string: "4.2")!).int64Value == nil)
+        #expect(JSONNumber(0.1).decimalValue == Decimal(string: "0.1"))
+        #expect(JSONNumber(1e300).decimalValue == nil)
+        #expect(JSONNumber(Decimal(string: "12345678901234567890.123")!).doubleValue == 12345678901234567890.123)
+        #expect(JSONNumber(Int64.min).doubleValue == -9.223372036854775808e18)
+    }
+
+    @Test func rejectsNonFiniteDoubles() {
+        #expect(JSONNumber(exactly: .nan) == nil)
+        #expect(JSONNumber(exactly: .infinity) == nil)
+        #expect(JSONNumber(exactly: 2.5) == JSONNumber(2.5))
+    }
+
+    @Test func readsNumberText() {
+        #expect(JSONNumber("-12") == JSONNumber(-12))
+        #expect(JSONNumber("2.50") == JSONNumber(2.5))
+        #expect(JSONNumber("1e400") == nil)
+        #expect(JSONNumber("01") == nil)
+        #expect(JSONNumber("1 ") == nil)
+        #expect(JSONNumber("") == nil)
+    }
+
+    @Test func describesNumbersCanonically() {
+        let cases: [(JSONNumber, String)] = [
+            (JSONNumber(0), "0"), (JSONNumber(-0.0), "0"), (JSONNumber(1.0), "1"), (JSONNumber(-17), "-17"),
+            (JSONNumber(Int64.min), "-9223372036854775808"), (JSONNumber(0.1), "0.1"), (JSONNumber(1.5e-6), "0.0000015"),
+            (JSONNumber(1e-7), "1e-7"), (JSONNumber(123.456), "123.456"), (JSONNumber(1e20), "100000000000000000000"),
+            (JSONNumber(1e21), "1e+21"), (JSONNumber(-1.7976931348623157e308), "-1.7976931348623157e+308"),
+            (JSONNumber(5e-324), "5e-324"), (JSONNumber(0.1 + 0.2), "0.30000000000000004"),
+            (JSONNumber(Decimal(string: "100")!), "100"), (JSONNumber(Decimal(string: "-0.00120")!), "-0.0012"),
+            (JSONNumber(Decimal(string: "1e30")!), "1e+30"),
+        ]
+        for (number, text) in cases {
+            #expect(number.description == text)
+            // Every canonical text reads back as an equal number.
+            #expect(JSONNumber(text) == number, "\(text)")
+        }
+    }
+}
+
+extension JSONNumber.Storage {
+    fileprivate var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    fileprivate var double: Double? {
+        if case .double(let value) = self { return value }
+        return nil
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+@Suite("JSON reader")
+struct JSONReaderTests {
+    /// The error of parsing `text`, as `line:column: message`.
+    private func error(_ text: String, maxDepth: Int = 512) -> String? {
+        error(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    private func error(_ bytes: [UInt8], maxDepth: Int = 512) -> String? {
+        do {
+            _ = try JSONDocument(parsing: bytes, maxDepth: maxDepth)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    private func parse(_ text: String) throws -> JSON {
+        try JSONDocument(parsing: text).value
+    }
+
+    @Test func readsEveryKindOfValue() throws {
+        let json = try parse(#" {"a": [1, -2.5, "x", true, false, null, {}, []], "b": {"c": "d"}} "#)
+        #expect(
+            json == .object([
+                "a": [1, -2.5, "x", true, false, nil, .object([:]), .array([])],
+                "b": ["c": "d"],
+            ]))
+    }
+
+    @Test func acceptsAnyTopLevelValue() throws {
+        #expect(try parse("42") == 42)
+        #expect(try parse(" \"x\" ") == "x")
+        #expect(try parse("null") == nil)
+        #expect(try parse("[]") == [])
+    }
+
+    @Test func decodesEscapesAndUnicode() throws {
+        #expect(try parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{8}\u{C}\n\r\t"))
+        #expect(try parse(#""\u0000x\u00e9\u20AC""#) == .string("\u{0}xé€"))
+        #expect(try parse(#""\uD83D\uDE00 and 😀""#) == .string("😀 and 😀"))
+        #expect(try parse(#"{"é\u00e9": "日本語"}"#) == ["éé": "日本語"])
+    }
+
+    @Test func readsLongStringsAcrossWordBoundaries() throws {
+        for length in 0..<40 {
+            let plain = String(repeating: "abcdefgh", count: 5).prefix(length)
+            #expect(try parse("\"\(plain)\"") == .string(String(plain)))
+            #expect(try parse("\"\(plain)\\n\(plain)é\"") == .string("\(plain)\n\(plain)é"))
+        }
+    }
+
+    @Test func rejectsBadStructureWithPositions() {
+        #expect(error("") == "1:1: unexpected end of input, expected a value")
+        #expect(error("  \n ") == "2:2: unexpected end of input, expected a value")
+        #expect(error(#"{"a": 1 "b": 2}"#) == #"1:9: expected ',' or '}' after object member, found '"'"#)
+        #expect(error("[1 2]") == "1:4: expected ',' or ']' after array element, found '2'")
+        #expect(error(#"{"a" 1}"#) == "1:6: expected ':' after object key, found '1'")
+        #expect(error("{a: 1}") == "1:2: expected a string key or '}', found 'a'")
+        #expect(error(#"{"a": 1,}"#) == "1:9: trailing comma in object")
+        #expect(error("[1,\n 2,\n]") == "3:1: trailing comma in array")
+        #expect(error("[1,,2]") == "1:4: expected a value, found ','")
+        #expect(error(#"{"a": 1"#) == "1:8: unexpected end of input, expected ',' or '}' after object member")
+        #expect(error("[1, [2") == "1:7: unexpected end of input, expected ',' or ']' after array element")
+        #expect(error("[1] x") == "1:5: unexpected 'x' after the JSON value")
+        #expect(error("1 2") == "1:3: unexpected '2' after the JSON value")
+        #expect(error("[tru]") == "1:2: invalid literal, expected 'true'")
+        #expect(error("nul") == "1:1: invalid literal, expected 'null'")
+    }
+
+    @Test func rejectsNonJSONNumbers() {
+        #expect(error("NaN") == "1:1: expected a value, found 'N'")
+        #expect(error("[Infinity]") == "1:2: expected a value, found 'I'")
+        #expect(error("[-Infinity]") == "1:3: expected a digit after '-', found 'I'")
+        #expect(error("+1") == "1:1: expected a value, found '+'")
+        #expect(error("01") == "1:1: leading zeros are not allowed")
+        #expect(error("[-012]") == "1:2: leading zeros are not allowed")
+        #expect(error("1.") == "1:3: unexpected end of input, expected a digit after '.'")
+        #expect(error(".5") == "1:1: expected a value, found '.'")
+        #expect(error("1e") == "1:3: unexpected end of input, expected a digit in the exponent")
+        #expect(error("1e+x") == "1:4: expected a digit in the exponent, found 'x'")
+        #expect(error("-") == "1:2: unexpected end of input, expected a digit after '-'")
+    }
+
+    @Test func rejectsBadStrings() {
+        #expect(error("\"abc") == "1:1: unterminated string")
+        #expect(error("[\"a\nb\"]") == "1:4: control character U+000A in string must be escaped")
+        #expect(error("\"a\tb\"") == "1:3: control character U+0009 in string must be escaped")
+        #expect(error(#""a\x""#) == #"1:3: invalid escape sequence: \ followed by 'x'"#)
+        #expect(error(#""\u12G4""#) == #"1:2: invalid \u escape: expected 4 hexadecimal digits"#)
+        #expect(error(#"["ok", "\uD800"]"#) == #"1:9: unpaired surrogate \uD800"#)
+        #expect(error(#""\uD800\u0041""#) == #"1:2: unpaired surrogate \uD800"#)
+        #expect(error(#""x\uDC00""#) == #"1:3: unpaired surrogate \uDC00"#)
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let quote = UInt8(ascii: "\"")
+        #expect(error([quote, 0x61, 0xFF, quote]) == "1:3: invalid UTF-8 byte 0xFF")
+        #expect(error([quote, 0xC0, 0x80, quote]) == "1:2: invalid UTF-8 byte 0xC0")  // overlong NUL
+        #expect(error([quote, 0xE0, 0x80, 0x80, quote]) == "1:2: invalid UTF-8: an overlong UTF-8 encoding (0xE0 0x80)")
+        #expect(
+            error([quote, 0xED, 0xA0, 0x80, quote])
+                == "1:2: invalid UTF-8: a UTF-16 surrogate encoded in UTF-8 (0xED 0xA0)")
+        #expect(
+            error([quote, 0xF4, 0x90, 0x80, 0x80, quote])
+                == "1:2: invalid UTF-8: a UTF-8 sequence beyond U+10FFFF (0xF4 0x90)")
+        #expect(error([quote, 0xE2, 0x82, quote]) == "1:2: truncated UTF-8 sequence starting with 0xE2")
+        #expect(error([quote, 0xE2, 0x82]) == "1:2: truncated UTF-8 sequence starting with 0xE2")
+        #expect(error([0x5B, 0xFF, 0x5D]) == "1:2: expected a value, found byte 0xFF")
+        // Columns count scalars: "é" is one column although two bytes.
+        #expect(error([quote] + Array("éé".utf8) + [0xFF, quote]) == "1:4: invalid UTF-8 byte 0xFF")
+    }
+
+    @Test func rejectsByteOrderMark() {
+        #expect(error([0xEF, 0xBB, 0xBF] + Array("{}".utf8)) == "1:1: byte order mark is not allowed")
+    }
+
+    @Test func rejectsDuplicateKeysNamingBothPositions() {
+        let text = """
+            {
+              "name": "Sales",
+              "budget": 1,
+              "name": "Marketing"
+            }
+            """
+        #expect(error(text) == "4:3: duplicate key 'name' (first at 2:3)")
+        // Keys are compared after unescaping.
+        #expect(error(#"{"a": {"x": 1, "\u0078": 2}}"#) == "1:16: duplicate key 'x' (first at 1:8)")
+    }
+
+    @Test func limitsNestingDepth() throws {
+        #expect(error(String(repeating: "[", count: 513) + String(repeating: "]", count: 513)) == "1:513: nesting deeper than 512")
+        #expect(throws: Never.self) {
+            _ = try JSONDocument(parsing: String(repeating: "[", count: 512) + String(repeating: "]", count: 512))
+        }
+        #expect(error(String(repeating: #"{"a":"#, count: 4) + "1}}}}", maxDepth: 3) == "1:16: nesting deeper than 3")
+        // Far too deep for any stack: an error, not a crash, and without reading the whole text.
+        #expect(error(String(repeating: "[", count: 100_000)) == "1:513: nesting deeper than 512")
+    }
+
+    @Test func parsesDeepNestingWhenAllowed() throws {
+        let depth = 10_000
+        let document = try JSONDocument(
+            parsing: String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth), maxDepth: depth)
+        var value = document.value
+        var levels = 0
+        while case .array(let elements) = value {
+            levels += 1
+            value = elements[0]
+        }
+        #expect(levels == depth)
+        #expect(value == 1)
+    }
+
+    @Test func keepsFileInErrors() {
+        #expect(throws: JSONSyntaxError.self) { try JSONDocument(parsing: "[", file: "a.json") }
+        do {
+            _ = try JSONDocument(parsing: "[\n  1,\n  x\n]", file: "Templates/a.json")
+        } catch {
+            #expect(error.location == SourceLocation(file: "Templates/a.json", line: 3, column: 3))
+            #expect(error.description == "Templates/a.json:3:3: expected a value, found 'x'")
+        }
+    }
+
+    @Test func parsesAllInputForms() throws {
+        let text = #"{"k": [1, "é"]}"#
+        let expected: JSON = ["k": [1, "é"]]
+        #expect(try JSONDocument(parsing: text).value == expected)
+        #expect(try JSONDocument(parsing: Data(text.utf8)).value == expected)
+        #expect(try JSONDocument(parsing: Array(text.utf8)).value == expected)
+        #expect(try JSONDocument(parsing: text.utf8).value == expected)
+        #expect(try JSONDocument(parsing: ArraySlice(Array(text.utf8))).value == expected)
+    }
+
+    @Test func readsFiles() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-json-\(UUID()).json")
+        try Data("[1,\n2,\n]".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect {
+            try JSONDocument(contentsOf: url)
+        } throws: { error in
+            (error as? JSONSyntaxError)?.description == "\(url.path):3:1: trailing comma in array"
+        }
+    }
+
+    @Test func agreesWithFoundationOnValidText() throws {
+        let text = #"""
+            {"users": [{"id": 1, "name": "Zoë", "tags": ["a", "b"], "score": 12.5, "ok": true, "none": null},
+                       {"id": -7, "name": "\u00c5sa \"q\"", "tags": [], "score": -0.25, "ok": false, "none": null}]}
+            """#
+        let ours = try JSONDocument(parsing: text).value
+        let theirs = try JSON(any: JSONSerialization.jsonObject(with: Data(text.utf8)))
+        #expect(ours == theirs)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    private let sample = #"""
+        {"name": "Zoë \"Z\" / 😀", "id": -9223372036854775808, "ratio": 0.1, "big": 18446744073709551616,
+         "exact": 12345678901234567890.123, "tiny": 1e-7, "huge": 1.5e300, "flags": [true, false, null],
+         "nested": {"b": [], "a": {}, "c": [{"z": 1, "y": "\u0000\u001f\t\n"}]}, "e\u0301x": 1, "f": 2,
+         "\uff61": 3, "\ud83d\ude00": 4, "": 0}
+        """#
+
+    @Test func roundTripsEveryStyle() throws {
+        let value = try JSONDocument(parsing: sample).value
+        for style in [JSONWriter.Style.compact, .pretty, .canonical] {
+            let text = value.serialized(style: style)
+            #expect(try JSONDocument(parsing: text).value == value, "\(style)")
+            // Foundation reads every style too.
+            #expect(try JSON(any: JSONSerialization.jsonObject(with: Data(text))) == value, "\(style)")
+        }
+    }
+
+    @Test func writesCanonicalForm() throws {
+        let value = try JSONDocument(parsing: sample).value
+        #expect(
+            value.text(style: .canonical)
+                == #"{"":0,"big":18446744073709551616,"exact":12345678901234567890.123,"e\#u{301}x":1,"f":2,"#
+                + #""flags":[true,false,null],"huge":1.5e+300,"id":-9223372036854775808,"name":"Zoë \"Z\" / 😀","#
+                + #""nested":{"a":{},"b":[],"c":[{"y":"\u0000\u001f\t\n","z":1}]},"ratio":0.1,"tiny":1e-7,"#
+                + #""｡":3,"😀":4}"#)
+    }
+
+    @Test func sortsKeysByUTF8BytesNotStringOrder() {
+        // Swift orders "éx" (decomposed) after "f"; its first byte, 'e', orders it before.
+        let decomposed = "e\u{301}x"
+        #expect(decomposed > "f")
+        #expect(JSON.object([decomposed: 1, "f": 2]).text(style: .canonical) == "{\"\(decomposed)\":1,\"f\":2}")
+        #expect(JSON.object(["😀": 1, "\u{FF61}": 2]).text(style: .canonical) == "{\"\u{FF61}\":2,\"😀\":1}")
+    }
+
+    @Test func writesEqualValuesAsIdenticalBytes() {
+        var first: [String: JSON] = [:]
+        for key in ["one", "two", "three", "four", "five", "six"] { first[key] = .number(JSONNumber(key.count)) }
+        first["list"] = [1.0, .number(JSONNumber(Decimal(string: "0.1")!)), ["b": 1, "a": 2]]
+        var second: [String: JSON] = ["list": [1, 0.1, ["a": 2.0, "b": .number(JSONNumber(Decimal(1)))]]]
+        for key in ["six", "five", "four", "three", "two", "one"] {
+            second[key] = .number(JSONNumber(Double(key.count)))
+        }
+        #expect(JSON.object(first) == JSON.object(second))
+        #expect(JSON.object(first).serialized(style: .canonical) == JSON.object(second).serialized(style: .canonical))
+        #expect(JSON.object(first).serialized(style: .pretty) == JSON.object(second).serialized(style: .pretty))
+    }
+
+    @Test func writesPrettyLayout() {
+        let value: JSON = ["b": [1, [], ["x": nil]], "a": .object([:]), "c": "s"]
+        #expect(
+            value.text(style: .pretty) == """
+                {
+                  "a": {},
+                  "b": [
+                    1,
+                    [],
+                    {
+                      "x": null
+                    }
+                  ],
+                  "c": "s"
+                }
+                """)
+        #expect(JSON.array([]).text(style: .pretty) == "[]")
+        #expect(JSON("x").text(style: .pretty) == "\"x\"")
+    }
+
+    @Test func escapesMinimally() {
+        let value = JSON.string("\"\\/\u{8}\u{C}\n\r\t\u{0}\u{1F}\u{7F}é€😀")
+        #expect(value.text(style: .compact) == "\"\\\"\\\\/\\b\\f\\n\\r\\t\\u0000\\u001f\u{7F}é€😀\"")
+    }
+
+    @Test func writesDeepValues() throws {
+        let depth = 10_000
+        let text = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+        let value = try JSONDocument(parsing: text, maxDepth: depth).value
+        #expect(value.text(style: .canonical) == text)
+    }
+
+    @Test func streamsTheSameBytesAsTrees() throws {
+        for style in [JSONWriter.Style.compact, .pretty, .canonical] {
+            var writer = JSONWriter(style: style)
+            writer.beginObject()
+            writer.key("list")
+            writer.beginArray()
+            try writer.value(1)
+            try writer.value("two")
+            try writer.value(3.5)
+            try writer.value(JSONNumber(Decimal(string: "0.1")!))
+            try writer.value(true)
+            try writer.nullValue()
+            try writer.value(["k": [1, 2]] as JSON)
+            writer.beginObject()
+            try writer.endObject()
+            try writer.endArray()
+            writer.key("empty")
+            writer.beginArray()
+            try writer.endArray()
+            try writer.endObject()
+            let expected: JSON = ["list": [1, "two", 3.5, 0.1, true, nil, ["k": [1, 2]], .object([:])], "empty": []]
+            let bytes = try writer.finish()
+            if style == .compact {  // Members in the order written, not in the dictionary's order.
+                #expect(try JSONDocument(parsing: bytes).value == expected)
+            } else {
+                #expect(bytes == expected.serialized(style: style), "\(style)")
+            }
+        }
+    }
+
+    @Test func reordersKeysInSortedStyles() throws {
+        for style in [JSONWriter.Style.pretty, .canonical] {
+            var writer = JSONWriter(style: style)
+            writer.beginObject()
+            for key in ["m", "b", "z", "a"] {
+                writer.key(key)
+                writer.beginObject()
+                writer.key("y")
+                try writer.value(key)
+                writer.key("x")
+                try writer.value([2, 1] as JSON)
+                try writer.endObject()
+            }
+            try writer.endObject()
+            var expected: [String: JSON] = [:]
+            for key in ["m", "b", "z", "a"] { expected[key] = ["y": .string(key), "x": [2, 1]] }
+            #expect(try writer.finish() == JSON.object(expected).serialized(style: style))
+        }
+    }
+
+    @Test func flushesToSinkInChunks() throws {
+        var records: [JSON] = []
+        for index in 0..<500 {
+            records.append(["name": .string("item \(index) é"), "index": .number(JSONNumber(index)), "tags": ["a", "b"]])
+        }
+        for style in [JSONWriter.Style.compact, .pretty, .canonical] {
+            final class Chunks: @unchecked Sendable {  // Used by one test thread only.
+                var bytes: [UInt8] = []
+                var count = 0
+            }
+            let chunks = Chunks()
+            var writer = JSONWriter(style: style, flushThreshold: 256) { chunk in
+                chunks.bytes.append(contentsOf: chunk)
+                chunks.count += 1
+            }
+            writer.beginObject()
+            writer.key("records")
+            writer.beginArray()
+            for (index, record) in records.enumerated() {
+                if index.isMultiple(of: 2) {
+                    try writer.value(record)
+                } else {
+                    // Keys out of order inside a small object: reordered before it is flushed.
+                    writer.beginObject()
+                    writer.key("tags")
+                    try writer.value(record["tags"]!)
+                    writer.key("name")
+                    try writer.value(record["name"]!)
+                    writer.key("index")
+                    try writer.value(record["index"]!)
+                    try writer.endObject()
+                }
+            }
+            try writer.endArray()
+            writer.key("total")
+            try writer.value(records.count)
+            try writer.endObject()
+            #expect(try writer.finish().isEmpty)
+            #expect(chunks.count > 10)
+            let expected: JSON = ["records": .array(records), "total": .number(JSONNumber(records.count))]
+            if style == .compact {
+                #expect(try JSONDocument(parsing: chunks.bytes).value == expected)
+            } else {
+                #expect(chunks.bytes == expected.serialized(style: style), "\(style)")
+            }
+        }
+    }
+
+    @Test func writesFiles() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-writer-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            var writer = try JSONWriter(style: .canonical, toFileAtPath: path, flushThreshold: 64)
+            writer.beginArray()
+            for index in 0..<100 { try writer.value(["i": .number(JSONNumber(index)), "s": "x"] as JSON) }
+            try writer.endArray()
+            #expect(try writer.finish().isEmpty)
+        }
+        let value = try JSONDocument(contentsOf: URL(fileURLWithPath: path)).value
+        #expect(value.arrayValue?.count == 100)
+        #expect(value[JSONPointer(tokens: ["99", "i"])] == 99)
+    }
+}
