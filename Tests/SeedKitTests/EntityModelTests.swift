@@ -23,7 +23,7 @@ struct EntityModelTests {
     @Test func subentityInheritsPropertiesAndIdentity() throws {
         let model = try EntityModel(Fixtures.fileModelDeclarations)
         let manager = try #require(model.entity(named: "Manager"))
-        #expect(manager.attributes.map(\.name) == ["name", "email", "hired", "address", "level"])
+        #expect(manager.attributes.map(\.name) == ["address", "email", "hired", "name", "level"], "inherited first, each level in name order")
         #expect(manager.relationships.map(\.name) == ["department"])
         #expect(manager.identity == ["email"])
         #expect(manager.rootName == "Employee")
@@ -166,14 +166,14 @@ struct EntityModelTests {
         #expect(model.entityNames == ["Address", "Department", "Employee", "Manager", "Project", "Report"])
         let employee = try #require(model.entity(named: "Employee"))
         #expect(employee.attributes == [
-            AttributeDescription("name", .string), AttributeDescription("email", .string),
-            AttributeDescription("hired", .date, isOptional: true),
             AttributeDescription("address", .string, defaultValue: .string("")),
+            AttributeDescription("email", .string), AttributeDescription("hired", .date, isOptional: true),
+            AttributeDescription("name", .string),
         ])
         #expect(employee.relationships == [
+            RelationshipDescription("addresses", to: "Address", isToMany: true, isOrdered: true, inverse: "resident", owns: true),
             RelationshipDescription("department", to: "Department", inverse: "employees"),
             RelationshipDescription("projects", to: "Project", isToMany: true, inverse: "members"),
-            RelationshipDescription("addresses", to: "Address", isToMany: true, isOrdered: true, inverse: "resident", owns: true),
         ])
         #expect(employee.identity == ["email"])
         let manager = try #require(model.entity(named: "Manager"))

@@ -8,7 +8,7 @@
 ///     ])
 ///     model.entity(named: "Department")?.identity  // ["name"]
 public struct EntityModel: Sendable, Hashable {
-    /// The declarations, in name order.
+    /// The declarations, in name order, each with its properties in name order.
     public let declarations: [EntityDescription]
     /// The resolved entities, in name order.
     public let entities: [Entity]
@@ -25,7 +25,13 @@ public struct EntityModel: Sendable, Hashable {
     init(_ declarations: [EntityDescription], bindings: [String: ClassBinding]) throws {
         let errors = ModelValidator(declarations.sorted { $0.name < $1.name }).validate()
         guard errors.isEmpty else { throw ModelErrors(errors: errors) }
-        let sorted = Self.completingInverses(declarations).sorted { $0.name < $1.name }
+        // Entities and properties in name order: the same model from a file, from classes or from code is one value.
+        let sorted = Self.completingInverses(declarations).sorted { $0.name < $1.name }.map { declaration in
+            var normalized = declaration
+            normalized.attributes.sort { $0.name < $1.name }
+            normalized.relationships.sort { $0.name < $1.name }
+            return normalized
+        }
 
         let declarationsByName = Dictionary(sorted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func lineage(of name: String) -> [String] {

@@ -14,6 +14,10 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     public var entity: String?
     public var property: String?
     public var message: String
+    /// Where in a model file's JSON the problem is.
+    public var pointer: JSONPointer?
+    /// Where in a model file's text the problem is, when the model was read from text.
+    public var location: SourceLocation?
 
     public init(_ kind: Kind, entity: String? = nil, property: String? = nil, _ message: String) {
         self.kind = kind
@@ -23,11 +27,15 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
+        let subject: String
         switch (entity, property) {
-        case let (entity?, property?): "\(entity).\(property): \(message)"
-        case let (entity?, nil): "\(entity): \(message)"
-        default: message
+        case let (entity?, property?): subject = "\(entity).\(property): \(message)"
+        case let (entity?, nil): subject = "\(entity): \(message)"
+        default: subject = message
         }
+        if let location { return "\(location): \(subject)" }
+        if let pointer { return "\(pointer.description.isEmpty ? "/" : pointer.description): \(subject)" }
+        return subject
     }
 }
 
