@@ -30,13 +30,14 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let modelURL = URL(fileURLWithPath: modelPath ?? (templates as NSString).appendingPathComponent("model.json"))
+let modelFile = modelPath ?? (templates as NSString).appendingPathComponent("model.json")
+let modelURL = URL(fileURLWithPath: modelFile)
 guard FileManager.default.fileExists(atPath: modelURL.path) else {
-    fail("no model file at \(modelURL.path); pass --model FILE", code: 2)
+    fail("no model file at \(modelFile); pass --model FILE", code: 2)
 }
 do {
     let model = try EntityModel(contentsOf: modelURL)
-    print("model \(modelURL.path): \(model.entities.count) entities")
+    print("model \(modelFile): \(model.entities.count) entities")
     for entity in model.entities {
         let parent = entity.parentName.map { " : \($0)" } ?? ""
         let identity = entity.identity.isEmpty ? "" : " identity(\(entity.identity.joined(separator: ", ")))"
