@@ -76,7 +76,7 @@ extension ManagedObject {
             guard previous !== source else { return }
             // A to-one inverse holds one object: the object it held loses this one from its side of the pair.
             if let previous, let back = entity.relationships[index].inverse {
-                previous.detachPrimitive(self, relationship: back)
+                previous.unlinkPrimitive(self, inverse: back)
             }
             willChange(relationship: index)
             relationshipValues[index] = .toOne(source)
@@ -85,7 +85,7 @@ extension ManagedObject {
         }
     }
 
-    /// Makes this object's relationship `inverse` no longer include `source`.
+    /// Makes this object's relationship `inverse` no longer include `source`, without touching `source`.
     private func unlinkPrimitive(_ source: ManagedObject, inverse: String) {
         let index = entity.relationshipIndex(named: inverse)!
         switch relationshipValues[index] {
@@ -95,19 +95,6 @@ extension ManagedObject {
             relationshipValues[index] = .toOne(nil)
         case .toMany:
             removePrimitive(source, at: index)
-        }
-    }
-
-    /// Removes `target` from this object's `relationship` without touching `target`.
-    private func detachPrimitive(_ target: ManagedObject, relationship name: String) {
-        let index = entity.relationshipIndex(named: name)!
-        switch relationshipValues[index] {
-        case .toOne(let current):
-            guard current === target else { return }
-            willChange(relationship: index)
-            relationshipValues[index] = .toOne(nil)
-        case .toMany:
-            removePrimitive(target, at: index)
         }
     }
 
