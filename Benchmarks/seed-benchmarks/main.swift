@@ -1,7 +1,7 @@
 import Foundation
 
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
-let all: [Benchmark] = []
+let all: [Benchmark] = [jsonParseBenchmark, jsonWriteBenchmark, jsonParseMemoryBenchmark]
 
 let wanted = Set(CommandLine.arguments.dropFirst())
 if wanted.contains("--list") {
