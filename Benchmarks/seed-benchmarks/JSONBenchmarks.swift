@@ -7,7 +7,7 @@ import SeedKit
 
 @MainActor let jsonParseBenchmark = Benchmark(
     name: "json-parse",
-    summary: "parse a ~25 MB document: JSONDocument vs JSONSerialization.jsonObject and JSONDecoder (Codable)"
+    summary: "parse a ~30 MB document: JSONDocument vs JSONSerialization.jsonObject and JSONDecoder (Codable)"
 ) {
     let text = BenchmarkEmployees.text(count: BenchmarkEmployees.defaultCount)
     let data = Data(text)
@@ -27,7 +27,7 @@ import SeedKit
 
 @MainActor let jsonWriteBenchmark = Benchmark(
     name: "json-write",
-    summary: "write a ~25 MB document, keys sorted: canonical JSONWriter vs JSONSerialization and JSONEncoder"
+    summary: "write a ~30 MB document, keys sorted: canonical JSONWriter vs JSONSerialization and JSONEncoder"
 ) {
     let count = BenchmarkEmployees.defaultCount
     let json = try JSONDocument(parsing: BenchmarkEmployees.text(count: count)).value
@@ -147,7 +147,7 @@ struct BenchmarkEmployee: Codable {
 /// A realistic, deterministic document: an array of employees with strings (some non-ASCII, some escaped),
 /// integers, doubles of a few digits and of full precision, booleans, nulls, nested objects and arrays.
 enum BenchmarkEmployees {
-    /// About 25 MB of compact text.
+    /// About 30 MB of compact text.
     static let defaultCount = 60_000
 
     static func employees(count: Int) -> [BenchmarkEmployee] {
