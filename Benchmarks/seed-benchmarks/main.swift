@@ -3,6 +3,9 @@ import Foundation
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
 let all: [Benchmark] = objectBenchmarks + [
     sqliteInsertBenchmark,
+    jsonParseBenchmark,
+    jsonWriteBenchmark,
+    jsonParseMemoryBenchmark,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

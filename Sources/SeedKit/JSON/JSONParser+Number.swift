@@ -80,20 +80,25 @@ extension JSONParser {
         var significand: UInt64 = 0
         var significantDigits = 0
         var pendingZeros = 0
-        for digits in [integer, fraction] {
-            for offset in digits {
-                let digit = bytes[offset] &- 0x30
-                if digit == 0 {
-                    if significantDigits > 0 { pendingZeros += 1 }
-                    continue
-                }
-                significantDigits += pendingZeros + 1
-                if significantDigits <= 19 {
-                    for _ in 0..<pendingZeros { significand = significand &* 10 }
-                    significand = significand &* 10 &+ UInt64(digit)
-                }
-                pendingZeros = 0
+        // One loop over both digit runs, skipping the '.' between them, without building a collection of them.
+        var offset = integer.lowerBound
+        while offset < fraction.upperBound {
+            if offset == integer.upperBound {
+                offset = fraction.lowerBound
+                continue
             }
+            let digit = bytes[offset] &- 0x30
+            offset += 1
+            if digit == 0 {
+                if significantDigits > 0 { pendingZeros += 1 }
+                continue
+            }
+            significantDigits += pendingZeros + 1
+            if significantDigits <= 19 {
+                for _ in 0..<pendingZeros { significand = significand &* 10 }
+                significand = significand &* 10 &+ UInt64(digit)
+            }
+            pendingZeros = 0
         }
         if significantDigits == 0 {
             return JSONNumber(isNegative ? -0.0 : 0.0)
@@ -131,12 +136,13 @@ extension JSONParser {
             }
         }
 
-        let canonical = Self.canonicalText(of: lexeme)
-        if let value = Double(String(decoding: lexeme, as: UTF8.self)), value.isFinite, value != 0,
-            JSONNumber(value).description == canonical
+        // Up to 17 digits may be a double's shortest form: check that the nearest double prints back as them.
+        if significantDigits <= 17, let value = Double(String(decoding: lexeme, as: UTF8.self)), value.isFinite,
+            value != 0, Self.shortestDigits(of: value) == (significand, scale)
         {
             return JSONNumber(value)
         }
+        let canonical = Self.canonicalText(of: lexeme)
         if let decimal = Decimal(string: String(decoding: lexeme, as: UTF8.self), locale: nil),
             !decimal.isNaN, JSONNumber.canonicalText(of: decimal) == canonical
         {
@@ -147,6 +153,36 @@ extension JSONParser {
                 offset: start, message: "number has more than 38 significant digits, which no number type holds exactly")
         }
         throw JSONParseFailure(offset: start, message: "number out of range")
+    }
+
+    /// The digits of the shortest text that reads back as `value`, as significand × 10^scale without trailing zeros.
+    private static func shortestDigits(of value: Double) -> (significand: UInt64, scale: Int) {
+        var text = value.magnitude.description
+        return text.withUTF8 { text in
+            var significand: UInt64 = 0
+            var scale = 0
+            var inFraction = false
+            var position = 0
+            while position < text.count {
+                let byte = text[position]
+                position += 1
+                if byte == UInt8(ascii: ".") {
+                    inFraction = true
+                } else if byte == UInt8(ascii: "e") {
+                    let exponentText = String(decoding: UnsafeBufferPointer(rebasing: text[position...]), as: UTF8.self)
+                    scale += Int(exponentText.hasPrefix("+") ? String(exponentText.dropFirst()) : exponentText)!
+                    break
+                } else {
+                    significand = significand * 10 + UInt64(byte &- 0x30)
+                    if inFraction { scale -= 1 }
+                }
+            }
+            while significand != 0 && significand % 10 == 0 {
+                significand /= 10
+                scale += 1
+            }
+            return (significand, scale)
+        }
     }
 
     private static func canonicalText(of lexeme: UnsafeBufferPointer<UInt8>) -> String {
