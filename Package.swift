@@ -17,6 +17,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         .target(name: "SeedKit", dependencies: ["CSQLite"]),
         .executableTarget(name: "seed", dependencies: ["SeedKit"]),
+        .executableTarget(name: "company-example", dependencies: ["SeedKit"], path: "Examples/Company"),
         .executableTarget(
             name: "seed-benchmarks",
             dependencies: ["SeedKit", "CSQLite"],

@@ -90,8 +90,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return values
     }
 
-    /// `Employee[email=ann@example.com]` when the object has identity, else `Employee#3`.
+    /// `Employee[email=ann@example.com]` when the object has identity, else `Employee#3`; `new Employee` for an object
+    /// still being built, before its context registers it.
     public var description: String {
+        if objectID.number == 0 { return "new \(entity.name)" }
         if let values = identityValues {
             let pairs = zip(entity.identity, values).map { "\($0)=\(Self.plainText($1))" }
             return "\(entity.name)[\(pairs.joined(separator: ","))]"
