@@ -22,7 +22,7 @@ public final class ObjectContext {
     private var identityIndex: [String: [[AttributeValue]: ManagedObject]] = [:]
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()
-    private var deleted = OrderedObjects()
+    var deleted = OrderedObjects()
     private var nextNumber: Int64 = 1
     private var observers: [(ChangeSet) -> Void] = []
 
