@@ -147,3 +147,21 @@ extension Fixtures {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
+
+// Store fixtures: a model with one attribute of every type, and temporary store files.
+extension Fixtures {
+    /// One entity with an attribute of every type, all optional, identified by `key`.
+    static func everyTypeModel() throws -> EntityModel {
+        try EntityModel([
+            EntityDescription(
+                "Sample", identity: ["key"],
+                attributes: [AttributeDescription("key", .string)]
+                    + AttributeType.allCases.filter { $0 != .string }.map { AttributeDescription("\($0)Value", $0, isOptional: true) }),
+        ])
+    }
+
+    /// A path for a new store file in a fresh temporary directory.
+    static func temporaryStorePath() throws -> String {
+        try temporaryDirectory().appendingPathComponent("store.sqlite").path
+    }
+}

@@ -46,7 +46,8 @@ extension ObjectContext {
 extension ManagedObject {
     /// The objects a relationship holds, whatever its cardinality.
     func related(at index: Int) -> [ManagedObject] {
-        switch relationshipValues[index] {
+        fireFaultIfNeeded(index)
+        return switch relationshipValues[index] {
         case .toOne(let object): object.map { [$0] } ?? []
         case .toMany(let related): related.members
         }

@@ -5,7 +5,10 @@ extension ObjectContext {
     ///
     ///     let engineers = try context.fetch(FetchRequest("Employee", filters: [AttributeFilter("title", .equal, "Engineer")]))
     ///
-    /// Without a sort key, objects come in the order they were registered.
+    /// Without a sort key, objects come in the order they were registered. Over a store, the request runs in SQL,
+    /// and rows already registered come back as the registered objects, unsaved changes kept; while the context has
+    /// unsaved changes, or for sorts and range filters on decimals and JSON, the final filtering, sort and limit
+    /// happen in memory over the stored candidates and the changed objects.
     ///
     /// - Throws: ``ObjectError`` for an unknown entity or attribute, or a filter value of the wrong type.
     /// - Complexity: O(*n* log *n*) in the number of registered objects.
@@ -21,7 +24,15 @@ extension ObjectContext {
             return (index, filter)
         }
         let sortKeys = try request.sortedBy.map { (try attributeIndex($0.key, of: entity), $0.ascending) }
-        var results = allRegistered.filter { object in
+        let candidates: [ManagedObject]
+        if store != nil {
+            let stored = try fetchFromStore(request, entity: entity, filters: filters, sortKeys: sortKeys)
+            if stored.isFinal { return stored.objects }
+            candidates = stored.objects
+        } else {
+            candidates = Array(allRegistered)
+        }
+        var results = candidates.filter { object in
             (request.includesSubentities ? object.entity.isKind(of: entity.name) : object.entity === entity)
                 && filters.allSatisfy { index, filter in filter.matches(object.attributeValues[index]) }
         }
@@ -52,6 +63,7 @@ extension ObjectContext {
 
     /// The number of objects a request matches.
     public func count(_ request: FetchRequest) throws -> Int {
+        if store != nil, let count = try countInStore(request) { return count }
         var unlimited = request
         unlimited.sortedBy = []
         return min(try fetch(unlimited).count, request.limit ?? .max)

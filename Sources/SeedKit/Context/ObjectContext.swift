@@ -13,17 +13,33 @@
 /// `Sendable`. Share the ``EntityModel`` (which is) and give each domain its own context.
 public final class ObjectContext {
     public let model: EntityModel
+    /// The store fetches read from and saves write to; nil for a context that lives in memory only.
+    public let store: SQLiteStore?
+    /// How saves and merges settle an object changed both here and in the store.
+    public var mergePolicy: MergePolicy = .rejectConflicts
 
-    private var registered: [ObjectID: ManagedObject] = [:]
+    var registered: [ObjectID: ManagedObject] = [:]
     private var identityIndex: [String: [[AttributeValue]: ManagedObject]] = [:]
     private var inserted = OrderedObjects()
-    private var updated = OrderedObjects()
-    private var deleted = OrderedObjects()
+    var updated = OrderedObjects()
+    var deleted = OrderedObjects()
     private var nextNumber: Int64 = 1
     private var observers: [(ChangeSet) -> Void] = []
 
     public init(model: EntityModel) {
         self.model = model
+        self.store = nil
+    }
+
+    /// A context whose fetches read from `store` and whose saves write to it.
+    ///
+    ///     let context = ObjectContext(model: model, store: try SQLiteStore(path: "company.sqlite", model: model))
+    ///
+    /// - Precondition: `model` is the store's model.
+    public init(model: EntityModel, store: SQLiteStore) {
+        precondition(model == store.model, "a context's model must be its store's model")
+        self.model = model
+        self.store = store
     }
 
     deinit {
@@ -121,7 +137,8 @@ public final class ObjectContext {
     /// Registers a newly created object as inserted.
     func register(inserted object: ManagedObject) {
         object.context = self
-        object.objectID = ObjectID(entityName: object.entity.rootName, number: nextNumber)
+        // Over a store, temporary numbers are negative: row ids, which become the permanent numbers, are positive.
+        object.objectID = ObjectID(entityName: object.entity.rootName, number: store == nil ? nextNumber : -nextNumber)
         nextNumber += 1
         registered[object.objectID] = object
         inserted.insert(object)
@@ -154,11 +171,13 @@ public final class ObjectContext {
 
     // MARK: Identity
 
-    /// The registered object of an inheritance tree with these identity values.
+    /// The registered object of an inheritance tree with these identity values; over a store, the stored object
+    /// with them when none is registered, fetched and registered.
     ///
-    /// - Complexity: O(1) on average.
+    /// - Complexity: O(1) on average, plus one indexed query over a store when no registered object has them.
     func registeredObject(rootEntity: String, identity: [AttributeValue]) -> ManagedObject? {
-        identityIndex[rootEntity]?[identity]
+        if let object = identityIndex[rootEntity]?[identity] { return object }
+        return store == nil ? nil : storedObject(rootEntity: rootEntity, identity: identity)
     }
 
     /// The object of `entityName` (or a subentity) whose identity attributes have these values.
@@ -179,7 +198,7 @@ public final class ObjectContext {
         return object
     }
 
-    private func index(_ object: ManagedObject, identity: [AttributeValue]) {
+    func index(_ object: ManagedObject, identity: [AttributeValue]) {
         // The first holder keeps the entry; a second holder is an identity conflict that save reports.
         if identityIndex[object.entity.rootName, default: [:]][identity] == nil {
             identityIndex[object.entity.rootName, default: [:]][identity] = object

@@ -3,6 +3,7 @@ extension ManagedObject {
     ///
     /// - Complexity: O(1).
     public func object(at index: Int) -> ManagedObject? {
+        fireFaultIfNeeded(index)
         guard case .toOne(let target) = relationshipValues[index] else { return nil }
         return target
     }
@@ -11,6 +12,7 @@ extension ManagedObject {
     ///
     /// - Complexity: O(1).
     public func objects(at index: Int) -> [ManagedObject] {
+        fireFaultIfNeeded(index)
         guard case .toMany(let related) = relationshipValues[index] else { return [] }
         return related.members
     }
@@ -54,6 +56,7 @@ extension ManagedObject {
     ///
     /// - Complexity: O(1) amortized, plus the inverse's cost.
     func addObject(_ target: ManagedObject, at index: Int) {
+        fireFaultIfNeeded(index)
         guard case .toMany(let related) = relationshipValues[index], !related.contains(target) else { return }
         let relationship = entity.relationships[index]
         if let inverse = relationship.inverse { target.linkPrimitive(self, inverse: inverse) }
@@ -62,6 +65,7 @@ extension ManagedObject {
 
     /// Removes `target` from a to-many relationship, keeping the inverse consistent.
     func removeObject(_ target: ManagedObject, at index: Int) {
+        fireFaultIfNeeded(index)
         guard case .toMany(let related) = relationshipValues[index], related.contains(target) else { return }
         let relationship = entity.relationships[index]
         if let inverse = relationship.inverse { target.unlinkPrimitive(self, inverse: inverse) }
@@ -71,6 +75,7 @@ extension ManagedObject {
     /// Makes this object's relationship `inverse` include `source`, and detaches whatever a to-one `inverse` pointed to.
     private func linkPrimitive(_ source: ManagedObject, inverse: String) {
         let index = entity.relationshipIndex(named: inverse)!
+        fireFaultIfNeeded(index)
         switch relationshipValues[index] {
         case .toOne(let previous):
             guard previous !== source else { return }
@@ -88,6 +93,7 @@ extension ManagedObject {
     /// Makes this object's relationship `inverse` no longer include `source`, without touching `source`.
     private func unlinkPrimitive(_ source: ManagedObject, inverse: String) {
         let index = entity.relationshipIndex(named: inverse)!
+        fireFaultIfNeeded(index)
         switch relationshipValues[index] {
         case .toOne(let previous):
             guard previous === source else { return }
@@ -99,6 +105,7 @@ extension ManagedObject {
     }
 
     private func appendPrimitive(_ target: ManagedObject, at index: Int) {
+        fireFaultIfNeeded(index)
         guard case .toMany(var related) = relationshipValues[index], !related.contains(target) else { return }
         willChange(relationship: index)
         // Move the storage out first so the append mutates it in place instead of copying it.
@@ -108,6 +115,7 @@ extension ManagedObject {
     }
 
     private func removePrimitive(_ target: ManagedObject, at index: Int) {
+        fireFaultIfNeeded(index)
         guard case .toMany(var related) = relationshipValues[index], related.contains(target) else { return }
         willChange(relationship: index)
         relationshipValues[index] = .toOne(nil)

@@ -30,6 +30,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// A flag per slot rather than a set of names keeps a typed write free of hashing.
     var changedSlots: [Bool] = []
+    /// Relationships still to load from the persistent store, per relationship slot: -1 when loaded, the destination's
+    /// row id for a to-one, 0 for a to-many. Empty when nothing is pending, so the common check is one `isEmpty`.
+    @usableFromInline var faults: [Int64] = []
+    /// The row version the object was fetched or last saved at, for conflict detection; 0 when not stored.
+    var rowVersion: Int64 = 0
 
     /// The names of the properties changed since the last save.
     public var changedKeys: Set<String> {
@@ -131,6 +136,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         snapshot = Snapshot(attributes: attributeValues, relationships: relationshipValues)
         changedSlots = Array(repeating: false, count: entity.attributes.count + entity.relationships.count)
         context?.noteChanged(self)
+    }
+
+    /// Loads a relationship still in the persistent store before it is read or changed.
+    @inlinable @inline(__always)
+    func fireFaultIfNeeded(_ index: Int) {
+        if !faults.isEmpty && faults[index] != -1 { fireFault(index) }
+    }
+
+    @usableFromInline
+    func fireFault(_ index: Int) {
+        guard let context else {
+            faults = []
+            return
+        }
+        context.loadFault(of: self, relationship: index)
     }
 
     /// Forgets the saved state: called when changes are saved or rolled back.

@@ -46,6 +46,7 @@ public struct Relationship<Value: RelationshipRepresentable>: ReflectablePropert
     ) -> Value {
         get {
             let index = object.relationshipSlot(for: object[keyPath: storageKeyPath].key)
+            object.fireFaultIfNeeded(index)
             return Value(relationshipValue: RelationshipValueView(value: object.relationshipValues[index]))
         }
         set {

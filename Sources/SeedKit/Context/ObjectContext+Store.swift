@@ -1,0 +1,219 @@
+/// How a context settles an object changed both in memory and in the store since it was fetched, property by
+/// property.
+public enum MergePolicy: Sendable, Hashable {
+    /// Saving fails with a ``StoreError`` of kind `conflict`; merging keeps the unsaved values and the old row
+    /// version, so the next save reports the conflict. The default.
+    case rejectConflicts
+    /// The store's value wins for each property changed in both; the others keep the in-memory change.
+    case storeWins
+    /// The in-memory value wins for each property changed in both; the others take the store's value.
+    case inMemoryWins
+}
+
+extension ObjectContext {
+    // MARK: Fetching
+
+    /// Runs a fetch in SQL. The result is final when SQL did all of it; otherwise it is the candidates — stored rows
+    /// matching the filters SQL can run, plus the changed and inserted objects — for the in-memory pass.
+    func fetchFromStore(
+        _ request: FetchRequest, entity: Entity, filters: [(Int, AttributeFilter)], sortKeys: [(Int, Bool)]
+    ) throws -> (objects: [ManagedObject], isFinal: Bool) {
+        let store = store!
+        let table = store.schema.tables[entity.rootName]!
+        var conditions: [String] = []
+        var arguments: [AttributeValue?] = []
+        if let condition = store.entityCondition(for: entity, includesSubentities: request.includesSubentities) {
+            conditions.append(condition.sql)
+            arguments += condition.arguments
+        }
+        var isFinal = !hasChanges
+        for (index, filter) in filters {
+            let attribute = entity.attributes[index]
+            let column = "\(table.quoted).\(SQLIdentifier.quote(attribute.name))"
+            if let condition = filter.sqlCondition(column: column, type: attribute.type) {
+                conditions.append(condition.sql)
+                arguments += condition.arguments
+            } else {
+                isFinal = false
+            }
+        }
+        if sortKeys.contains(where: { !entity.attributes[$0.0].type.sortsInSQL }) { isFinal = false }
+        var sql = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
+        if isFinal {
+            let order = sortKeys.map { "\(table.quoted).\(SQLIdentifier.quote(entity.attributes[$0.0].name)) \($0.1 ? "ASC" : "DESC")" }
+            sql += " ORDER BY \((order + ["\(table.quoted).\"_id\""]).joined(separator: ", "))"
+            if let limit = request.limit {
+                sql += " LIMIT ?"
+                arguments.append(.integer(Int64(max(0, limit))))
+            }
+        }
+        var objects = try fetchRows(store.selectSQL(table, sql), arguments, table: table)
+        if !isFinal {
+            // Unsaved objects and values are candidates too; the in-memory pass decides.
+            var seen = Set(objects.map(ObjectIdentifier.init))
+            for object in insertedObjects + updatedObjects
+            where object.entity.isKind(of: entity.rootName) && seen.insert(ObjectIdentifier(object)).inserted {
+                objects.append(object)
+            }
+        }
+        return (objects, isFinal)
+    }
+
+    /// The count of a request in SQL, or nil when it needs the in-memory pass.
+    func countInStore(_ request: FetchRequest) throws -> Int? {
+        guard let store, !hasChanges, let entity = model.entity(named: request.entityName) else { return nil }
+        let table = store.schema.tables[entity.rootName]!
+        var conditions: [String] = []
+        var arguments: [AttributeValue?] = []
+        if let condition = store.entityCondition(for: entity, includesSubentities: request.includesSubentities) {
+            conditions.append(condition.sql)
+            arguments += condition.arguments
+        }
+        for filter in request.filters {
+            guard let index = entity.attributeIndex(named: filter.key) else { return nil }
+            let attribute = entity.attributes[index]
+            guard filter.value == nil || filter.value?.type == attribute.type,
+                let condition = filter.sqlCondition(
+                    column: "\(table.quoted).\(SQLIdentifier.quote(attribute.name))", type: attribute.type)
+            else { return nil }
+            conditions.append(condition.sql)
+            arguments += condition.arguments
+        }
+        let sql = "SELECT count(*) FROM \(table.quoted)" + (conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))")
+        let statement = try store.connection.cachedStatement(sql: sql)
+        defer { statement.reset() }
+        for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
+        _ = try statement.step()
+        return min(statement.int(at: 0), request.limit ?? .max)
+    }
+
+    /// The objects of the rows `sql` selects from `table`, registering the new ones.
+    ///
+    /// - Complexity: O(*n*) in the number of rows, each an O(1) registry lookup plus decoding its values when new.
+    func fetchRows(_ sql: String, _ arguments: [AttributeValue?], table: TableSchema) throws -> [ManagedObject] {
+        let statement = try store!.connection.cachedStatement(sql: sql)
+        defer { statement.reset() }
+        for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
+        let deletedIDs = deletedObjects.isEmpty ? [] : Set(deletedObjects.map(\.objectID))
+        var objects: [ManagedObject] = []
+        while try statement.step() {
+            if let object = materialize(statement, table: table, deletedIDs: deletedIDs) { objects.append(object) }
+        }
+        return objects
+    }
+
+    /// The object of the current row: the registered one (with its unsaved changes) or a new one, registered, with
+    /// its relationships left as faults. Nil for a row this context has deleted.
+    private func materialize(_ row: Statement, table: TableSchema, deletedIDs: Set<ObjectID>) -> ManagedObject? {
+        let id = ObjectID(entityName: table.name, number: row.int64(at: 0))
+        if let registered = registered[id] { return registered }
+        guard !deletedIDs.contains(id), let entity = model.entity(named: row.text(at: 1)),
+            let layout = store!.schema.layouts[entity.name]
+        else { return nil }
+        let object = instantiate(entity)
+        object.objectID = id
+        object.rowVersion = row.int64(at: 2)
+        let offset = StoreSchema.bookkeepingColumns.count
+        for (index, attribute) in entity.attributes.enumerated() {
+            object.attributeValues[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+        }
+        if !entity.relationships.isEmpty {
+            var faults = [Int64](repeating: 0, count: entity.relationships.count)
+            var pending = false
+            for (index, column) in layout.relationshipColumns.enumerated() {
+                if let column {
+                    // A to-one keeps its destination's row id until it is read; a missing one is simply nil.
+                    faults[index] = row.isNull(at: offset + column) ? -1 : row.int64(at: offset + column)
+                }
+                pending = pending || faults[index] != -1
+            }
+            if pending { object.faults = faults }
+        }
+        registered[id] = object
+        if let identity = object.identityValues { index(object, identity: identity) }
+        return object
+    }
+
+    /// The object of a root entity's row, registered or read from the store; nil when the row is gone.
+    func object(table name: String, rowID: Int64) throws -> ManagedObject? {
+        if let registered = registered[ObjectID(entityName: name, number: rowID)] { return registered }
+        let table = store!.schema.tables[name]!
+        return try fetchRows(store!.selectSQL(table, "WHERE \(table.quoted).\"_id\" = ?"), [.integer(rowID)], table: table).first
+    }
+
+    // MARK: Faults
+
+    /// Loads a relationship of a stored object: the to-one's destination row, or the to-many's rows in one query.
+    ///
+    /// A fault fires from a property read, which can't throw: when the query fails, the relationship reads as empty
+    /// and stays a fault, to be loaded again on the next access.
+    func loadFault(of object: ManagedObject, relationship index: Int) {
+        guard let store, registered[object.objectID] === object || isDeleted(object) else {
+            object.faults = []
+            return
+        }
+        let pending = object.faults[index]
+        // Loaded from here on: loading the members must not come back to this slot.
+        object.faults[index] = -1
+        let relationship = object.entity.relationships[index]
+        let destination = model.entity(named: relationship.destination)!
+        let table = store.schema.tables[destination.rootName]!
+        let value: RelationshipValue
+        do {
+            switch store.schema.layouts[object.entity.name]!.relationships[index] {
+            case .foreignKey:
+                value = .toOne(pending > 0 ? try self.object(table: table.name, rowID: pending) : nil)
+            case .inverseForeignKey(_, let column, let positionColumn):
+                let order = (positionColumn.map { ["\(table.quoted).\(SQLIdentifier.quote($0))"] } ?? []) + ["\(table.quoted).\"_id\""]
+                let sql = store.selectSQL(
+                    table, "WHERE \(table.quoted).\(SQLIdentifier.quote(column)) = ? ORDER BY \(order.joined(separator: ", "))")
+                value = .toMany(Self.related(try fetchRows(sql, [.integer(object.objectID.number)], table: table)))
+            case .join(let joinTable, let isOwner, let isOrdered):
+                let join = SQLIdentifier.quote(joinTable)
+                let (own, other) = isOwner ? ("source", "target") : ("target", "source")
+                let order = (isOwner && isOrdered ? ["\(join).\"position\""] : []) + ["\(table.quoted).\"_id\""]
+                let sql = store.selectSQL(
+                    table,
+                    "JOIN \(join) ON \(join).\"\(other)\" = \(table.quoted).\"_id\" WHERE \(join).\"\(own)\" = ? ORDER BY \(order.joined(separator: ", "))")
+                value = .toMany(Self.related(try fetchRows(sql, [.integer(object.objectID.number)], table: table)))
+            }
+        } catch {
+            object.faults[index] = pending
+            return
+        }
+        object.relationshipValues[index] = value
+        // The snapshot holds the saved state, which is what was just loaded.
+        object.snapshot?.relationships[index] = value
+        if object.faults.allSatisfy({ $0 == -1 }) { object.faults = [] }
+    }
+
+    private static func related(_ objects: [ManagedObject]) -> RelatedObjects {
+        var related = RelatedObjects()
+        for object in objects { related.append(object) }
+        return related
+    }
+
+    // MARK: Identity
+
+    /// The stored object of a tree with these identity values, when no registered object stands for its row.
+    func storedObject(rootEntity: String, identity: [AttributeValue]) -> ManagedObject? {
+        guard let store, let table = store.schema.tables[rootEntity], table.identity.count == identity.count,
+            !table.identity.isEmpty
+        else { return nil }
+        let conditions = table.identity.map { "\(table.quoted).\(SQLIdentifier.quote($0)) = ?" }
+        guard let statement = try? store.connection.cachedStatement(
+            sql: "SELECT \"_id\" FROM \(table.quoted) WHERE \(conditions.joined(separator: " AND "))")
+        else { return nil }
+        var rowID: Int64?
+        do {
+            for (offset, value) in identity.enumerated() { try statement.bind(attribute: value, at: offset + 1) }
+            if try statement.step() { rowID = statement.int64(at: 0) }
+            statement.reset()
+        } catch {
+            return nil
+        }
+        // A registered object of that row has other identity values in memory now, or it would be in the index.
+        guard let rowID, registered[ObjectID(entityName: rootEntity, number: rowID)] == nil else { return nil }
+        return try? object(table: rootEntity, rowID: rowID)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A persistent store on SQLite: the tables a model's objects are saved to and fetched from.
+///
+///     let store = try SQLiteStore(path: "company.sqlite", model: model)
+///     let context = store.newContext()
+///     let sales = try context.insert("Department", values: ["name": "Sales"])
+///     try context.save()                      // one BEGIN IMMEDIATE transaction
+///     let departments = try context.fetch("Department")
+///
+/// Opening creates the file and its schema if absent, checks the model against the one the store was created with,
+/// and migrates lightweight changes (new entities, attributes and relationships, renames through aliases) in one
+/// transaction. Changes that would lose data are refused unless ``Options/allowsDataLoss`` is set.
+///
+/// A store and its contexts are confined to one isolation domain, like their ``SQLiteConnection``. Other processes and
+/// other stores on the same file see each other's saves (the connection runs in WAL mode with a busy timeout).
+public final class SQLiteStore {
+    /// What opening a store may do.
+    public struct Options: Sendable {
+        /// Whether a migration may drop or retype columns and make optional attributes required. The default is false.
+        public var allowsDataLoss = false
+        /// How the connection is opened.
+        public var connection = SQLiteConnection.Configuration()
+
+        public init() {}
+    }
+
+    public let model: EntityModel
+    /// The connection the store reads and writes through.
+    public let connection: SQLiteConnection
+    /// A hash of the model's canonical JSON: two models with the same fingerprint have the same schema.
+    public let modelFingerprint: String
+
+    let schema: StoreSchema
+
+    /// The layout version of the store's tables, kept in its metadata.
+    public static let schemaVersion = 1
+    static let metadataTable = "_seedkit_metadata"
+
+    /// Opens the store at `path`, creating it if absent, or migrating it to `model`.
+    ///
+    /// - Throws: ``DatabaseError`` for a missing directory, a file that is not an SQLite database, or a corrupted one;
+    ///   ``StoreError`` for a database that is not a SeedKit store (`notAStore`), a model that can't be stored
+    ///   (`invalidSchema`) or a migration that would lose data (`migrationRefused`). The file is unchanged then.
+    public init(path: String, model: EntityModel, options: Options = Options()) throws {
+        self.model = model
+        self.schema = try StoreSchema(model: model)
+        self.modelFingerprint = Self.fingerprint(of: model)
+        self.connection = try SQLiteConnection(path: path, configuration: options.connection)
+        do {
+            try prepareSchema(options: options)
+        } catch var error as StoreError {
+            error.path = path
+            throw error
+        }
+    }
+
+    /// Opens a private, empty store in memory.
+    public static func inMemory(model: EntityModel) throws -> SQLiteStore {
+        try SQLiteStore(path: ":memory:", model: model)
+    }
+
+    /// A new context whose fetches and saves go to this store.
+    public func newContext() -> ObjectContext {
+        ObjectContext(model: model, store: self)
+    }
+
+    /// The FNV-1a 64-bit hash of the model's canonical JSON, in hex.
+    static func fingerprint(of model: EntityModel) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in model.json.serialized(style: .canonical) {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Creates the schema in an empty database, or checks and migrates a store's.
+    private func prepareSchema(options: Options) throws {
+        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        var tableNames: Set<String> = []
+        while try tables.step() { tableNames.insert(tables.text(at: 0)) }
+        if tableNames.isEmpty {
+            guard !connection.isReadOnly else { return }
+            try connection.inTransaction(.immediate) {
+                for sql in schema.creationSQL { try connection.execute(sql: sql) }
+                try connection.execute(
+                    sql: "CREATE TABLE \(SQLIdentifier.quote(Self.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
+                try writeMetadata()
+            }
+            return
+        }
+        guard tableNames.contains(Self.metadataTable) else {
+            throw StoreError(.notAStore, "the database has tables but no \(Self.metadataTable) table: it is not a SeedKit store")
+        }
+        let metadata = try readMetadata()
+        guard let version = metadata["schemaVersion"].flatMap(Int.init), version <= Self.schemaVersion else {
+            throw StoreError(
+                .notAStore,
+                "the store's schema version \(metadata["schemaVersion"] ?? "(missing)") is not one this SeedKit reads (up to \(Self.schemaVersion))")
+        }
+        guard metadata["modelFingerprint"] != modelFingerprint else { return }
+        guard let modelText = metadata["model"], let storedModel = try? EntityModel(json: JSONDocument(parsing: modelText).value)
+        else {
+            throw StoreError(.notAStore, "the store's metadata holds no readable model")
+        }
+        try migrate(from: storedModel, existingTables: tableNames, options: options)
+    }
+
+    func writeMetadata() throws {
+        let upsert = try connection.cachedStatement(
+            sql: "INSERT OR REPLACE INTO \(SQLIdentifier.quote(Self.metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
+        for (key, value) in [
+            ("schemaVersion", String(Self.schemaVersion)), ("modelFingerprint", modelFingerprint),
+            ("model", model.json.text(style: .canonical)),
+        ] {
+            try upsert.execute(arguments: [.text(key), .text(value)])
+        }
+    }
+
+    private func readMetadata() throws -> [String: String] {
+        let select = try connection.prepare(sql: "SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(Self.metadataTable))")
+        var metadata: [String: String] = [:]
+        while try select.step() { metadata[select.text(at: 0)] = select.text(at: 1) }
+        return metadata
+    }
+}
+
+// A store is confined like its connection.
+@available(*, unavailable)
+extension SQLiteStore: Sendable {}

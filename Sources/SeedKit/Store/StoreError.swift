@@ -1,0 +1,43 @@
+/// A refused store operation: a file that is not a store, a model the store can't migrate to, a save that conflicts
+/// with a newer row, or a model whose names can't be laid out as tables.
+///
+///     Employee[email=ann@example.com]: conflict on name, title: the row changed in the store since it was fetched
+///     (version 3, fetched at 2) - while saving "company.sqlite"
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// The file is an SQLite database but not a SeedKit store, or a store of a newer schema version.
+        case notAStore
+        /// The model can't be stored: a name is not an SQL identifier, or two entities of one tree give one column
+        /// two types.
+        case invalidSchema
+        /// Opening with this model needs a migration that would lose data, and the options don't allow it.
+        case migrationRefused
+        /// A saved object's row changed or went in the store since the context fetched it.
+        case conflict
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The object concerned, as `Entity[identity]` or `Entity#number`.
+    public var object: String?
+    /// The properties concerned: the conflicting keys, or the attribute a migration would lose.
+    public var keys: [String]
+    /// The store file.
+    public var path: String?
+
+    public init(_ kind: Kind, object: String? = nil, keys: [String] = [], path: String? = nil, _ message: String) {
+        self.kind = kind
+        self.message = message
+        self.object = object
+        self.keys = keys
+        self.path = path
+    }
+
+    public var description: String {
+        var text = object.map { "\($0): " } ?? ""
+        if !keys.isEmpty { text += "\(kind == .conflict ? "conflict on " : "")\(keys.joined(separator: ", ")): " }
+        text += message
+        if let path { text += " - store \"\(path)\"" }
+        return text
+    }
+}
