@@ -193,3 +193,30 @@ struct ObjectContextTests {
         #expect(throws: ObjectError.self) { try context.delete(draft) }
     }
 }
+
+@Suite("Objects outside their context")
+struct DetachedObjectTests {
+    @Test func objectsOutliveTheirContextReadably() throws {
+        var context: ObjectContext? = try Fixtures.companyContext()
+        let sales = Department(context: context!)
+        sales.name = "Sales"
+        let ann = Employee(context: context!)
+        ann.department = sales
+        context = nil
+        // The context is gone: relationships are dropped to break cycles, but reading never traps.
+        #expect(ann.department == nil)
+        #expect(sales.employees.isEmpty)
+        #expect(sales.name == "Sales")
+        #expect(try sales.value(forKey: "employees") as? [ManagedObject] == [])
+    }
+
+    @Test func rolledBackInsertsStayReadable() throws {
+        let context = try Fixtures.companyContext()
+        let sales = Department(context: context)
+        let ann = Employee(context: context)
+        ann.department = sales
+        context.rollback()
+        #expect(ann.department == nil && ann.context == nil)
+        #expect(sales.employees.isEmpty)
+    }
+}

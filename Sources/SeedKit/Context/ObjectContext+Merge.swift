@@ -65,7 +65,6 @@ extension ObjectContext {
         // markDeleted queued it for deletion here; the row is already gone.
         deleted.remove(object)
         object.context = nil
-        object.relationshipValues.removeAll()
-        object.faults = []
+        object.detachRelationships()
     }
 }

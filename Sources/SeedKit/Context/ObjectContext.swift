@@ -44,8 +44,8 @@ public final class ObjectContext {
 
     deinit {
         // Relationships hold their objects strongly in both directions; break those cycles with the context.
-        for object in registered.values { object.relationshipValues.removeAll() }
-        for object in deleted.objects { object.relationshipValues.removeAll() }
+        for object in registered.values { object.detachRelationships() }
+        for object in deleted.objects { object.detachRelationships() }
     }
 
     // MARK: Inserting
@@ -122,7 +122,7 @@ public final class ObjectContext {
             if object.entity.relationships[index].isToMany { object.setObjects([], at: index) } else { object.setObject(nil, at: index) }
         }
         object.context = nil
-        object.relationshipValues.removeAll()
+        object.detachRelationships()
     }
 
     func entity(named name: String) throws -> Entity {
@@ -236,7 +236,7 @@ public final class ObjectContext {
         }
         if inserted.remove(object) {
             object.context = nil
-            object.relationshipValues.removeAll()
+            object.detachRelationships()
         } else {
             updated.remove(object)
             deleted.insert(object)
@@ -251,7 +251,7 @@ public final class ObjectContext {
         for object in inserted.objects + updated.objects { object.clearChanges() }
         for object in deleted.objects {
             object.context = nil
-            object.relationshipValues.removeAll()
+            object.detachRelationships()
         }
         inserted = OrderedObjects()
         updated = OrderedObjects()
@@ -269,7 +269,7 @@ public final class ObjectContext {
             registered[object.objectID] = nil
             object.context = nil
             object.clearChanges()
-            object.relationshipValues.removeAll()
+            object.detachRelationships()
         }
         for object in deleted.objects {
             registered[object.objectID] = object

@@ -138,6 +138,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         context?.noteChanged(self)
     }
 
+    /// Drops every related object without touching the other side, for an object leaving its context: relationships
+    /// hold objects strongly both ways, and this breaks those cycles. The layout stays, so the object stays readable.
+    func detachRelationships() {
+        relationshipValues = entity.relationships.map { $0.isToMany ? .toMany(RelatedObjects()) : .toOne(nil) }
+        faults = []
+    }
+
     /// Loads a relationship still in the persistent store before it is read or changed.
     @inlinable @inline(__always)
     func fireFaultIfNeeded(_ index: Int) {
