@@ -11,6 +11,12 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String { "\(entityName)#\(number)" }
 
+    /// Hashes the number only: numbers rarely repeat across entities, equality still compares both, and a context
+    /// hashes an id on every registration and lookup, where hashing the entity's name too would cost more than the rest.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+    }
+
     public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
         (lhs.entityName, lhs.number) < (rhs.entityName, rhs.number)
     }
