@@ -30,7 +30,7 @@ public struct Seeder {
         let input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
         report.fileCount = input.set?.files.count ?? 0
-        let issues = input.issues.isEmpty ? input.decode().issues : input.issues
+        let issues = input.decode().issues
         if !issues.isEmpty {
             report.status = .invalid
             report.issues = issues
@@ -51,15 +51,15 @@ public struct Seeder {
         var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
         report.isDryRun = options.dryRun
         report.fileCount = input.set?.files.count ?? 0
-        guard input.issues.isEmpty, let model = input.model, let set = input.set else {
+        guard let model = input.model, let set = input.set else {
             report.issues = input.issues
             return report
         }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         // The usual later launch: a read of the ledger, before decoding anything.
         let repeatable = !options.force && !options.prune
-        if storeExists && repeatable {
-            let store = try SQLiteStore(path: storePath, model: model)
+        if storeExists && repeatable && input.issues.isEmpty {
+            let store = try openStore(model: model)
             let ledger = try SeedLedger.read(from: store.connection)
             if ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
         }
@@ -70,7 +70,7 @@ public struct Seeder {
         }
         if options.dryRun {
             // An absent store would receive everything: an empty store in memory says the same without a file.
-            let store = storeExists ? try SQLiteStore(path: storePath, model: model) : try SQLiteStore.inMemory(model: model)
+            let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
             let ledger = try SeedLedger.read(from: store.connection)
             if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
@@ -81,7 +81,7 @@ public struct Seeder {
             report.keptObjects = run.keptKeys
             return report
         }
-        let store = try SQLiteStore(path: storePath, model: model)
+        let store = try openStore(model: model)
         return try store.connection.inTransaction(.immediate) {
             // Checked again under the write lock: another seeder may have applied this set meanwhile.
             let ledger = try SeedLedger.read(from: store.connection)
@@ -109,6 +109,19 @@ public struct Seeder {
         var configuration = SQLiteConnection.Configuration()
         configuration.openMode = .readOnly
         return try SeedLedger.read(from: SQLiteConnection(path: storePath, configuration: configuration))
+    }
+
+    /// Opens the store, creating it if absent.
+    ///
+    /// Two first launches can both find the file empty and both create the schema; SQLiteStore checks for tables
+    /// before its creating transaction, so the later one fails with "table already exists". The schema is there by
+    /// then, and a second open reads it.
+    private func openStore(model: EntityModel) throws -> SQLiteStore {
+        do {
+            return try SQLiteStore(path: storePath, model: model)
+        } catch let error as DatabaseError where error.message.contains("already exists") {
+            return try SQLiteStore(path: storePath, model: model)
+        }
     }
 
     private func unchangedReport(_ report: SeedReport, _ ledger: SeedLedger) -> SeedReport {
@@ -149,6 +162,7 @@ struct SeedInput {
 
     /// The templates decoded into a context of their own, with every problem: syntax, types, references, and
     /// objects that could not be saved.
+    /// The set's own issues (refused links) come first, but the files are decoded anyway: every problem at once.
     func decode() -> (context: ObjectContext?, issues: [SeedIssue]) {
         guard let model, let set else { return (nil, issues) }
         let context = ObjectContext(model: model)
