@@ -6,6 +6,7 @@ enum Usage {
         usage: seed [--templates DIR] [--store PATH] [--model FILE] [--dry-run] [--prune] [--force] [--json] [--quiet]
                seed validate [--templates DIR] [--model FILE] [--json]
                seed status [--store PATH] [--json]
+               seed model [--templates DIR] [--model FILE] [--json]
                seed --version
 
         Seeds the SQLite store at PATH (default seed.sqlite) from the .template files under DIR (default Templates),
@@ -33,5 +34,12 @@ enum Usage {
 
         Prints the seed ledger of the store at PATH (default seed.sqlite): when and from what it was seeded, each
         template file's hash, and the number of seeded objects per entity.
+        """
+
+    static let model = """
+        usage: seed model [--templates DIR] [--model FILE] [--json]
+
+        Checks the model file (default DIR/model.json, DIR defaulting to Templates) and lists its entities; with
+        --json, prints the model in canonical form. Exit status 1 when the model has problems.
         """
 }

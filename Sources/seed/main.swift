@@ -51,7 +51,7 @@ func runValidate(_ arguments: [String]) throws -> Int32 {
     let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: ["--json"])
     let templates = parsed.value("--templates") ?? "Templates"
     let modelURL = parsed.value("--model").map { URL(fileURLWithPath: $0) }
-    let report = try Seeder(storePath: "").validate(templates: URL(fileURLWithPath: templates), options: SeedOptions(modelURL: modelURL))
+    let report = try Seeder.validate(templates: URL(fileURLWithPath: templates), options: SeedOptions(modelURL: modelURL))
     if parsed.has("--json") {
         var json = report.json
         if case .object(var members) = json, report.status == .applied {
@@ -98,6 +98,20 @@ func runStatus(_ arguments: [String]) throws -> Int32 {
     return 0
 }
 
+func runModel(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: ["--json"])
+    let modelPath = parsed.value("--model") ?? "\(parsed.value("--templates") ?? "Templates")/model.json"
+    guard FileManager.default.fileExists(atPath: modelPath) else { throw SeedError("no model file at \(modelPath)") }
+    do {
+        let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        if parsed.has("--json") { Output.json(model.json) } else { Output.model(model, path: modelPath) }
+        return 0
+    } catch let errors as ModelErrors {
+        Output.err(errors.description)
+        return 1
+    }
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let (command, usage): ((([String]) throws -> Int32), String)
 switch arguments.first {
@@ -107,6 +121,9 @@ case "validate":
 case "status":
     arguments.removeFirst()
     (command, usage) = (runStatus, Usage.status)
+case "model":
+    arguments.removeFirst()
+    (command, usage) = (runModel, Usage.model)
 case "--version":
     Output.out(Usage.version)
     exit(0)

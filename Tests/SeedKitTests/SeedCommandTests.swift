@@ -39,3 +39,15 @@ struct SeedCommandTests {
         #expect(help.status == 0 && help.stdout.hasPrefix("usage: seed"))
     }
 }
+
+extension SeedCommandTests {
+    @Test func modelSubcommandListsOrPrintsTheModel() throws {
+        let templates = Fixtures.packageRoot.appendingPathComponent("Templates").path
+        let listed = try Fixtures.runSeed(["model", "--templates", templates])
+        #expect(listed.status == 0 && listed.stdout.contains("  Project identity(code) — 3 attributes, 1 relationships"))
+        let json = try Fixtures.runSeed(["model", "--templates", templates, "--json"])
+        #expect(try EntityModel(json: JSONDocument(parsing: Array(json.stdout.utf8)).value) == Fixtures.sampleModel())
+        let missing = try Fixtures.runSeed(["model", "--model", "/nonexistent-seedkit/model.json"])
+        #expect(missing.status == 2 && missing.stderr == "seed: no model file at /nonexistent-seedkit/model.json\n")
+    }
+}

@@ -61,10 +61,9 @@ struct SeederTests {
     }
 
     @Test func validateReadsWithoutAStore() throws {
-        let report = try Seeder(storePath: "/nonexistent/never.sqlite")
-            .validate(templates: Fixtures.packageRoot.appendingPathComponent("Templates"))
+        let report = try Seeder.validate(templates: Fixtures.packageRoot.appendingPathComponent("Templates"))
         #expect(report.status == .applied && report.fileCount == 5)
-        #expect(throws: SeedError.self) { try Seeder(storePath: "").validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
+        #expect(throws: SeedError.self) { try Seeder.validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
     }
 
     @Test func hashIsFNV1a() {

@@ -5,9 +5,10 @@ extension ObjectContext {
     /// Nothing in the context changes when it throws: the transaction is rolled back and the changes stay unsaved.
     ///
     /// When the connection is already inside a transaction the caller opened, the save joins it through a savepoint
-    /// instead, so the caller can write its own rows atomically with the objects (the seeder's ledger does). The
-    /// context then takes the save as done when the savepoint is released: a caller that later rolls the outer
-    /// transaction back must discard the context.
+    /// instead, so the caller can write its own rows atomically with the objects (the seeder's ledger does). That
+    /// transaction must hold the write lock (`BEGIN IMMEDIATE`), since new row ids are chosen from the largest ones
+    /// stored. The context takes the save as done when the savepoint is released: a caller that later rolls the
+    /// outer transaction back must discard the context.
     ///
     /// - Throws: ``StoreError`` of kind `conflict` for a row changed in the store since it was fetched, when the
     ///   merge policy doesn't settle it; ``DatabaseError`` for a failed statement (a UNIQUE identity, a busy store).
@@ -21,7 +22,7 @@ extension ObjectContext {
         var versions: [(ManagedObject, Int64)] = []
         var adoptions: [(ManagedObject, Int, AttributeValue?)] = []
         func write() throws {
-            // The write lock is held from BEGIN IMMEDIATE: nobody else can take these row ids meanwhile.
+            // The write lock is held from BEGIN IMMEDIATE, ours or the caller's: nobody else can take these row ids.
             var nextRowID: [String: Int64] = [:]
             for object in inserted {
                 let table = object.entity.rootName

@@ -22,11 +22,13 @@ public struct Seeder {
         self.storePath = storePath
     }
 
-    /// Reads and checks the templates and their model, writing nothing.
+    /// Reads and checks the templates and their model, writing nothing and opening no store.
+    ///
+    ///     let report = try Seeder.validate(templates: templatesURL)   // .invalid, with every issue, or .applied
     ///
     /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
     /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
-    public func validate(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) -> SeedReport {
+    public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) -> SeedReport {
         let input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
         report.fileCount = input.set?.files.count ?? 0
