@@ -31,6 +31,8 @@ struct SeederTests {
             let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
             try context.insert("Department", values: ["name": "Sales", "budget": Decimal(1)])
             try context.insert("Department", values: ["name": "Legal"])
+            try context.insert(
+                "Employee", values: ["name": "Dev", "email": "dev@example.com", "hired": Date(timeIntervalSince1970: 86400)])
             try context.save()
         }
         let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
@@ -45,6 +47,12 @@ struct SeederTests {
         #expect(try departments.map { try $0.value(forKey: "name") as! String }.sorted() == ["Engineering", "Legal", "Sales"])
         let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
         #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+        // The template's facts join the stored object; what it leaves out (dev's hiring date) stays.
+        let dev = try #require(context.object("Employee", identity: ["email": "dev@example.com"]))
+        #expect(try dev.value(forKey: "name") as? String == "Dev Patel")
+        #expect(try dev.value(forKey: "hired") as? Date == Date(timeIntervalSince1970: 86400))
+        #expect(try (dev.value(forKey: "department") as? ManagedObject)?.value(forKey: "name") as? String == "Sales")
+        #expect(report.entities["Employee"]?.updated == 1)
     }
 
     @Test func invalidTemplatesLeaveNoStore() throws {

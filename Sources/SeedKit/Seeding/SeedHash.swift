@@ -1,6 +1,6 @@
 /// The 64-bit FNV-1a hash the seeder fingerprints files, template sets and object values with, as 16 hex digits.
 ///
-///     SeedHash.hex(of: Array("{}".utf8))   // "…", the same on every platform and run
+///     SeedHash.hex(of: Array("a".utf8))   // "af63dc4c8601ec8c", on every platform and in every process
 ///
 /// Not cryptographic: it detects change, it does not resist tampering. It is stable across processes and versions,
 /// unlike `Hasher`, which is seeded per process.

@@ -7,7 +7,8 @@ import Foundation
 public struct SeedOptions: Sendable {
     /// The model file; nil for `model.json` in the template directory.
     public var modelURL: URL?
-    /// Work out the report without writing anything; an absent store is not created.
+    /// Work out the report without writing any object or ledger row; an absent store is not created. (Opening an
+    /// existing store whose model changed still migrates its schema, as every open of a ``SQLiteStore`` does.)
     public var dryRun = false
     /// Delete seeded objects no longer in the templates, when the application has not changed them.
     public var prune = false

@@ -17,7 +17,11 @@
 /// - Complexity: O(*n*) in the number of template and seeded objects and their relationships, plus one fetch per
 ///   root entity that holds a seeded object without identity.
 final class SeedRun {
-    enum Action { case insert, update, unchanged, kept }
+    enum Action {
+        case insert, update, unchanged, kept
+        /// An update of an object the store had before it was ever seeded: the template adds to it (see `write`).
+        case merge
+    }
 
     let templates: ObjectContext
     let context: ObjectContext
@@ -68,8 +72,8 @@ final class SeedRun {
             matches[ObjectIdentifier(step.template)] = object
             keys[ObjectIdentifier(object)] = step.key
         }
-        for step in plan where step.action == .insert || step.action == .update {
-            try write(step.template, to: matches[ObjectIdentifier(step.template)]!)
+        for step in plan where step.action == .insert || step.action == .update || step.action == .merge {
+            try write(step.template, to: matches[ObjectIdentifier(step.template)]!, merging: step.action == .merge)
         }
         for item in stale {
             guard let object = item.object, !object.isDeleted, options.prune else { continue }
@@ -119,6 +123,7 @@ final class SeedRun {
         let storedHash = valueHash(stored, key: storeKey)
         if storedHash == valueHash(template, key: templateKey) { return .unchanged }
         // No entry: data the store had before seeding, which the templates upsert.
+        if entry == nil && !options.force { return .merge }
         if entry == nil || entry?.hash == storedHash || options.force { return .update }
         return .kept
     }
@@ -126,7 +131,7 @@ final class SeedRun {
     private func count(_ entity: String, _ action: Action) {
         switch action {
         case .insert: counts[entity, default: .init()].inserted += 1
-        case .update: counts[entity, default: .init()].updated += 1
+        case .update, .merge: counts[entity, default: .init()].updated += 1
         case .unchanged: counts[entity, default: .init()].unchanged += 1
         case .kept: counts[entity, default: .init()].kept += 1
         }
@@ -135,18 +140,23 @@ final class SeedRun {
     // MARK: Writing
 
     /// Gives `stored` the template's attributes and relationships.
-    private func write(_ template: ManagedObject, to stored: ManagedObject) throws {
+    ///
+    /// When `merging` into data the store had before seeding, what the template leaves empty (a nil attribute, no
+    /// to-one target) keeps its stored value and to-many members are added: the template's facts join the data, as
+    /// the graph decoder's upserts do, instead of erasing what the application put there.
+    private func write(_ template: ManagedObject, to stored: ManagedObject, merging: Bool) throws {
         for index in template.entity.attributes.indices where stored.attributeValue(at: index) != template.attributeValue(at: index) {
+            if merging && template.attributeValue(at: index) == nil { continue }
             try stored.setAttributeValue(template.attributeValue(at: index), at: index)
         }
         for (index, relationship) in template.entity.relationships.enumerated() {
             guard relationship.isToMany else {
                 let target = template.object(at: index).flatMap { matches[ObjectIdentifier($0)] }
-                if stored.object(at: index) !== target { stored.setObject(target, at: index) }
+                if stored.object(at: index) !== target && !(merging && target == nil) { stored.setObject(target, at: index) }
                 continue
             }
             let targets = template.objects(at: index).compactMap { matches[ObjectIdentifier($0)] }
-            if isHashed(relationship) || relationship.owns {
+            if !merging && (isHashed(relationship) || relationship.owns) {
                 let removed = stored.objects(at: index).filter { old in !targets.contains { $0 === old } }
                 stored.setObjects(targets, at: index)
                 if relationship.owns {
