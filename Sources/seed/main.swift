@@ -1,51 +1,143 @@
 import Foundation
 import SeedKit
 
-// The command line tool is thin over the library: it parses arguments, calls SeedKit, and maps errors to exit codes.
+// The command line tool is thin over the library: it parses arguments, calls Seeder, prints the report and maps the
+// outcome to an exit status (0 done, 1 invalid templates, 2 usage, I/O or store error).
 
-let usage = """
-    usage: seed [--templates DIR] [--model FILE]
-      Checks the model a template set uses: FILE, else DIR/model.json (DIR defaults to Templates).
-      Seeding a store from the templates arrives with the seeder.
-    """
-
-func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("seed: \(message)\n".utf8))
-    exit(code)
+func usageFailure(_ error: UsageError, usage: String) -> Never {
+    Output.err("seed: \(error.message)\n\(usage)")
+    exit(2)
 }
 
-var templates = "Templates"
-var modelPath: String?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "-h", "--help":
-        print(usage)
-        exit(0)
-    case "--templates", "--model":
-        guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", code: 2) }
-        if argument == "--templates" { templates = value } else { modelPath = value }
-    default:
-        fail("unknown argument '\(argument)'\n\(usage)", code: 2)
+func failure(_ error: any Error) -> Never {
+    Output.err("seed: \(error)")
+    exit(2)
+}
+
+func runSeed(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(
+        arguments, values: ["--templates", "--store", "--model"],
+        flags: ["--dry-run", "--prune", "--force", "--json", "--quiet"])
+    let templates = parsed.value("--templates") ?? "Templates"
+    let storePath = parsed.value("--store") ?? "seed.sqlite"
+    let options = SeedOptions(
+        modelURL: parsed.value("--model").map { URL(fileURLWithPath: $0) }, dryRun: parsed.has("--dry-run"),
+        prune: parsed.has("--prune"), force: parsed.has("--force"))
+    let report = try Seeder(storePath: storePath).seed(templates: URL(fileURLWithPath: templates), options: options)
+    if parsed.has("--json") { Output.json(report.json) }
+    switch report.status {
+    case .invalid:
+        Output.issues(report, templates: templates)
+        return 1
+    case .unchanged:
+        if !parsed.has("--json") && !parsed.has("--quiet") {
+            let total = report.entities.values.reduce(0) { $0 + $1.unchanged }
+            Output.out("seed: unchanged — \(storePath) already holds \(templates) (\(report.fileCount) files, \(total) objects)")
+        }
+    case .applied:
+        if !parsed.has("--json") && !parsed.has("--quiet") {
+            let verb = report.isDryRun ? "would apply" : "applied"
+            Output.out("seed: \(verb) \(report.fileCount) template files from \(templates) to \(storePath)")
+            Output.out(report.table)
+            if !report.keptObjects.isEmpty {
+                Output.out("kept, changed by the application since seeding (--force overwrites): \(report.keptObjects.joined(separator: ", "))")
+            }
+        }
+    }
+    return 0
+}
+
+func runValidate(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: ["--json"])
+    let templates = parsed.value("--templates") ?? "Templates"
+    let modelURL = parsed.value("--model").map { URL(fileURLWithPath: $0) }
+    let report = try Seeder.validate(templates: URL(fileURLWithPath: templates), options: SeedOptions(modelURL: modelURL))
+    if parsed.has("--json") {
+        var json = report.json
+        if case .object(var members) = json, report.status == .applied {
+            members["status"] = .string("valid")
+            json = .object(members)
+        }
+        Output.json(json)
+    }
+    guard report.status != .invalid else {
+        Output.issues(report, templates: templates)
+        return 1
+    }
+    if !parsed.has("--json") {
+        let modelPath = parsed.value("--model") ?? "\(templates)/model.json"
+        Output.model(try EntityModel(contentsOf: URL(fileURLWithPath: modelPath)), path: modelPath)
+        Output.out("\(report.fileCount) template files in \(templates): valid")
+    }
+    return 0
+}
+
+func runStatus(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(arguments, values: ["--store"], flags: ["--json"])
+    let storePath = parsed.value("--store") ?? "seed.sqlite"
+    let ledger = try Seeder(storePath: storePath).ledger()
+    var perEntity: [String: Int] = [:]
+    for entry in ledger.objects.values { perEntity[entry.entity, default: 0] += 1 }
+    if parsed.has("--json") {
+        Output.json(.object([
+            "store": .string(storePath), "fingerprint": ledger.fingerprint.map(JSON.string) ?? .null,
+            "appliedAt": ledger.appliedAt.map(JSON.string) ?? .null, "templates": ledger.templates.map(JSON.string) ?? .null,
+            "files": .object(ledger.files.mapValues(JSON.string)),
+            "entities": .object(perEntity.mapValues { .number(JSONNumber(Int64($0))) }),
+        ]))
+        return 0
+    }
+    guard let fingerprint = ledger.fingerprint else {
+        Output.out("store \(storePath): never seeded")
+        return 0
+    }
+    Output.out("store \(storePath): seeded from \(ledger.templates ?? "?") at \(ledger.appliedAt ?? "?") UTC, fingerprint \(fingerprint)")
+    Output.out("\(ledger.objects.count) objects: " + perEntity.keys.sorted().map { "\($0) \(perEntity[$0]!)" }.joined(separator: ", "))
+    Output.out("\(ledger.files.count) files:")
+    for path in ledger.files.keys.sorted() { Output.out("  \(ledger.files[path]!)  \(path)") }
+    return 0
+}
+
+func runModel(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: ["--json"])
+    let modelPath = parsed.value("--model") ?? "\(parsed.value("--templates") ?? "Templates")/model.json"
+    guard FileManager.default.fileExists(atPath: modelPath) else { throw SeedError("no model file at \(modelPath)") }
+    do {
+        let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        if parsed.has("--json") { Output.json(model.json) } else { Output.model(model, path: modelPath) }
+        return 0
+    } catch let errors as ModelErrors {
+        Output.err(errors.description)
+        return 1
     }
 }
 
-let modelFile = modelPath ?? (templates as NSString).appendingPathComponent("model.json")
-let modelURL = URL(fileURLWithPath: modelFile)
-guard FileManager.default.fileExists(atPath: modelURL.path) else {
-    fail("no model file at \(modelFile); pass --model FILE", code: 2)
+var arguments = Array(CommandLine.arguments.dropFirst())
+let (command, usage): ((([String]) throws -> Int32), String)
+switch arguments.first {
+case "validate":
+    arguments.removeFirst()
+    (command, usage) = (runValidate, Usage.validate)
+case "status":
+    arguments.removeFirst()
+    (command, usage) = (runStatus, Usage.status)
+case "model":
+    arguments.removeFirst()
+    (command, usage) = (runModel, Usage.model)
+case "--version":
+    Output.out(Usage.version)
+    exit(0)
+default:
+    (command, usage) = (runSeed, Usage.seed)
+}
+if arguments.contains("--help") || arguments.contains("-h") {
+    Output.out(usage)
+    exit(0)
 }
 do {
-    let model = try EntityModel(contentsOf: modelURL)
-    print("model \(modelFile): \(model.entities.count) entities")
-    for entity in model.entities {
-        let parent = entity.parentName.map { " : \($0)" } ?? ""
-        let identity = entity.identity.isEmpty ? "" : " identity(\(entity.identity.joined(separator: ", ")))"
-        print("  \(entity.name)\(parent)\(identity) — \(entity.attributes.count) attributes, \(entity.relationships.count) relationships")
-    }
-} catch let errors as ModelErrors {
-    FileHandle.standardError.write(Data((errors.description + "\n").utf8))
-    exit(1)
+    exit(try command(arguments))
+} catch let error as UsageError {
+    usageFailure(error, usage: usage)
 } catch {
-    fail("\(error)", code: 2)
+    failure(error)
 }

@@ -165,3 +165,26 @@ extension Fixtures {
         try temporaryDirectory().appendingPathComponent("store.sqlite").path
     }
 }
+
+// Seeding fixtures: a private copy of the sample template set, and the store a seed run wrote.
+extension Fixtures {
+    /// A fresh directory holding a copy of the repository's Templates/ as `Templates`.
+    static func sampleTemplatesCopy() throws -> URL {
+        let directory = try temporaryDirectory()
+        try FileManager.default.copyItem(
+            at: packageRoot.appendingPathComponent("Templates"), to: directory.appendingPathComponent("Templates"))
+        return directory
+    }
+
+    /// The sample set's model, read from Templates/model.json.
+    static func sampleModel() throws -> EntityModel {
+        try EntityModel(contentsOf: packageRoot.appendingPathComponent("Templates/model.json"))
+    }
+
+    /// Writes `text` to `path` below `directory`, creating folders.
+    static func write(_ text: String, to path: String, in directory: URL) throws {
+        let url = directory.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+}

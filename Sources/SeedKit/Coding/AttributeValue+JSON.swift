@@ -41,13 +41,14 @@ extension AttributeValue {
                 throw AttributeValueError(
                     integral
                         ? "\(number) is out of range for integer (\(Int64.min)...\(Int64.max))"
-                        : "expected an integer, got \(number), which has a fraction")
+                        : "expected an integer, got \(number), which has a fraction",
+                    isOutOfRange: integral)
             }
             self = .integer(value)
         case .double:
             guard case .number(let number) = json else { throw mismatch() }
             let value = number.doubleValue
-            guard value.isFinite else { throw AttributeValueError("\(number) is out of range for double") }
+            guard value.isFinite else { throw AttributeValueError("\(number) is out of range for double", isOutOfRange: true) }
             self = .double(value)
         case .bool:
             guard case .bool(let value) = json else { throw mismatch() }
@@ -56,7 +57,8 @@ extension AttributeValue {
             switch json {
             case .number(let number):
                 guard let value = number.decimalValue else {
-                    throw AttributeValueError("\(number) cannot be held exactly by a decimal (38 significant digits)")
+                    throw AttributeValueError(
+                        "\(number) cannot be held exactly by a decimal (38 significant digits)", isOutOfRange: true)
                 }
                 self = .decimal(value)
             case .string(let text):
@@ -114,6 +116,11 @@ extension AttributeValue {
 /// Why a JSON value is not a value of an attribute type.
 public struct AttributeValueError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Whether the value is a number of the right kind that the type cannot hold, rather than a value of another kind.
+    public var isOutOfRange: Bool
+    public init(_ message: String, isOutOfRange: Bool = false) {
+        self.message = message
+        self.isOutOfRange = isOutOfRange
+    }
     public var description: String { message }
 }

@@ -4,6 +4,12 @@ extension ObjectContext {
     ///
     /// Nothing in the context changes when it throws: the transaction is rolled back and the changes stay unsaved.
     ///
+    /// When the connection is already inside a transaction the caller opened, the save joins it through a savepoint
+    /// instead, so the caller can write its own rows atomically with the objects (the seeder's ledger does). That
+    /// transaction must hold the write lock (`BEGIN IMMEDIATE`), since new row ids are chosen from the largest ones
+    /// stored. The context takes the save as done when the savepoint is released: a caller that later rolls the
+    /// outer transaction back must discard the context.
+    ///
     /// - Throws: ``StoreError`` of kind `conflict` for a row changed in the store since it was fetched, when the
     ///   merge policy doesn't settle it; ``DatabaseError`` for a failed statement (a UNIQUE identity, a busy store).
     /// - Complexity: O(*n*) statements for *n* changed objects, plus one per member of each changed to-many that
@@ -15,8 +21,8 @@ extension ObjectContext {
         var newRowIDs: [ObjectIdentifier: Int64] = [:]
         var versions: [(ManagedObject, Int64)] = []
         var adoptions: [(ManagedObject, Int, AttributeValue?)] = []
-        try connection.inTransaction(.immediate) {
-            // The write lock is held from BEGIN IMMEDIATE: nobody else can take these row ids meanwhile.
+        func write() throws {
+            // The write lock is held from BEGIN IMMEDIATE, ours or the caller's: nobody else can take these row ids.
             var nextRowID: [String: Int64] = [:]
             for object in inserted {
                 let table = object.entity.rootName
@@ -38,6 +44,11 @@ extension ObjectContext {
             for object in inserted { try insertRow(of: object, rowID: rowID(object)!, store: store, rowIDOf: rowID) }
             for object in inserted { try writeToMany(of: object, all: true, store: store, rowIDOf: rowID) }
             for object in updated { try writeToMany(of: object, all: false, store: store, rowIDOf: rowID) }
+        }
+        if connection.isInsideTransaction {
+            try connection.inSavepoint(write)
+        } else {
+            try connection.inTransaction(.immediate, write)
         }
         for object in inserted {
             registered[object.objectID] = nil

@@ -1,0 +1,74 @@
+/// Reads objects from dictionaries with a `"class"` key — the form ``GraphEncoder`` writes — into a context, in two
+/// phases: everything is read, checked and resolved first, and only input without a single error is applied.
+///
+/// Several inputs make one input: `"$id"`/`"$ref"` is one namespace across them and references may point forward,
+/// into a later input, in any order. That is how a directory of seed templates is read.
+///
+///     var decoder = GraphDecoder(context: context)
+///     decoder.add(text: departmentsText, file: "Templates/Departments.json")
+///     decoder.add(text: staffText, file: "Templates/Staff.json")
+///     let objects = try decoder.decode()   // or GraphDecodingErrors, with every problem of every file
+///
+/// Rules:
+/// - `"class"` names an entity of the model, by name or alias: a closed set. A nested object may leave it out when
+///   the relationship's destination has no subentities.
+/// - A dictionary of an entity with identity is an upsert: it names the object with those identity values, in the
+///   input or in the context, and its other keys are facts about that object. Facts accumulate: to-many members are
+///   united, while attribute values and to-one targets must agree wherever they are stated. A dictionary holding only
+///   identity values (and `"class"`) is a reference.
+/// - Any other dictionary is a new object; `"$id"` names it for `{"$ref": …}` elsewhere.
+/// - Merging into an object the context has adds to its to-many relationships and changes only the keys given;
+///   ``ManagedObject/populate(fromDictionary:policy:)`` replaces relationships instead.
+///
+/// A decoder holds its context: use it in the context's isolation domain.
+public struct GraphDecoder {
+    public let context: ObjectContext
+    var inputs: [DecoderInput] = []
+
+    public init(context: ObjectContext) {
+        self.context = context
+    }
+
+    /// Adds a value: one object, or an array of objects.
+    public mutating func add(_ value: JSON, file: String? = nil) {
+        inputs.append(DecoderInput(value: value, document: nil, file: file, syntaxError: nil))
+    }
+
+    /// Adds a parsed document; errors in it get line and column.
+    public mutating func add(_ document: JSONDocument) {
+        inputs.append(DecoderInput(value: document.value, document: document, file: document.file, syntaxError: nil))
+    }
+
+    /// Adds JSON text; a syntax error is reported by ``decode()`` with the problems of the other inputs.
+    public mutating func add(text: String, file: String? = nil) {
+        add(bytes: Array(text.utf8), file: file)
+    }
+
+    /// Adds UTF-8 JSON text; a syntax error is reported by ``decode()`` with the problems of the other inputs.
+    public mutating func add(bytes: [UInt8], file: String? = nil) {
+        do {
+            add(try JSONDocument(parsing: bytes, file: file))
+        } catch {
+            inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: error))
+        }
+    }
+
+    /// Reads every input into the context: the objects at the top of the inputs, in input order (each element of a
+    /// top-level array in turn).
+    ///
+    /// - Throws: ``GraphDecodingErrors`` with every problem of every input; the context is unchanged then.
+    /// - Complexity: O(*n*) in the size of the inputs, plus one identity lookup per object with identity.
+    @discardableResult
+    public func decode() throws(GraphDecodingErrors) -> [ManagedObject] {
+        let reading = GraphReading(context: context, inputs: inputs)
+        return try reading.run().roots
+    }
+}
+
+/// One input of a decoder: a value, with the document it was parsed from when there is one.
+struct DecoderInput {
+    let value: JSON?
+    let document: JSONDocument?
+    let file: String?
+    let syntaxError: JSONSyntaxError?
+}

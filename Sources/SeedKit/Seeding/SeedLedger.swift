@@ -1,0 +1,80 @@
+/// What the seeder last wrote to a store, kept in the store's own tables and written in the same transaction as the
+/// objects: the template set's fingerprint, each file's hash, and each seeded object's key and value hash.
+///
+///     let ledger = try SeedLedger.read(from: store.connection)
+///     ledger.fingerprint        // nil before the first seed
+///
+/// The value hash is what lets a later seed tell an object the application changed (its stored values no longer
+/// hash to what the seeder wrote: it is kept) from one it may update.
+///
+/// Tables: `_seedkit_seed_sets` (one row), `_seedkit_seed_files` (path, hash), `_seedkit_seed_objects` (key,
+/// entity, row id, hash).
+public struct SeedLedger: Sendable {
+    /// One seeded object.
+    public struct Entry: Sendable, Hashable {
+        /// The entity the object was seeded as.
+        public var entity: String
+        /// The object's row id in its root entity's table.
+        public var rowID: Int64
+        /// The hash of the values the seeder wrote.
+        public var hash: String
+    }
+
+    public var fingerprint: String?
+    /// When the set was last applied, as SQLite's `datetime('now')` in UTC.
+    public var appliedAt: String?
+    public var templates: String?
+    /// File hashes by relative path.
+    public var files: [String: String] = [:]
+    /// Entries by object key: the root entity and identity values, or the owner's key and a position.
+    public var objects: [String: Entry] = [:]
+
+    static let setsTable = "_seedkit_seed_sets"
+    static let filesTable = "_seedkit_seed_files"
+    static let objectsTable = "_seedkit_seed_objects"
+
+    /// The ledger of the store on `connection`; empty when nothing was ever seeded.
+    ///
+    /// - Complexity: O(*n*) in the number of seeded objects and files.
+    public static func read(from connection: SQLiteConnection) throws -> SeedLedger {
+        var ledger = SeedLedger()
+        let tables = try connection.prepare(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(setsTable)'")
+        guard try tables.step(), tables.int64(at: 0) == 1 else { return ledger }
+        let sets = try connection.prepare(sql: "SELECT \"fingerprint\", \"applied_at\", \"templates\" FROM \"\(setsTable)\" LIMIT 1")
+        if try sets.step() {
+            ledger.fingerprint = sets.text(at: 0)
+            ledger.appliedAt = sets.text(at: 1)
+            ledger.templates = sets.text(at: 2)
+        }
+        let files = try connection.prepare(sql: "SELECT \"path\", \"hash\" FROM \"\(filesTable)\"")
+        while try files.step() { ledger.files[files.text(at: 0)] = files.text(at: 1) }
+        let objects = try connection.prepare(sql: "SELECT \"key\", \"entity\", \"row_id\", \"hash\" FROM \"\(objectsTable)\"")
+        while try objects.step() {
+            ledger.objects[objects.text(at: 0)] = Entry(entity: objects.text(at: 1), rowID: objects.int64(at: 2), hash: objects.text(at: 3))
+        }
+        return ledger
+    }
+
+    /// Replaces the ledger in the store; call it inside the transaction that writes the objects.
+    ///
+    /// - Complexity: O(*n*) statements for *n* objects and files.
+    func write(to connection: SQLiteConnection) throws {
+        try connection.execute(sql: """
+            CREATE TABLE IF NOT EXISTS "\(Self.setsTable)" ("fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL, "templates" TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS "\(Self.filesTable)" ("path" TEXT PRIMARY KEY, "hash" TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS "\(Self.objectsTable)" ("key" TEXT PRIMARY KEY, "entity" TEXT NOT NULL, "row_id" INTEGER NOT NULL, "hash" TEXT NOT NULL);
+            DELETE FROM "\(Self.setsTable)"; DELETE FROM "\(Self.filesTable)"; DELETE FROM "\(Self.objectsTable)";
+            """)
+        try connection.execute(
+            sql: "INSERT INTO \"\(Self.setsTable)\" VALUES (?, datetime('now'), ?)",
+            arguments: [.text(fingerprint ?? ""), .text(templates ?? "")])
+        let file = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.filesTable)\" VALUES (?, ?)")
+        for (path, hash) in files.sorted(by: { $0.key < $1.key }) {
+            try file.execute(arguments: [.text(path), .text(hash)])
+        }
+        let object = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.objectsTable)\" VALUES (?, ?, ?, ?)")
+        for (key, entry) in objects.sorted(by: { $0.key < $1.key }) {
+            try object.execute(arguments: [.text(key), .text(entry.entity), .integer(entry.rowID), .text(entry.hash)])
+        }
+    }
+}

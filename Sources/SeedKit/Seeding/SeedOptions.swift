@@ -1,0 +1,24 @@
+import Foundation
+
+/// How a seed run treats the store.
+///
+///     var options = SeedOptions()
+///     options.prune = true      // delete seeded objects the templates no longer hold
+public struct SeedOptions: Sendable {
+    /// The model file; nil for `model.json` in the template directory.
+    public var modelURL: URL?
+    /// Work out the report without writing any object or ledger row; an absent store is not created. (Opening an
+    /// existing store whose model changed still migrates its schema, as every open of a ``SQLiteStore`` does.)
+    public var dryRun = false
+    /// Delete seeded objects no longer in the templates, when the application has not changed them.
+    public var prune = false
+    /// Overwrite objects the application changed since they were seeded, and restore ones it deleted.
+    public var force = false
+
+    public init(modelURL: URL? = nil, dryRun: Bool = false, prune: Bool = false, force: Bool = false) {
+        self.modelURL = modelURL
+        self.dryRun = dryRun
+        self.prune = prune
+        self.force = force
+    }
+}

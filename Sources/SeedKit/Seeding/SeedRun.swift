@@ -1,0 +1,276 @@
+/// One application of decoded templates to a store's context: matches each template object with the stored object
+/// it names, decides what to do with it from the ledger, and makes the changes (the caller saves).
+///
+///     let run = SeedRun(templates: decoded, context: store.newContext(), ledger: ledger, options: options)
+///     try run.apply()
+///     try run.context.save()
+///     try run.ledgerAfterSave().write(to: store.connection)
+///
+/// Objects are named by a key: the root entity and identity values (`Employee["ann@example.com"]`), or for an
+/// object without identity that an owner holds, the owner's key, the relationship and the position
+/// (`Employee["ann@example.com"]/addresses/0`), else the entity and its order in the set (`Note#2`).
+///
+/// An object's value hash covers its attributes, its to-one relationships, and the to-many relationships whose
+/// inverse is not a to-one (those are covered from the other side). A stored object whose hash still equals the
+/// ledger's was not changed by the application and may be updated; otherwise it is kept.
+///
+/// - Complexity: O(*n*) in the number of template and seeded objects and their relationships, plus one fetch per
+///   root entity that holds a seeded object without identity.
+final class SeedRun {
+    enum Action {
+        case insert, update, unchanged, kept
+        /// An update of an object the store had before it was ever seeded: the template adds to it (see `write`).
+        case merge
+    }
+
+    let templates: ObjectContext
+    let context: ObjectContext
+    let ledger: SeedLedger
+    let options: SeedOptions
+    private(set) var counts: [String: SeedReport.Counts] = [:]
+    private(set) var keptKeys: [String] = []
+
+    private var keys: [ObjectIdentifier: String] = [:]
+    private var matches: [ObjectIdentifier: ManagedObject] = [:]
+    private var matched: Set<ObjectIdentifier> = []
+    private var ordinals: [String: Int] = [:]
+    private var rowsByRoot: [String: [Int64: ManagedObject]] = [:]
+    private var plan: [(template: ManagedObject, key: String, action: Action)] = []
+    private var stale: [(key: String, entry: SeedLedger.Entry, object: ManagedObject?, unchangedByApp: Bool)] = []
+
+    init(templates: ObjectContext, context: ObjectContext, ledger: SeedLedger, options: SeedOptions) {
+        self.templates = templates
+        self.context = context
+        self.ledger = ledger
+        self.options = options
+    }
+
+    /// Decides every object's action, then changes the context accordingly.
+    func apply() throws {
+        let objects = templates.insertedObjects
+        for object in objects { _ = templateKey(object) }
+        for object in objects { _ = try storeObject(for: object) }
+        let templateKeys = Set(objects.map { templateKey($0) })
+        for (key, entry) in ledger.objects.sorted(by: { $0.key < $1.key }) where !templateKeys.contains(key) {
+            let object = try storedObject(entity: entry.entity, rowID: entry.rowID)
+            if let object { keys[ObjectIdentifier(object)] = key }
+            stale.append((key, entry, object, false))
+        }
+        // Every hash is taken before anything changes: applying one object touches its neighbours' inverses.
+        for index in stale.indices {
+            if let object = stale[index].object { stale[index].unchangedByApp = valueHash(object, key: storeKey) == stale[index].entry.hash }
+        }
+        for object in objects {
+            let key = templateKey(object)
+            let action = classify(object, key: key)
+            plan.append((object, key, action))
+            count(object.entity.name, action)
+            if action == .kept { keptKeys.append(key) }
+        }
+        for step in plan where step.action == .insert {
+            let object = try context.insert(step.template.entity.name)
+            matches[ObjectIdentifier(step.template)] = object
+            keys[ObjectIdentifier(object)] = step.key
+        }
+        for step in plan where step.action == .insert || step.action == .update || step.action == .merge {
+            try write(step.template, to: matches[ObjectIdentifier(step.template)]!, merging: step.action == .merge)
+        }
+        for item in stale {
+            guard let object = item.object, !object.isDeleted, options.prune else { continue }
+            if item.unchangedByApp || options.force {
+                try context.delete(object)
+                counts[item.entry.entity, default: .init()].deleted += 1
+            } else {
+                counts[item.entry.entity, default: .init()].kept += 1
+                keptKeys.append(item.key)
+            }
+        }
+        keptKeys.sort()
+    }
+
+    /// The ledger for the saved context: fresh entries for objects written or found equal, the old ones for objects
+    /// kept or left in place. The caller adds the fingerprint and files.
+    func ledgerAfterSave() -> SeedLedger {
+        var result = SeedLedger()
+        for step in plan {
+            if step.action == .kept {
+                if let entry = ledger.objects[step.key] { result.objects[step.key] = entry }
+                continue
+            }
+            let object = matches[ObjectIdentifier(step.template)]!
+            result.objects[step.key] = SeedLedger.Entry(
+                entity: object.entity.name, rowID: object.objectID.number, hash: valueHash(object, key: storeKey))
+        }
+        for item in stale {
+            guard let object = item.object, !object.isDeleted else { continue }
+            // Unlinking it from the objects the templates still hold is the seeder's change, not the application's.
+            result.objects[item.key] = item.unchangedByApp
+                ? SeedLedger.Entry(entity: item.entry.entity, rowID: item.entry.rowID, hash: valueHash(object, key: storeKey))
+                : item.entry
+        }
+        return result
+    }
+
+    // MARK: Deciding
+
+    private func classify(_ template: ManagedObject, key: String) -> Action {
+        let entry = ledger.objects[key]
+        guard let stored = matches[ObjectIdentifier(template)] else {
+            // Seeded once and deleted by the application since: its deletion is a change like any other.
+            return entry != nil && !options.force ? .kept : .insert
+        }
+        guard stored.entity.name == template.entity.name else { return .kept }
+        let storedHash = valueHash(stored, key: storeKey)
+        if storedHash == valueHash(template, key: templateKey) { return .unchanged }
+        // No entry: data the store had before seeding, which the templates upsert.
+        if entry == nil && !options.force { return .merge }
+        if entry == nil || entry?.hash == storedHash || options.force { return .update }
+        return .kept
+    }
+
+    private func count(_ entity: String, _ action: Action) {
+        switch action {
+        case .insert: counts[entity, default: .init()].inserted += 1
+        case .update, .merge: counts[entity, default: .init()].updated += 1
+        case .unchanged: counts[entity, default: .init()].unchanged += 1
+        case .kept: counts[entity, default: .init()].kept += 1
+        }
+    }
+
+    // MARK: Writing
+
+    /// Gives `stored` the template's attributes and relationships.
+    ///
+    /// When `merging` into data the store had before seeding, what the template leaves empty (a nil attribute, no
+    /// to-one target) keeps its stored value and to-many members are added: the template's facts join the data, as
+    /// the graph decoder's upserts do, instead of erasing what the application put there.
+    private func write(_ template: ManagedObject, to stored: ManagedObject, merging: Bool) throws {
+        for index in template.entity.attributes.indices where stored.attributeValue(at: index) != template.attributeValue(at: index) {
+            if merging && template.attributeValue(at: index) == nil { continue }
+            try stored.setAttributeValue(template.attributeValue(at: index), at: index)
+        }
+        for (index, relationship) in template.entity.relationships.enumerated() {
+            guard relationship.isToMany else {
+                let target = template.object(at: index).flatMap { matches[ObjectIdentifier($0)] }
+                if stored.object(at: index) !== target && !(merging && target == nil) { stored.setObject(target, at: index) }
+                continue
+            }
+            let targets = template.objects(at: index).compactMap { matches[ObjectIdentifier($0)] }
+            if !merging && (isHashed(relationship) || relationship.owns) {
+                let removed = stored.objects(at: index).filter { old in !targets.contains { $0 === old } }
+                stored.setObjects(targets, at: index)
+                if relationship.owns {
+                    for object in removed where !object.isDeleted { try context.delete(object) }
+                }
+            } else {
+                // Members the application added stay: this side is not in the hash, so its changes are not seen.
+                for target in targets { stored.addObject(target, at: index) }
+            }
+        }
+    }
+
+    // MARK: Matching
+
+    /// The stored object a template object names, or nil when the store has none.
+    private func storeObject(for template: ManagedObject) throws -> ManagedObject? {
+        let id = ObjectIdentifier(template)
+        if matched.contains(id) { return matches[id] }
+        matched.insert(id)
+        var stored: ManagedObject?
+        if let identity = template.identityValues {
+            stored = context.registeredObject(rootEntity: template.entity.rootName, identity: identity)
+        } else if let (owner, index) = owner(of: template) {
+            if let storedOwner = try storeObject(for: owner),
+                let storedIndex = storedOwner.entity.relationshipIndex(named: owner.entity.relationships[index].name),
+                let position = owner.objects(at: index).firstIndex(where: { $0 === template })
+            {
+                let members = storedOwner.objects(at: storedIndex)
+                stored = position < members.count ? members[position] : nil
+            }
+        } else if let entry = ledger.objects[templateKey(template)] {
+            stored = try storedObject(entity: entry.entity, rowID: entry.rowID)
+        }
+        if let stored {
+            matches[id] = stored
+            keys[ObjectIdentifier(stored)] = templateKey(template)
+        }
+        return stored
+    }
+
+    /// The stored object of an entity's tree with this row id.
+    private func storedObject(entity entityName: String, rowID: Int64) throws -> ManagedObject? {
+        guard let root = context.model.entity(named: entityName)?.rootName else { return nil }
+        if rowsByRoot[root] == nil {
+            rowsByRoot[root] = Dictionary(try context.fetch(root).map { ($0.objectID.number, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        return rowsByRoot[root]?[rowID]
+    }
+
+    /// The object holding `object` through an owning to-many, and that relationship's index in the owner.
+    private func owner(of object: ManagedObject) -> (ManagedObject, Int)? {
+        for (index, relationship) in object.entity.relationships.enumerated() where !relationship.isToMany {
+            guard let owner = object.object(at: index), let inverse = relationship.inverse,
+                let ownerIndex = owner.entity.relationshipIndex(named: inverse),
+                owner.entity.relationships[ownerIndex].owns
+            else { continue }
+            return (owner, ownerIndex)
+        }
+        return nil
+    }
+
+    // MARK: Keys and hashes
+
+    private func templateKey(_ object: ManagedObject) -> String {
+        if let key = keys[ObjectIdentifier(object)] { return key }
+        let key: String
+        if let identity = object.identityValues {
+            key = identityKey(object.entity, identity)
+        } else if let (owner, index) = owner(of: object) {
+            let position = owner.objects(at: index).firstIndex { $0 === object } ?? 0
+            key = "\(templateKey(owner))/\(owner.entity.relationships[index].name)/\(position)"
+        } else {
+            ordinals[object.entity.name, default: 0] += 1
+            key = "\(object.entity.name)#\(ordinals[object.entity.name]!)"
+        }
+        keys[ObjectIdentifier(object)] = key
+        return key
+    }
+
+    /// A stored object's key: the template key it was matched with, its identity, or its row.
+    private func storeKey(_ object: ManagedObject) -> String {
+        if let key = keys[ObjectIdentifier(object)] { return key }
+        if let identity = object.identityValues { return identityKey(object.entity, identity) }
+        return "\(object.entity.rootName)@\(object.objectID.number)"
+    }
+
+    private func identityKey(_ entity: Entity, _ identity: [AttributeValue]) -> String {
+        entity.rootName + JSON.array(identity.map(\.json)).text(style: .canonical)
+    }
+
+    /// The FNV-1a hash of the object's class, attributes and hashed relationships, as canonical JSON.
+    private func valueHash(_ object: ManagedObject, key: (ManagedObject) -> String) -> String {
+        var members: [String: JSON] = ["$class": .string(object.entity.name)]
+        for (index, attribute) in object.entity.attributes.enumerated() {
+            members[attribute.name] = object.attributeValue(at: index)?.json ?? .null
+        }
+        for (index, relationship) in object.entity.relationships.enumerated() where isHashed(relationship) {
+            if relationship.isToMany {
+                var targets = object.objects(at: index).map(key)
+                if !relationship.isOrdered { targets.sort() }
+                members[relationship.name] = .array(targets.map(JSON.string))
+            } else {
+                members[relationship.name] = object.object(at: index).map { .string(key($0)) } ?? .null
+            }
+        }
+        return SeedHash.hex(of: JSON.object(members).serialized(style: .canonical))
+    }
+
+    /// Whether a relationship is part of the value hash: to-ones, and to-manys not mirrored by a to-one inverse.
+    private func isHashed(_ relationship: RelationshipDescription) -> Bool {
+        guard relationship.isToMany else { return true }
+        guard let inverse = relationship.inverse, let destination = context.model.entity(named: relationship.destination),
+            let inverseRelationship = destination.relationship(named: inverse)
+        else { return true }
+        return inverseRelationship.isToMany
+    }
+}

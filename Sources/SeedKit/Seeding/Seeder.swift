@@ -1,0 +1,184 @@
+import Foundation
+
+/// Populates a SQLite store from a directory of `.template` files: once, atomically, and safely again on every
+/// later launch.
+///
+///     let seeder = Seeder(storePath: storeURL.path)
+///     let report = try seeder.seed(templates: Bundle.main.url(forResource: "Templates", withExtension: nil)!)
+///     switch report.status {
+///     case .applied, .unchanged: break          // the store holds the templates
+///     case .invalid: print(report.issues)       // nothing was written
+///     }
+///
+/// A run reads every template and the model and checks them all before it opens the store: an invalid set leaves
+/// the store untouched (not even created). Then, in one `BEGIN IMMEDIATE` transaction, it compares the set's
+/// fingerprint with the store's ``SeedLedger``: an unchanged set ends the run. Otherwise objects are upserted by
+/// identity and the ledger rewritten in the same transaction. Concurrent seeders on one store serialize on that
+/// transaction: the first applies, the later ones find the fingerprint and do nothing.
+public struct Seeder {
+    public let storePath: String
+
+    public init(storePath: String) {
+        self.storePath = storePath
+    }
+
+    /// Reads and checks the templates and their model, writing nothing and opening no store.
+    ///
+    ///     let report = try Seeder.validate(templates: templatesURL)   // .invalid, with every issue, or .applied
+    ///
+    /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
+    /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
+    public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) -> SeedReport {
+        let input = try SeedInput(templates: templates, options: options)
+        var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
+        report.fileCount = input.set?.files.count ?? 0
+        let issues = input.decode().issues
+        if !issues.isEmpty {
+            report.status = .invalid
+            report.issues = issues
+        }
+        return report
+    }
+
+    /// Seeds the store from the templates; see the type's description for the steps.
+    ///
+    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts.
+    /// - Throws: ``SeedError`` for a missing directory or model file; ``StoreError`` or ``DatabaseError`` when the
+    ///   store cannot be opened or written; ``SaveErrors`` when the templates contradict data already in the store.
+    ///   The store is unchanged then.
+    /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs
+    ///   reading the files and the ledger.
+    public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        let input = try SeedInput(templates: templates, options: options)
+        var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
+        report.isDryRun = options.dryRun
+        report.fileCount = input.set?.files.count ?? 0
+        guard let model = input.model, let set = input.set else {
+            report.issues = input.issues
+            return report
+        }
+        let storeExists = FileManager.default.fileExists(atPath: storePath)
+        // The usual later launch: a read of the ledger, before decoding anything.
+        let repeatable = !options.force && !options.prune
+        if storeExists && repeatable && input.issues.isEmpty {
+            let store = try openStore(model: model)
+            let ledger = try SeedLedger.read(from: store.connection)
+            if ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
+        }
+        let (decoded, issues) = input.decode()
+        guard issues.isEmpty, let templatesContext = decoded else {
+            report.issues = issues
+            return report
+        }
+        if options.dryRun {
+            // An absent store would receive everything: an empty store in memory says the same without a file.
+            let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
+            let ledger = try SeedLedger.read(from: store.connection)
+            if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
+            let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
+            try run.apply()
+            run.context.rollback()
+            report.status = .applied
+            report.entities = run.counts
+            report.keptObjects = run.keptKeys
+            return report
+        }
+        let store = try openStore(model: model)
+        return try store.connection.inTransaction(.immediate) {
+            // Checked again under the write lock: another seeder may have applied this set meanwhile.
+            let ledger = try SeedLedger.read(from: store.connection)
+            if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
+            let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
+            try run.apply()
+            try run.context.save()
+            var newLedger = run.ledgerAfterSave()
+            newLedger.fingerprint = input.fingerprint
+            newLedger.templates = templates.relativePath
+            for file in set.files { newLedger.files[file.relativePath] = file.hash }
+            try newLedger.write(to: store.connection)
+            report.status = .applied
+            report.entities = run.counts
+            report.keptObjects = run.keptKeys
+            return report
+        }
+    }
+
+    /// The ledger of the store at ``storePath``.
+    ///
+    /// - Throws: ``SeedError`` when there is no store file; ``DatabaseError`` when it cannot be read.
+    public func ledger() throws -> SeedLedger {
+        guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
+        var configuration = SQLiteConnection.Configuration()
+        configuration.openMode = .readOnly
+        return try SeedLedger.read(from: SQLiteConnection(path: storePath, configuration: configuration))
+    }
+
+    /// Opens the store, creating it if absent.
+    ///
+    /// Two first launches can both find the file empty and both create the schema; SQLiteStore checks for tables
+    /// before its creating transaction, so the later one fails with "table already exists". The schema is there by
+    /// then, and a second open reads it.
+    private func openStore(model: EntityModel) throws -> SQLiteStore {
+        do {
+            return try SQLiteStore(path: storePath, model: model)
+        } catch let error as DatabaseError where error.message.contains("already exists") {
+            return try SQLiteStore(path: storePath, model: model)
+        }
+    }
+
+    private func unchangedReport(_ report: SeedReport, _ ledger: SeedLedger) -> SeedReport {
+        var report = report
+        report.status = .unchanged
+        for entry in ledger.objects.values { report.entities[entry.entity, default: .init()].unchanged += 1 }
+        return report
+    }
+}
+
+/// A template set and its model, read and checked for everything short of decoding.
+struct SeedInput {
+    var model: EntityModel?
+    var set: TemplateSet?
+    var issues: [SeedIssue] = []
+    var fingerprint = ""
+
+    init(templates: URL, options: SeedOptions) throws(SeedError) {
+        let set = try TemplateSet(directory: templates)
+        let modelURL = options.modelURL ?? templates.appendingPathComponent("model.json")
+        let modelPath = options.modelURL?.relativePath ?? "\(templates.relativePath)/model.json"
+        guard FileManager.default.fileExists(atPath: modelURL.path) else {
+            throw SeedError("no model file at \(modelPath); add model.json to the template directory or pass --model FILE")
+        }
+        self.set = set
+        issues = set.issues
+        do {
+            let model = try EntityModel(contentsOf: modelURL)
+            self.model = model
+            fingerprint = set.fingerprint(modelFingerprint: SQLiteStore.fingerprint(of: model))
+        } catch let errors as ModelErrors {
+            issues += errors.errors.map { SeedIssue($0, file: modelPath) }
+        } catch {
+            throw SeedError("cannot read the model file \(modelPath): \(error)")
+        }
+        issues.sort()
+    }
+
+    /// The templates decoded into a context of their own, with every problem: syntax, types, references, and
+    /// objects that could not be saved.
+    /// The set's own issues (refused links) come first, but the files are decoded anyway: every problem at once.
+    func decode() -> (context: ObjectContext?, issues: [SeedIssue]) {
+        guard let model, let set else { return (nil, issues) }
+        let context = ObjectContext(model: model)
+        var decoder = GraphDecoder(context: context)
+        for file in set.files { decoder.add(bytes: file.bytes, file: file.displayPath) }
+        var issues = issues
+        do {
+            try decoder.decode()
+        } catch {
+            issues += error.errors.map(SeedIssue.init)
+        }
+        if issues.isEmpty {
+            issues += context.validationErrors().map { SeedIssue(file: nil, message: $0.description) }
+        }
+        return (context, issues.sorted())
+    }
+}

@@ -1,0 +1,42 @@
+/// The options a subcommand accepts, and the parse of its arguments against them: hand-written, so the tool keeps
+/// SeedKit's promise of no package dependencies.
+///
+///     let parsed = try Arguments.parse(["--store", "a.sqlite", "--json"], values: ["--store"], flags: ["--json"])
+///     parsed.value("--store")   // "a.sqlite"
+///
+/// Both `--name value` and `--name=value` are accepted; anything else is a ``UsageError``.
+struct Arguments {
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+
+    func value(_ name: String) -> String? { values[name] }
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    static func parse(_ arguments: [String], values valueNames: Set<String>, flags flagNames: Set<String>) throws(UsageError) -> Arguments {
+        var parsed = Arguments()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if valueNames.contains(name) {
+                if argument.contains("=") {
+                    parsed.values[name] = String(argument.dropFirst(name.count + 1))
+                } else if let value = rest.popFirst() {
+                    parsed.values[name] = value
+                } else {
+                    throw UsageError("\(name) needs a value")
+                }
+            } else if flagNames.contains(argument) {
+                parsed.flags.insert(argument)
+            } else {
+                throw UsageError("unknown argument '\(argument)'")
+            }
+        }
+        return parsed
+    }
+}
+
+/// A command line the tool cannot run: exit status 2, with the subcommand's usage.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

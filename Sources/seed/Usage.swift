@@ -1,0 +1,45 @@
+/// The help text of each subcommand.
+enum Usage {
+    static let version = "seed (SeedKit) 0.1.0"
+
+    static let seed = """
+        usage: seed [--templates DIR] [--store PATH] [--model FILE] [--dry-run] [--prune] [--force] [--json] [--quiet]
+               seed validate [--templates DIR] [--model FILE] [--json]
+               seed status [--store PATH] [--json]
+               seed model [--templates DIR] [--model FILE] [--json]
+               seed --version
+
+        Seeds the SQLite store at PATH (default seed.sqlite) from the .template files under DIR (default Templates),
+        once: a second run with the same templates does nothing. Every template is checked before anything is written.
+
+          --model FILE  the entity model (default DIR/model.json)
+          --dry-run     report what would change, writing nothing
+          --prune       delete seeded objects the templates no longer hold, unless the application changed them
+          --force       overwrite objects the application changed since they were seeded
+          --json        print the report as one JSON object
+          --quiet       print nothing on success
+
+        Exit status: 0 seeded or nothing to do; 1 invalid templates (nothing written); 2 usage, I/O or store error.
+        """
+
+    static let validate = """
+        usage: seed validate [--templates DIR] [--model FILE] [--json]
+
+        Checks the model and every template under DIR (default Templates) without opening a store: every problem of
+        every file, as file:line:column: pointer: message. Exit status 1 when there is one.
+        """
+
+    static let status = """
+        usage: seed status [--store PATH] [--json]
+
+        Prints the seed ledger of the store at PATH (default seed.sqlite): when and from what it was seeded, each
+        template file's hash, and the number of seeded objects per entity.
+        """
+
+    static let model = """
+        usage: seed model [--templates DIR] [--model FILE] [--json]
+
+        Checks the model file (default DIR/model.json, DIR defaulting to Templates) and lists its entities; with
+        --json, prints the model in canonical form. Exit status 1 when the model has problems.
+        """
+}

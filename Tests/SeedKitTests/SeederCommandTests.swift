@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+/// End-to-end tests of `seed` seeding a store: the built binary, its output and exit status, and the store it wrote.
+@Suite("seed command: seeding")
+struct SeederCommandTests {
+    /// Names of the stored objects of an entity (and its subentities), sorted.
+    func names(_ entity: String, store path: URL) throws -> [String] {
+        let store = try SQLiteStore(path: path.path, model: Fixtures.sampleModel())
+        return try store.newContext().fetch(entity).map { try $0.value(forKey: "name") as! String }.sorted()
+    }
+
+    @Test func firstLaunchAppliesSecondSaysUnchanged() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try Fixtures.runSeed([], in: directory)
+        #expect(first.status == 0)
+        #expect(first.stderr.isEmpty)
+        #expect(first.stdout.hasPrefix("seed: applied 5 template files from Templates to seed.sqlite\n"))
+        #expect(first.stdout.contains("Employee           3        0          0     0        0"))
+        #expect(first.stdout.contains("Address            3        0          0     0        0"))
+        let store = directory.appendingPathComponent("seed.sqlite")
+        #expect(try names("Employee", store: store) == ["Ann Lee", "Bo Chen", "Cleo Park", "Dev Patel"])
+        let context = try SQLiteStore(path: store.path, model: Fixtures.sampleModel()).newContext()
+        let ann = try #require(context.object("Employee", identity: ["email": "ann@example.com"]))
+        #expect(try (ann.value(forKey: "addresses") as! [ManagedObject]).map { try $0.value(forKey: "street") as! String }
+            == ["1 Harbour Road", "22 Mill Lane"])
+        #expect(try (ann.value(forKey: "projects") as! [ManagedObject]).count == 2)
+        let cleo = try #require(context.object("Manager", identity: ["email": "cleo@example.com"]))
+        #expect(try (cleo.value(forKey: "reports") as! [ManagedObject]).count == 2)
+
+        let second = try Fixtures.runSeed([], in: directory)
+        #expect(second.status == 0)
+        #expect(second.stdout == "seed: unchanged — seed.sqlite already holds Templates (5 files, 11 objects)\n")
+        let status = try Fixtures.runSeed(["status"], in: directory)
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("11 objects: Address 3, Department 2, Employee 3, Manager 1, Project 2"))
+        #expect(status.stdout.contains("  staff/managers.template"))
+    }
+
+    @Test func changedTemplatesUpdateUntouchedObjectsAndKeepEditedOnes() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        do {
+            let context = try SQLiteStore(path: store.path, model: Fixtures.sampleModel()).newContext()
+            try context.object("Employee", identity: ["email": "ann@example.com"])!.setValue("Ann (edited in the app)", forKey: "name")
+            try context.save()
+        }
+        let staff = directory.appendingPathComponent("Templates/staff/engineering.template")
+        let text = try String(contentsOf: staff, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Ann Lee", with: "Ann Lee-Jones").replacingOccurrences(of: "Bo Chen", with: "Bo Chen-Smith").utf8)
+            .write(to: staff)
+
+        let changed = try Fixtures.runSeed([], in: directory)
+        #expect(changed.status == 0)
+        #expect(changed.stdout.contains("Employee           0        1          1     1        0"))
+        #expect(changed.stdout.contains(#"(--force overwrites): Employee["ann@example.com"]"#))
+        #expect(try names("Employee", store: store) == ["Ann (edited in the app)", "Bo Chen-Smith", "Cleo Park", "Dev Patel"])
+        // The kept object stays kept on the next run: the set is unchanged.
+        #expect(try Fixtures.runSeed([], in: directory).stdout.contains("unchanged"))
+
+        let forced = try Fixtures.runSeed(["--force"], in: directory)
+        #expect(forced.status == 0)
+        #expect(forced.stdout.contains("Employee           0        1          2     0        0"))
+        #expect(try names("Employee", store: store) == ["Ann Lee-Jones", "Bo Chen-Smith", "Cleo Park", "Dev Patel"])
+    }
+
+    @Test func pruneDeletesObjectsGoneFromTheTemplates() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/staff/sales.template"))
+        let kept = try Fixtures.runSeed([], in: directory)
+        #expect(kept.status == 0)
+        #expect(try names("Employee", store: store).contains("Dev Patel"))
+        let pruned = try Fixtures.runSeed(["--prune"], in: directory)
+        #expect(pruned.status == 0)
+        #expect(pruned.stdout.contains("Employee           0        0          2     0        1"))
+        #expect(try names("Employee", store: store) == ["Ann Lee", "Bo Chen", "Cleo Park"])
+    }
+
+    @Test func pruneKeepsObjectsTheApplicationChanged() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        do {
+            let context = try SQLiteStore(path: store.path, model: Fixtures.sampleModel()).newContext()
+            try context.object("Employee", identity: ["email": "dev@example.com"])!.setValue("Dev (edited)", forKey: "name")
+            try context.save()
+        }
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/staff/sales.template"))
+        let pruned = try Fixtures.runSeed(["--prune"], in: directory)
+        #expect(pruned.status == 0)
+        #expect(pruned.stdout.contains(#"Employee["dev@example.com"]"#))
+        #expect(try names("Employee", store: store).contains("Dev (edited)"))
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dry = try Fixtures.runSeed(["--dry-run"], in: directory)
+        #expect(dry.status == 0)
+        #expect(dry.stdout.hasPrefix("seed: would apply 5 template files"))
+        #expect(dry.stdout.contains("Department         2        0          0     0        0"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/staff/sales.template"))
+        let dryPrune = try Fixtures.runSeed(["--dry-run", "--prune"], in: directory)
+        #expect(dryPrune.stdout.contains("Employee           0        0          2     0        1"))
+        #expect(try names("Employee", store: directory.appendingPathComponent("seed.sqlite")).contains("Dev Patel"))
+    }
+
+    @Test func jsonReportIsOneObject() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Fixtures.runSeed(["--json"], in: directory)
+        #expect(result.status == 0)
+        let json = try JSONDocument(parsing: Array(result.stdout.utf8)).value
+        #expect(json["status"] == "applied")
+        #expect(json["entities"]?["Employee"]?["inserted"] == 3)
+        #expect(json["errors"] == [])
+        let again = try JSONDocument(parsing: Array(try Fixtures.runSeed(["--json"], in: directory).stdout.utf8)).value
+        #expect(again["status"] == "unchanged")
+        let status = try JSONDocument(parsing: Array(try Fixtures.runSeed(["status", "--json"], in: directory).stdout.utf8)).value
+        #expect(status["entities"]?["Address"] == 3)
+    }
+
+    @Test func badTemplatesAreAllReportedAndNothingIsWritten() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Fixtures.packageRoot.appendingPathComponent("Templates/model.json"), to: templates.appendingPathComponent("model.json"))
+        let files = [
+            "a-syntax.template": #"{"class": "Department", "name": "X",}"#,
+            "b-type.template": #"{"class": "Department", "name": 42}"#,
+            "c-class.template": #"{"class": "Departmnt", "name": "Y"}"#,
+            "d-key.template": #"{"class": "Department", "name": "D", "nme": "Z"}"#,
+            "e-ref.template": #"{"class": "Employee", "name": "E", "email": "e@x", "projects": [{"$ref": "nope"}]}"#,
+            "f-conflict.template": #"[{"class": "Department", "name": "C", "budget": "1"}, {"class": "Department", "name": "C", "budget": "2"}]"#,
+            "sub/g-dup.template": #"[{"class": "Address", "$id": "x", "street": "s", "city": "c"}, {"class": "Address", "$id": "x", "street": "t", "city": "c"}]"#,
+            "i-empty.template": "",
+        ]
+        for (path, text) in files { try Fixtures.write(text, to: path, in: templates) }
+        try Data(#"{"class": "Department", "name": ""#.utf8 + [0xFF] + #""}"#.utf8).write(to: templates.appendingPathComponent("h-utf8.template"))
+        try FileManager.default.createSymbolicLink(
+            at: templates.appendingPathComponent("sub/j-link.template"), withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
+
+        let result = try Fixtures.runSeed([], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        let expected = [
+            "Templates/a-syntax.template:1:37: /: trailing comma in object",
+            "Templates/b-type.template:1:33: /name: attribute 'name' of Department: expected a string, got a number",
+            "Templates/c-class.template:1:11: /class: unknown class 'Departmnt'; did you mean 'Department'?",
+            "Templates/d-key.template:1:38: /nme: unknown attribute 'nme' of Department; did you mean 'name'?",
+            #"Templates/e-ref.template:1:74: /projects/0/$ref: no object has "$id": "nope""#,
+            "Templates/f-conflict.template:1:102: /1/budget: Department[name=C].budget is 2 here but 1",
+            "Templates/h-utf8.template:1:34: /: invalid UTF-8 byte 0xFF",
+            "Templates/i-empty.template:1:1: /: unexpected end of input, expected a value",
+            #"Templates/sub/g-dup.template:1:92: /1/$id: duplicate "$id" 'x'"#,
+            "Templates/sub/j-link.template: /: a symbolic link leading outside the template directory is refused",
+        ]
+        for line in expected { #expect(result.stderr.contains(line), "\(line)") }
+        // Sorted by file, then position.
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.dropLast() == lines.dropLast().sorted())
+        #expect(lines.last == "seed: 11 problems in Templates; nothing was written")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+
+        let json = try JSONDocument(parsing: Array(try Fixtures.runSeed(["--json"], in: directory).stdout.utf8)).value
+        #expect(json["status"] == "invalid")
+        #expect(json["errors"]?.arrayValue?.first?["file"] == "Templates/a-syntax.template")
+        let validate = try Fixtures.runSeed(["validate"], in: directory)
+        #expect(validate.status == 1 && validate.stderr.contains("h-utf8.template:1:34"))
+    }
+
+    @Test func anInvalidChangeLeavesASeededStoreUntouched() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let before = try Fixtures.runSeed(["status"], in: directory).stdout
+        try Fixtures.write(#"{"class": "Project", "code": "NEW", "title": 7}"#, to: "Templates/projects/new.template", in: directory)
+        let result = try Fixtures.runSeed([], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Templates/projects/new.template:1:46: /title:"))
+        #expect(try Fixtures.runSeed(["status"], in: directory).stdout == before)
+    }
+
+    @Test func usageVersionAndStoreErrors() throws {
+        #expect(try Fixtures.runSeed(["--version"]).stdout == "seed (SeedKit) 0.1.0\n")
+        let help = try Fixtures.runSeed(["status", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: seed status"))
+        let validateHelp = try Fixtures.runSeed(["validate", "--help"])
+        #expect(validateHelp.stdout.hasPrefix("usage: seed validate"))
+        let unknown = try Fixtures.runSeed(["status", "--prune"])
+        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("seed: unknown argument '--prune'\nusage: seed status"))
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let noStore = try Fixtures.runSeed(["status", "--store", "missing.sqlite"], in: directory)
+        #expect(noStore.status == 2 && noStore.stderr == "seed: no store at missing.sqlite\n")
+        try Fixtures.write("{}", to: "Templates/x.template", in: directory)
+        let noModel = try Fixtures.runSeed([], in: directory)
+        #expect(noModel.status == 2)
+        #expect(noModel.stderr.contains("no model file at Templates/model.json; add model.json to the template directory or pass --model FILE"))
+        let notAStore = try Fixtures.runSeed(
+            ["--templates", Fixtures.packageRoot.appendingPathComponent("Templates").path, "--store", "Templates/x.template"],
+            in: directory)
+        #expect(notAStore.status == 2)
+    }
+
+    @Test func concurrentFirstLaunchesApplyOnce() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = try (0..<4).map { _ -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = Fixtures.seedExecutable
+            process.currentDirectoryURL = directory
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, pipe)
+        }.map { process, pipe in
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        #expect(results.allSatisfy { $0.0 == 0 })
+        #expect(results.filter { $0.1.hasPrefix("seed: applied") }.count == 1)
+        #expect(results.filter { $0.1.hasPrefix("seed: unchanged") }.count == 3)
+        #expect(try names("Employee", store: directory.appendingPathComponent("seed.sqlite")).count == 4)
+    }
+}

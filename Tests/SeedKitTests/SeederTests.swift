@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+/// The library's `Seeder`, as an app calls it.
+@Suite("Seeder")
+struct SeederTests {
+    @Test func seedsOnceFromAnApp() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        let templates = directory.appendingPathComponent("Templates")
+        let first = try seeder.seed(templates: templates)
+        #expect(first.status == .applied)
+        #expect(first.entities["Project"]?.inserted == 2)
+        #expect(first.issues.isEmpty)
+        let second = try seeder.seed(templates: templates)
+        #expect(second.status == .unchanged)
+        #expect(second.entities["Address"]?.unchanged == 3)
+        let ledger = try seeder.ledger()
+        #expect(ledger.fingerprint == first.fingerprint)
+        #expect(ledger.files.count == 5)
+        #expect(ledger.objects[#"Employee["ann@example.com"]/addresses/1"#]?.entity == "Address")
+    }
+
+    @Test func templatesMeetDataAlreadyInTheStoreWithoutDuplicates() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        do {
+            let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+            try context.insert("Department", values: ["name": "Sales", "budget": Decimal(1)])
+            try context.insert("Department", values: ["name": "Legal"])
+            try context.insert(
+                "Employee", values: ["name": "Dev", "email": "dev@example.com", "hired": Date(timeIntervalSince1970: 86400)])
+            try context.save()
+        }
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.entities["Department"] == {
+            var counts = SeedReport.Counts()
+            counts.inserted = 1
+            counts.updated = 1
+            return counts
+        }())
+        let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+        let departments = try context.fetch("Department")
+        #expect(try departments.map { try $0.value(forKey: "name") as! String }.sorted() == ["Engineering", "Legal", "Sales"])
+        let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+        // The template's facts join the stored object; what it leaves out (dev's hiring date) stays.
+        let dev = try #require(context.object("Employee", identity: ["email": "dev@example.com"]))
+        #expect(try dev.value(forKey: "name") as? String == "Dev Patel")
+        #expect(try dev.value(forKey: "hired") as? Date == Date(timeIntervalSince1970: 86400))
+        #expect(try (dev.value(forKey: "department") as? ManagedObject)?.value(forKey: "name") as? String == "Sales")
+        #expect(report.entities["Employee"]?.updated == 1)
+    }
+
+    @Test func invalidTemplatesLeaveNoStore() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Fixtures.write(#"{"class": "Project", "code": "X"}"#, to: "Templates/x.template", in: directory)
+        let path = directory.appendingPathComponent("app.sqlite").path
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.status == .invalid)
+        #expect(report.issues.count == 1)
+        #expect(report.issues.first?.description.hasSuffix(
+            "Templates/x.template:1:1: /: Project[code=X] is referenced but never defined; it lacks required attribute 'title'") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func validateReadsWithoutAStore() throws {
+        let report = try Seeder.validate(templates: Fixtures.packageRoot.appendingPathComponent("Templates"))
+        #expect(report.status == .applied && report.fileCount == 5)
+        #expect(throws: SeedError.self) { try Seeder.validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
+    }
+
+    @Test func hashIsFNV1a() {
+        #expect(SeedHash.hex(of: []) == "cbf29ce484222325")
+        #expect(SeedHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
+    }
+}
