@@ -1,7 +1,7 @@
 import Foundation
 
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
-let all: [Benchmark] = objectBenchmarks + [
+let all: [Benchmark] = objectBenchmarks + codingBenchmarks + [
     sqliteInsertBenchmark,
 ]
 
