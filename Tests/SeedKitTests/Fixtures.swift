@@ -188,3 +188,53 @@ extension Fixtures {
         try Data(text.utf8).write(to: url)
     }
 }
+
+// MARK: - Coding fixtures
+
+extension Fixtures {
+    /// A model for graph coding tests: nodes without identity holding every attribute type, self references of every
+    /// shape (ordered owned children, one-to-one, many-to-many), a subentity, and tags with identity.
+    static func graphModel() throws -> EntityModel {
+        let optional: [AttributeDescription] = [
+            AttributeDescription("count", .integer, isOptional: true),
+            AttributeDescription("ratio", .double, isOptional: true),
+            AttributeDescription("flag", .bool, isOptional: true),
+            AttributeDescription("amount", .decimal, isOptional: true),
+            AttributeDescription("at", .date, isOptional: true),
+            AttributeDescription("blob", .data, isOptional: true),
+            AttributeDescription("uid", .uuid, isOptional: true),
+            AttributeDescription("link", .url, isOptional: true),
+            AttributeDescription("extra", .json, isOptional: true),
+        ]
+        return try EntityModel([
+            EntityDescription(
+                "Node", attributes: [AttributeDescription("title", .string)] + optional,
+                relationships: [
+                    RelationshipDescription("children", to: "Node", isToMany: true, isOrdered: true, inverse: "parent", owns: true),
+                    RelationshipDescription("parent", to: "Node", inverse: "children"),
+                    RelationshipDescription("next", to: "Node", inverse: "previous"),
+                    RelationshipDescription("previous", to: "Node", inverse: "next"),
+                    RelationshipDescription("likes", to: "Node", isToMany: true, inverse: "likedBy"),
+                    RelationshipDescription("likedBy", to: "Node", isToMany: true, inverse: "likes"),
+                    RelationshipDescription("tags", to: "Tag", isToMany: true, inverse: "nodes"),
+                ]),
+            EntityDescription("SpecialNode", parent: "Node", attributes: [AttributeDescription("level", .integer)]),
+            EntityDescription(
+                "Tag", identity: ["label"], attributes: [AttributeDescription("label", .string)],
+                relationships: [RelationshipDescription("nodes", to: "Node", isToMany: true, inverse: "tags")]),
+        ])
+    }
+}
+
+/// SplitMix64: a small, fast generator whose sequence depends only on its seed, for reproducible random tests.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

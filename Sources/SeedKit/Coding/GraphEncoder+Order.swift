@@ -15,49 +15,45 @@ extension GraphEncoder {
     static func canonicalOrder(_ members: [ManagedObject]) -> [ManagedObject] {
         guard members.count > 1 else { return members }
         var isSorted = true
-        for index in 1..<members.count where precedes(members[index], members[index - 1]) {
+        for index in 1..<members.count where compare(members[index - 1], members[index]) == .orderedDescending {
             isSorted = false
             break
         }
         if isSorted { return members }
         // A stable sort: ties keep their stored order.
-        return members.enumerated().sorted { lhs, rhs in
-            if precedes(lhs.element, rhs.element) { return true }
-            if precedes(rhs.element, lhs.element) { return false }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+        return members.indices.sorted { lhs, rhs in
+            switch compare(members[lhs], members[rhs]) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: lhs < rhs
+            }
+        }.map { members[$0] }
     }
 
-    /// Whether `lhs` comes before `rhs` in canonical order.
-    static func precedes(_ lhs: ManagedObject, _ rhs: ManagedObject) -> Bool {
+    /// The canonical order of two members of one relationship.
+    static func compare(_ lhs: ManagedObject, _ rhs: ManagedObject) -> ComparisonResult {
         // Objects of one relationship share a root entity, so both have identity or neither has.
         let indices = lhs.entity.identityIndices
         if !indices.isEmpty {
             for index in indices {
-                switch order(lhs.attributeValues[index], rhs.attributeValues[index]) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
+                let order = order(lhs.attributeValues[index], rhs.attributeValues[index])
+                if order != .orderedSame { return order }
             }
-            return false
+            return .orderedSame
         }
-        if lhs.entity !== rhs.entity { return lhs.entity.name < rhs.entity.name }
+        if lhs.entity !== rhs.entity { return lhs.entity.name < rhs.entity.name ? .orderedAscending : .orderedDescending }
         for index in lhs.attributeValues.indices {
-            switch order(lhs.attributeValues[index], rhs.attributeValues[index]) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: continue
-            }
+            let order = order(lhs.attributeValues[index], rhs.attributeValues[index])
+            if order != .orderedSame { return order }
         }
-        return false
+        return .orderedSame
     }
 
-    /// Orders two optional values of one attribute; strings by their UTF-8 bytes, which is code point order.
+    /// Orders two optional values of one attribute; strings as Swift orders them (by their Unicode scalars after
+    /// normalization), which is the same on every platform and fast for ASCII.
     private static func order(_ lhs: AttributeValue?, _ rhs: AttributeValue?) -> ComparisonResult {
         if case .string(let a)? = lhs, case .string(let b)? = rhs {
-            if a == b { return .orderedSame }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
+            return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
         }
         return ObjectContext.order(lhs, rhs)
     }

@@ -174,7 +174,8 @@ struct GraphWalk<Output: GraphOutput> {
         recordIndex[ObjectIdentifier(object)] = records.count
         records.append(Record(object: object))
         let relationships = object.entity.relationships
-        for index in relationships.indices {
+        // Not `relationships.indices`: an object whose context is gone has had its links removed.
+        for index in object.relationshipValues.indices {
             let relationship = relationships[index]
             switch object.relationshipValues[index] {
             case .toOne(let target):
@@ -221,7 +222,7 @@ struct GraphWalk<Output: GraphOutput> {
         var members = Output.members(capacity: object.attributeValues.count + object.relationshipValues.count + 2)
         writeAttributes(of: object, id: record.id, into: &members)
         let relationships = object.entity.relationships
-        for index in relationships.indices {
+        for index in object.relationshipValues.indices {
             let relationship = relationships[index]
             switch object.relationshipValues[index] {
             case .toOne(let target):
@@ -304,7 +305,7 @@ struct GraphWalk<Output: GraphOutput> {
 
     /// Calls `body` with each relationship of `object` the flat form writes, and its members in canonical order.
     private func forEachFlatLink(of object: ManagedObject, _ body: (RelationshipDescription, [ManagedObject]) -> Void) {
-        for (index, relationship) in object.entity.relationships.enumerated() {
+        for (index, relationship) in zip(object.relationshipValues.indices, object.entity.relationships) {
             var members = object.related(at: index)
             guard let first = members.first, Self.writesFlatSide(relationship, destination: first.entity) else { continue }
             if relationship.isToMany, !relationship.isOrdered { members = GraphEncoder.canonicalOrder(members) }

@@ -90,6 +90,7 @@ extension GraphReading {
             let missing = pending.entity.attributes.indices.filter { index in
                 let attribute = pending.entity.attributes[index]
                 return !attribute.isOptional && pending.attributes[index] == nil && attribute.defaultValue == nil
+                    && !pending.unreadableAttributes.contains(index)
             }
             guard !missing.isEmpty else { continue }
             let names = missing.map { "'\(pending.entity.attributes[$0].name)'" }.joined(separator: ", ")

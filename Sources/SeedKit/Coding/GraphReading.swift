@@ -56,6 +56,8 @@ final class GraphReading {
         var toMany: [Int: MemberList] = [:]
         /// To-many relationships given as `null`.
         var clearedToMany: Set<Int> = []
+        /// Attributes given a value that could not be read: already reported, so not reported missing too.
+        var unreadableAttributes: Set<Int> = []
         /// The context's object with this identity, or the object being populated.
         var existing: ManagedObject?
         /// The object the pending object became: existing or inserted.
@@ -158,6 +160,7 @@ final class GraphReading {
 
         var attributeFacts: [(index: Int, value: AttributeValue?, place: Place)] = []
         var relationshipValues: [(index: Int, value: JSON, place: Place)] = []
+        var unreadable: [Int] = []
         var isStub = true
         for key in members.keys.sorted() where key != "class" && key != "$id" {
             let value = members[key]!
@@ -166,6 +169,8 @@ final class GraphReading {
                 if !entity.identityIndices.contains(index) { isStub = false }
                 if let fact = readAttribute(value, of: entity, at: index, place: keyPlace) {
                     attributeFacts.append((index, fact, keyPlace))
+                } else {
+                    unreadable.append(index)
                 }
             } else if let index = entity.relationshipIndex(named: key) {
                 isStub = false
@@ -197,6 +202,7 @@ final class GraphReading {
             pending = pendingObject(of: entity, identity: identity(in: attributeFacts, of: entity), at: place)
         }
         if !isStub || pending.identity == nil, pending.definitionPlace == nil { pending.definitionPlace = place }
+        pending.unreadableAttributes.formUnion(unreadable)
         if let idValue = members["$id"] { register(id: idValue, for: pending, at: place.appending("$id")) }
 
         for fact in attributeFacts {
