@@ -9,6 +9,9 @@
 /// Objects are uniqued by identity: ``insert(_:values:)`` refuses a second "Sales" department, and
 /// ``upsert(_:identity:)`` returns the existing one.
 ///
+/// Keep a context alive while you use its objects: objects hold their context weakly, and a context that goes away
+/// empties its objects' relationships to break the reference cycles they form (attributes stay readable).
+///
 /// A context and its objects are confined to one isolation domain (a thread, an actor, the main actor): they are not
 /// `Sendable`. Share the ``EntityModel`` (which is) and give each domain its own context.
 public final class ObjectContext {
