@@ -6,6 +6,7 @@ enum Usage {
         usage: seed [--templates DIR] [--store PATH] [--model FILE] [--dry-run] [--prune] [--force] [--json] [--quiet]
                seed validate [--templates DIR] [--model FILE] [--json]
                seed status [--store PATH] [--json]
+               seed schema [--model FILE | --templates DIR]
                seed model [--templates DIR] [--model FILE] [--summary]
                seed --version
 
@@ -49,5 +50,13 @@ enum Usage {
         uuids, other arrays and objects json; a key null or missing in some object is optional); relationships from
         nested objects with "class" or "$ref" (arrays are to-many). Identity only when references make it evident;
         inverses never.
+        """
+
+    static let schema = """
+        usage: seed schema [--model FILE | --templates DIR]
+
+        Prints a JSON Schema (draft 2020-12) of the .template files of the model (default Templates/model.json, or
+        the model inferred from DIR's templates) for editors: class names, each entity's keys and their JSON types,
+        no unknown keys. It checks shape only; seed validate checks the rest.
         """
 }

@@ -113,6 +113,35 @@ func runModel(_ arguments: [String]) throws -> Int32 {
     return 0
 }
 
+func runSchema(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: [])
+    guard parsed.value("--templates") == nil || parsed.value("--model") == nil else {
+        throw UsageError("give --model FILE or --templates DIR, not both")
+    }
+    let templates = parsed.value("--templates") ?? "Templates"
+    let model: EntityModel
+    if let modelPath = parsed.value("--model") {
+        // A model file alone is enough: no template directory is read.
+        guard FileManager.default.fileExists(atPath: modelPath) else { throw SeedError("no model file at \(modelPath)") }
+        do {
+            model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        } catch let errors as ModelErrors {
+            Output.err(errors.description)
+            return 1
+        }
+    } else {
+        let source = try SeedModel(templates: URL(fileURLWithPath: templates))
+        if source.isInferred { Output.inferredModelWarning(templates: templates) }
+        guard let found = source.model else {
+            for issue in source.issues { Output.err(issue.description) }
+            return 1
+        }
+        model = found
+    }
+    Output.json(TemplateSchema.json(for: model))
+    return 0
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let (command, usage): ((([String]) throws -> Int32), String)
 switch arguments.first {
@@ -125,6 +154,9 @@ case "status":
 case "model":
     arguments.removeFirst()
     (command, usage) = (runModel, Usage.model)
+case "schema":
+    arguments.removeFirst()
+    (command, usage) = (runSchema, Usage.schema)
 case "--version":
     Output.out(Usage.version)
     exit(0)
