@@ -22,6 +22,12 @@ enum Output {
         err("seed: \(count) problem\(count == 1 ? "" : "s") in \(templates); nothing was written")
     }
 
+    /// Says on stderr that the model was inferred, and how to make it explicit.
+    static func inferredModelWarning(templates: String) {
+        err("seed: warning: no model.json in \(templates); using a model inferred from the templates — run "
+            + "'seed model --templates \(templates) > \(templates)/model.json' to make it explicit")
+    }
+
     static func model(_ model: EntityModel, path: String) {
         out("model \(path): \(model.entities.count) entities")
         for entity in model.entities {

@@ -6,13 +6,15 @@ enum Usage {
         usage: seed [--templates DIR] [--store PATH] [--model FILE] [--dry-run] [--prune] [--force] [--json] [--quiet]
                seed validate [--templates DIR] [--model FILE] [--json]
                seed status [--store PATH] [--json]
-               seed model [--templates DIR] [--model FILE] [--json]
+               seed schema [--model FILE | --templates DIR]
+               seed model [--templates DIR] [--model FILE] [--summary]
                seed --version
 
         Seeds the SQLite store at PATH (default seed.sqlite) from the .template files under DIR (default Templates),
         once: a second run with the same templates does nothing. Every template is checked before anything is written.
 
-          --model FILE  the entity model (default DIR/model.json)
+          --model FILE  the entity model (default DIR/model.json; without either, inferred from the templates,
+                        with a warning: see seed model)
           --dry-run     report what would change, writing nothing
           --prune       delete seeded objects the templates no longer hold, unless the application changed them
           --force       overwrite objects the application changed since they were seeded
@@ -37,9 +39,24 @@ enum Usage {
         """
 
     static let model = """
-        usage: seed model [--templates DIR] [--model FILE] [--json]
+        usage: seed model [--templates DIR] [--model FILE] [--summary]
 
-        Checks the model file (default DIR/model.json, DIR defaulting to Templates) and lists its entities; with
-        --json, prints the model in canonical form. Exit status 1 when the model has problems.
+        Prints the model in the model file format: the model file (default DIR/model.json, DIR defaulting to
+        Templates), or, when there is none, the model inferred from the templates, so that
+        'seed model --templates DIR > DIR/model.json' makes it explicit. With --summary, lists the entities instead.
+        Exit status 1 when the model has problems or the templates contradict each other.
+
+        Inference: entities from "class"; attribute types from values (ISO 8601 strings are dates, UUID-shaped ones
+        uuids, other arrays and objects json; a key null or missing in some object is optional); relationships from
+        nested objects with "class" or "$ref" (arrays are to-many). Identity only when references make it evident;
+        inverses never.
+        """
+
+    static let schema = """
+        usage: seed schema [--model FILE | --templates DIR]
+
+        Prints a JSON Schema (draft 2020-12) of the .template files of the model (default Templates/model.json, or
+        the model inferred from DIR's templates) for editors: class names, each entity's keys and their JSON types,
+        no unknown keys. It checks shape only; seed validate checks the rest.
         """
 }

@@ -24,6 +24,7 @@ func runSeed(_ arguments: [String]) throws -> Int32 {
         modelURL: parsed.value("--model").map { URL(fileURLWithPath: $0) }, dryRun: parsed.has("--dry-run"),
         prune: parsed.has("--prune"), force: parsed.has("--force"))
     let report = try Seeder(storePath: storePath).seed(templates: URL(fileURLWithPath: templates), options: options)
+    if report.isModelInferred { Output.inferredModelWarning(templates: templates) }
     if parsed.has("--json") { Output.json(report.json) }
     switch report.status {
     case .invalid:
@@ -52,6 +53,7 @@ func runValidate(_ arguments: [String]) throws -> Int32 {
     let templates = parsed.value("--templates") ?? "Templates"
     let modelURL = parsed.value("--model").map { URL(fileURLWithPath: $0) }
     let report = try Seeder.validate(templates: URL(fileURLWithPath: templates), options: SeedOptions(modelURL: modelURL))
+    if report.isModelInferred { Output.inferredModelWarning(templates: templates) }
     if parsed.has("--json") {
         var json = report.json
         if case .object(var members) = json, report.status == .applied {
@@ -65,8 +67,8 @@ func runValidate(_ arguments: [String]) throws -> Int32 {
         return 1
     }
     if !parsed.has("--json") {
-        let modelPath = parsed.value("--model") ?? "\(templates)/model.json"
-        Output.model(try EntityModel(contentsOf: URL(fileURLWithPath: modelPath)), path: modelPath)
+        let source = try SeedModel(templates: URL(fileURLWithPath: templates), options: SeedOptions(modelURL: modelURL))
+        if let model = source.model { Output.model(model, path: source.path ?? "inferred from \(templates)") }
         Output.out("\(report.fileCount) template files in \(templates): valid")
     }
     return 0
@@ -99,17 +101,45 @@ func runStatus(_ arguments: [String]) throws -> Int32 {
 }
 
 func runModel(_ arguments: [String]) throws -> Int32 {
-    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: ["--json"])
-    let modelPath = parsed.value("--model") ?? "\(parsed.value("--templates") ?? "Templates")/model.json"
-    guard FileManager.default.fileExists(atPath: modelPath) else { throw SeedError("no model file at \(modelPath)") }
-    do {
-        let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
-        if parsed.has("--json") { Output.json(model.json) } else { Output.model(model, path: modelPath) }
-        return 0
-    } catch let errors as ModelErrors {
-        Output.err(errors.description)
+    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: ["--summary"])
+    let templates = parsed.value("--templates") ?? "Templates"
+    let options = SeedOptions(modelURL: parsed.value("--model").map { URL(fileURLWithPath: $0) })
+    let source = try SeedModel(templates: URL(fileURLWithPath: templates), options: options)
+    guard let model = source.model else {
+        for issue in source.issues { Output.err(issue.description) }
         return 1
     }
+    if parsed.has("--summary") { Output.model(model, path: source.path ?? "inferred from \(templates)") } else { Output.json(model.json) }
+    return 0
+}
+
+func runSchema(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(arguments, values: ["--templates", "--model"], flags: [])
+    guard parsed.value("--templates") == nil || parsed.value("--model") == nil else {
+        throw UsageError("give --model FILE or --templates DIR, not both")
+    }
+    let templates = parsed.value("--templates") ?? "Templates"
+    let model: EntityModel
+    if let modelPath = parsed.value("--model") {
+        // A model file alone is enough: no template directory is read.
+        guard FileManager.default.fileExists(atPath: modelPath) else { throw SeedError("no model file at \(modelPath)") }
+        do {
+            model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        } catch let errors as ModelErrors {
+            Output.err(errors.description)
+            return 1
+        }
+    } else {
+        let source = try SeedModel(templates: URL(fileURLWithPath: templates))
+        if source.isInferred { Output.inferredModelWarning(templates: templates) }
+        guard let found = source.model else {
+            for issue in source.issues { Output.err(issue.description) }
+            return 1
+        }
+        model = found
+    }
+    Output.json(TemplateSchema.json(for: model))
+    return 0
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -124,6 +154,9 @@ case "status":
 case "model":
     arguments.removeFirst()
     (command, usage) = (runModel, Usage.model)
+case "schema":
+    arguments.removeFirst()
+    (command, usage) = (runSchema, Usage.schema)
 case "--version":
     Output.out(Usage.version)
     exit(0)

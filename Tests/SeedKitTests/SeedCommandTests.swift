@@ -43,9 +43,9 @@ struct SeedCommandTests {
 extension SeedCommandTests {
     @Test func modelSubcommandListsOrPrintsTheModel() throws {
         let templates = Fixtures.packageRoot.appendingPathComponent("Templates").path
-        let listed = try Fixtures.runSeed(["model", "--templates", templates])
+        let listed = try Fixtures.runSeed(["model", "--templates", templates, "--summary"])
         #expect(listed.status == 0 && listed.stdout.contains("  Project identity(code) — 3 attributes, 1 relationships"))
-        let json = try Fixtures.runSeed(["model", "--templates", templates, "--json"])
+        let json = try Fixtures.runSeed(["model", "--templates", templates])
         #expect(try EntityModel(json: JSONDocument(parsing: Array(json.stdout.utf8)).value) == Fixtures.sampleModel())
         let missing = try Fixtures.runSeed(["model", "--model", "/nonexistent-seedkit/model.json"])
         #expect(missing.status == 2 && missing.stderr == "seed: no model file at /nonexistent-seedkit/model.json\n")

@@ -207,9 +207,8 @@ struct SeederCommandTests {
         let noStore = try Fixtures.runSeed(["status", "--store", "missing.sqlite"], in: directory)
         #expect(noStore.status == 2 && noStore.stderr == "seed: no store at missing.sqlite\n")
         try Fixtures.write("{}", to: "Templates/x.template", in: directory)
-        let noModel = try Fixtures.runSeed([], in: directory)
-        #expect(noModel.status == 2)
-        #expect(noModel.stderr.contains("no model file at Templates/model.json; add model.json to the template directory or pass --model FILE"))
+        let noModel = try Fixtures.runSeed(["--model", "missing.json"], in: directory)
+        #expect(noModel.status == 2 && noModel.stderr == "seed: no model file at missing.json\n")
         let notAStore = try Fixtures.runSeed(
             ["--templates", Fixtures.packageRoot.appendingPathComponent("Templates").path, "--store", "Templates/x.template"],
             in: directory)

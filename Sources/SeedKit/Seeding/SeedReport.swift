@@ -34,6 +34,8 @@ public struct SeedReport: Sendable {
     /// The template set's fingerprint.
     public var fingerprint: String
     public var isDryRun = false
+    /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
+    public var isModelInferred = false
     public var fileCount = 0
 
     public init(status: Status, fingerprint: String) {

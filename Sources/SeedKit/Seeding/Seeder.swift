@@ -31,6 +31,7 @@ public struct Seeder {
     public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) -> SeedReport {
         let input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
+        report.isModelInferred = input.isModelInferred
         report.fileCount = input.set?.files.count ?? 0
         let issues = input.decode().issues
         if !issues.isEmpty {
@@ -51,6 +52,7 @@ public struct Seeder {
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
         let input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
+        report.isModelInferred = input.isModelInferred
         report.isDryRun = options.dryRun
         report.fileCount = input.set?.files.count ?? 0
         guard let model = input.model, let set = input.set else {
@@ -140,26 +142,16 @@ struct SeedInput {
     var set: TemplateSet?
     var issues: [SeedIssue] = []
     var fingerprint = ""
+    var isModelInferred = false
 
     init(templates: URL, options: SeedOptions) throws(SeedError) {
         let set = try TemplateSet(directory: templates)
-        let modelURL = options.modelURL ?? templates.appendingPathComponent("model.json")
-        let modelPath = options.modelURL?.relativePath ?? "\(templates.relativePath)/model.json"
-        guard FileManager.default.fileExists(atPath: modelURL.path) else {
-            throw SeedError("no model file at \(modelPath); add model.json to the template directory or pass --model FILE")
-        }
         self.set = set
-        issues = set.issues
-        do {
-            let model = try EntityModel(contentsOf: modelURL)
-            self.model = model
-            fingerprint = set.fingerprint(modelFingerprint: SQLiteStore.fingerprint(of: model))
-        } catch let errors as ModelErrors {
-            issues += errors.errors.map { SeedIssue($0, file: modelPath) }
-        } catch {
-            throw SeedError("cannot read the model file \(modelPath): \(error)")
-        }
-        issues.sort()
+        let source = try SeedModel(set: set, options: options)
+        model = source.model
+        isModelInferred = source.isInferred
+        issues = (set.issues + source.issues).sorted()
+        if let model { fingerprint = set.fingerprint(modelFingerprint: SQLiteStore.fingerprint(of: model)) }
     }
 
     /// The templates decoded into a context of their own, with every problem: syntax, types, references, and
