@@ -32,6 +32,8 @@ public final class SQLiteStore {
     public let modelFingerprint: String
 
     let schema: StoreSchema
+    /// The INSERT statement text of each entity of the model, by entity, built on first use.
+    var insertSQLByEntity: [ObjectIdentifier: String] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
     public static let schemaVersion = 1
