@@ -47,6 +47,10 @@ extension ObjectContext {
                 arguments.append(.integer(Int64(max(0, limit))))
             }
         }
+        if request.limit == nil, let count = try countInStore(request) {
+            // Growing the registry row by row rehashes it again and again; one count is far cheaper for a big fetch.
+            registered.reserveCapacity(registered.count + count)
+        }
         var objects = try fetchRows(store.selectSQL(table, sql), arguments, table: table)
         noteFaultSiblings(objects)
         if !isFinal {
@@ -170,7 +174,9 @@ extension ObjectContext {
     /// A fault fires from a property read, which can't throw: when the query fails, the relationship reads as empty
     /// and stays a fault, to be loaded again on the next access.
     func loadFault(of object: ManagedObject, relationship index: Int) {
-        guard let store, registered[object.objectID] === object || isDeleted(object) else {
+        // An object of this context is registered or deleted: the paths that unregister an object otherwise (saving
+        // its deletion, rolling back its insertion) take it out of the context, so no registry lookup is needed here.
+        guard let store, object.context === self else {
             object.faults = []
             return
         }
