@@ -86,6 +86,30 @@ struct SQLiteStoreProcessTests {
         }
     }
 
+    @Test func concurrentMigrationsOfOneStoreAllSucceed() throws {
+        let old = try EntityModel([EntityDescription("Item", attributes: [AttributeDescription("key", .string)])])
+        let new = try EntityModel([
+            EntityDescription(
+                "Item", attributes: [AttributeDescription("key", .string), AttributeDescription("note", .string, isOptional: true)]),
+            EntityDescription("Tag", attributes: [AttributeDescription("title", .string)]),
+        ])
+        for _ in 0..<5 {
+            let path = try Fixtures.temporaryStorePath()
+            defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+            _ = try SQLiteStore(path: path, model: old)
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try SQLiteStore(path: path, model: new)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            #expect(try SQLiteStore(path: path, model: new).modelFingerprint == SQLiteStore.fingerprint(of: new))
+        }
+    }
+
     @Test func concurrentFirstSeedsOfOneNewStoreAllSucceed() throws {
         let set = try templates(prefix: "a", count: 50)
         defer { try? FileManager.default.removeItem(at: set) }
