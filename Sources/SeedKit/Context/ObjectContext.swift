@@ -22,6 +22,10 @@ public final class ObjectContext {
     public var mergePolicy: MergePolicy = .rejectConflicts
 
     var registered: [ObjectID: ManagedObject] = [:]
+    /// The objects of the last fetch from the store, whose pending to-one faults load their destinations together;
+    /// ``faultSiblingsCursor`` is where the next batch starts looking. See `loadDestinations`.
+    var faultSiblings: [ManagedObject] = []
+    var faultSiblingsCursor = 0
     private var identityIndex: [String: [[AttributeValue]: ManagedObject]] = [:]
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()

@@ -141,7 +141,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Drops every related object without touching the other side, for an object leaving its context: relationships
     /// hold objects strongly both ways, and this breaks those cycles. The layout stays, so the object stays readable.
     func detachRelationships() {
-        relationshipValues = entity.relationships.map { $0.isToMany ? .toMany(RelatedObjects()) : .toOne(nil) }
+        // In place: a context going away detaches every object it holds, and a new array each would dominate that.
+        for index in relationshipValues.indices {
+            switch relationshipValues[index] {
+            case .toOne(nil): break
+            case .toOne: relationshipValues[index] = .toOne(nil)
+            case .toMany(let related) where related.count == 0: break
+            case .toMany: relationshipValues[index] = .toMany(RelatedObjects())
+            }
+        }
         faults = []
     }
 

@@ -52,6 +52,15 @@ extension Statement {
         return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
+    /// SQLite's UTF-8 bytes of the text at `column`, uncopied: valid until the next step, reset or conversion of that
+    /// column. For comparing a text against a known one without building a `String`.
+    func textBuffer(at column: Int) -> UnsafeRawBufferPointer {
+        let index = Int32(column)
+        // Text before length, as in text(at:).
+        let start = sqlite3_column_text(handle, index)
+        return UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
     /// The bytes at `column`, counted from 0.
     ///
     /// - Complexity: O(*n*) in the number of bytes: one copy, out of SQLite.

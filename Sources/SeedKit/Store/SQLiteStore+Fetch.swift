@@ -47,7 +47,16 @@ extension AttributeFilter {
 extension SQLiteStore {
     /// `INSERT INTO "Employee" ("_id", "_entity", "_version", <attributes>, <to-one columns>) VALUES (?, ?, 1, ...)`
     /// for objects of `entity`, in the order of its attributes then its to-one relationships.
+    ///
+    /// Built once per entity: a save asks for it once per inserted object.
     func insertSQL(for entity: Entity) -> String {
+        if let sql = insertSQLByEntity[ObjectIdentifier(entity)] { return sql }
+        let sql = makeInsertSQL(for: entity)
+        insertSQLByEntity[ObjectIdentifier(entity)] = sql
+        return sql
+    }
+
+    private func makeInsertSQL(for entity: Entity) -> String {
         let columns = entity.attributes.map(\.name) + entity.relationships.filter { !$0.isToMany }.map(\.name)
         let names = ["_id", "_entity", "_version"] + columns
         let values = ["?", "?", "1"] + columns.map { _ in "?" }

@@ -1,5 +1,5 @@
 extension SQLiteStore {
-    /// Brings a store created with `storedModel` to this store's model, in one transaction.
+    /// Brings a store created with `storedModel` to this store's model, inside the caller's transaction.
     ///
     /// New entities, attributes and relationships are added; an entity, attribute or relationship whose aliases name
     /// an old one is renamed; an attribute added with a default gets it in existing rows. Anything that would lose
@@ -111,14 +111,12 @@ extension SQLiteStore {
             }
             throw error
         }
-        try connection.inTransaction(.immediate) {
-            for (sql, arguments) in statements {
-                let statement = try connection.prepare(sql: sql)
-                for (index, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: index + 1) }
-                try statement.execute()
-            }
-            try writeMetadata()
+        for (sql, arguments) in statements {
+            let statement = try connection.prepare(sql: sql)
+            for (index, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: index + 1) }
+            try statement.execute()
         }
+        try writeMetadata()
     }
 
     /// The entities of the tree of `table` whose objects have the column `name`.

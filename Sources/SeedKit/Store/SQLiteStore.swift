@@ -32,6 +32,8 @@ public final class SQLiteStore {
     public let modelFingerprint: String
 
     let schema: StoreSchema
+    /// The INSERT statement text of each entity of the model, by entity, built on first use.
+    var insertSQLByEntity: [ObjectIdentifier: String] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
     public static let schemaVersion = 1
@@ -76,20 +78,42 @@ public final class SQLiteStore {
     }
 
     /// Creates the schema in an empty database, or checks and migrates a store's.
+    ///
+    /// The usual open finds the store up to date and takes no write lock. Otherwise the state is read again inside
+    /// a `BEGIN IMMEDIATE` transaction before anything is written: another process may have created or migrated the
+    /// store between the two reads, and SQLite serializes only the second one.
     private func prepareSchema(options: Options) throws {
-        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        var tableNames: Set<String> = []
-        while try tables.step() { tableNames.insert(tables.text(at: 0)) }
-        if tableNames.isEmpty {
-            guard !connection.isReadOnly else { return }
-            try connection.inTransaction(.immediate) {
+        guard let pending = try pendingSchemaChange() else { return }
+        if case .creation = pending, connection.isReadOnly { return }
+        try connection.inTransaction(.immediate) {
+            switch try pendingSchemaChange() {
+            case nil:
+                return
+            case .creation:
                 for sql in schema.creationSQL { try connection.execute(sql: sql) }
                 try connection.execute(
                     sql: "CREATE TABLE \(SQLIdentifier.quote(Self.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
                 try writeMetadata()
+            case .migration(let storedModel, let tables):
+                try migrate(from: storedModel, existingTables: tables, options: options)
             }
-            return
         }
+    }
+
+    /// What opening must write: nothing, the whole schema, or a migration from the model the store holds.
+    private enum SchemaChange {
+        case creation
+        case migration(from: EntityModel, existingTables: Set<String>)
+    }
+
+    /// Reads the database's tables and metadata and says what it lacks, or nil when it is a store of this model.
+    ///
+    /// - Throws: ``StoreError`` of kind `notAStore` for tables without SeedKit metadata, or a newer or unreadable one.
+    private func pendingSchemaChange() throws -> SchemaChange? {
+        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        var tableNames: Set<String> = []
+        while try tables.step() { tableNames.insert(tables.text(at: 0)) }
+        if tableNames.isEmpty { return .creation }
         guard tableNames.contains(Self.metadataTable) else {
             throw StoreError(.notAStore, "the database has tables but no \(Self.metadataTable) table: it is not a SeedKit store")
         }
@@ -99,12 +123,12 @@ public final class SQLiteStore {
                 .notAStore,
                 "the store's schema version \(metadata["schemaVersion"] ?? "(missing)") is not one this SeedKit reads (up to \(Self.schemaVersion))")
         }
-        guard metadata["modelFingerprint"] != modelFingerprint else { return }
+        guard metadata["modelFingerprint"] != modelFingerprint else { return nil }
         guard let modelText = metadata["model"], let storedModel = try? EntityModel(json: JSONDocument(parsing: modelText).value)
         else {
             throw StoreError(.notAStore, "the store's metadata holds no readable model")
         }
-        try migrate(from: storedModel, existingTables: tableNames, options: options)
+        return .migration(from: storedModel, existingTables: tableNames)
     }
 
     func writeMetadata() throws {
