@@ -117,7 +117,8 @@ struct ObjectContextTests {
         ann.addresses = [home]
         ann.projects = [apollo]
         try context.delete(ann)
-        #expect(home.isDeleted || home.context == nil, "owned addresses go with their owner")
+        // The address was never saved, so deleting it forgets it rather than queueing a deletion.
+        #expect(home.context == nil, "owned addresses go with their owner")
         #expect(try context.fetch("Address").isEmpty)
         #expect(sales.employees.isEmpty)
         #expect(apollo.members.isEmpty)
@@ -218,5 +219,20 @@ struct DetachedObjectTests {
         context.rollback()
         #expect(ann.department == nil && ann.context == nil)
         #expect(sales.employees.isEmpty)
+    }
+}
+
+@Suite("Save validation of doubles")
+struct SaveDoubleValidationTests {
+    @Test func nonFiniteDoublesSetThroughTypedPathsFailSave() throws {
+        let context = ObjectContext(model: try Fixtures.everyTypeModel())
+        let sample = try context.insert("Sample", values: ["key": "a"])
+        let index = try #require(sample.entity.attributeIndex(named: "doubleValue"))
+        // What a typed `Double` property's setter does: it cannot throw, so save must catch the value.
+        sample.setAttributeValueUnchecked(.double(.nan), at: index)
+        let error = try #require(throws: SaveErrors.self) { try context.save() }
+        #expect(error.errors.map(\.description) == ["Sample[key=a].doubleValue: nan is not a finite number; doubles must be finite"])
+        sample.setAttributeValueUnchecked(.double(1.5), at: index)
+        try context.save()
     }
 }

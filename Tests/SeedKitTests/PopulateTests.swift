@@ -64,3 +64,15 @@ struct PopulateTests {
         #expect(!context.hasChanges)
     }
 }
+
+@Suite("populate on objects outside a context")
+struct PopulateDetachedTests {
+    @Test func aDetachedObjectIsAnErrorNotACrash() throws {
+        let context = try Fixtures.companyContext()
+        let draft = Department(context: context)
+        context.rollback()
+        let error = try #require(throws: GraphDecodingErrors.self) { try draft.populate(fromDictionary: ["name": "Sales"]) }
+        #expect(error.errors.map(\.kind) == [.detachedObject])
+        #expect(error.errors.first?.message == "\(draft) is in no context (deleted, rolled back, or its context is gone); only objects of a context can be populated")
+    }
+}

@@ -26,6 +26,8 @@ public struct GraphDecodingError: Error, Sendable, Hashable, CustomStringConvert
         case cardinalityMismatch
         /// Deleting an owned object the input unlinks is refused by a deny delete rule.
         case deleteDenied
+        /// The object to populate is in no context (deleted and saved, rolled back, or its context is gone).
+        case detachedObject
     }
 
     public var kind: Kind

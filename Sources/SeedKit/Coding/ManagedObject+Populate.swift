@@ -62,7 +62,13 @@ extension ManagedObject {
     /// Sets the keys a JSON object gives; see ``populate(fromDictionary:policy:)``.
     @discardableResult
     public func populate(fromJSON json: JSON, policy: PopulatePolicy = .replace) throws(GraphDecodingErrors) -> PopulateChanges {
-        guard let context else { preconditionFailure("\(self) is in no context; only objects of a context can be populated") }
+        guard let context else {
+            throw GraphDecodingErrors(errors: [
+                GraphDecodingError(
+                    .detachedObject, pointer: .root,
+                    message: "\(self) is in no context (deleted, rolled back, or its context is gone); only objects of a context can be populated")
+            ])
+        }
         let input = DecoderInput(value: json, document: nil, file: nil, syntaxError: nil)
         let reading = GraphReading(context: context, inputs: [input], populating: (self, policy))
         return try reading.run().changes

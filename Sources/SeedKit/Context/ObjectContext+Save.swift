@@ -21,12 +21,23 @@ extension ObjectContext {
         var errors: [ObjectError] = []
         var identities: [String: [[AttributeValue]: ManagedObject]] = [:]
         for object in insertedObjects + updatedObjects {
-            for (index, attribute) in object.entity.attributes.enumerated()
-            where !attribute.isOptional && object.attributeValues[index] == nil {
-                errors.append(
-                    ObjectError(
-                        .missingValue, object: object.description, key: attribute.name,
-                        "required \(attribute.type) attribute has no value"))
+            for (index, attribute) in object.entity.attributes.enumerated() {
+                switch object.attributeValues[index] {
+                case nil where !attribute.isOptional:
+                    errors.append(
+                        ObjectError(
+                            .missingValue, object: object.description, key: attribute.name,
+                            "required \(attribute.type) attribute has no value"))
+                case .double(let value)? where !value.isFinite:
+                    // Typed setters cannot throw, so a NaN or an infinity is caught here: SQLite would store NaN as
+                    // NULL and JSON has no form for either.
+                    errors.append(
+                        ObjectError(
+                            .typeMismatch, object: object.description, key: attribute.name,
+                            "\(value) is not a finite number; doubles must be finite"))
+                default:
+                    break
+                }
             }
             guard let identity = object.identityValues else { continue }
             if let holder = identities[object.entity.rootName]?[identity]
