@@ -5,6 +5,18 @@ import Testing
 /// End-to-end tests of `seed` seeding a store: the built binary, its output and exit status, and the store it wrote.
 @Suite("seed command: seeding")
 struct SeederCommandTests {
+    /// Seeds the sample set in `directory`, then renames one employee through a context, as an application would;
+    /// returns the store's URL.
+    private func seedAndEditInApp(_ directory: URL, email: String, name: String) throws -> URL {
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        let context = try SQLiteStore(path: store.path, model: Fixtures.sampleModel()).newContext()
+        let employee = try #require(context.object("Employee", identity: ["email": email]))
+        try employee.setValue(name, forKey: "name")
+        try context.save()
+        return store
+    }
+
     /// Names of the stored objects of an entity (and its subentities), sorted.
     func names(_ entity: String, store path: URL) throws -> [String] {
         let store = try SQLiteStore(path: path.path, model: Fixtures.sampleModel())
@@ -42,13 +54,7 @@ struct SeederCommandTests {
     @Test func changedTemplatesUpdateUntouchedObjectsAndKeepEditedOnes() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
-        let store = directory.appendingPathComponent("seed.sqlite")
-        do {
-            let context = try SQLiteStore(path: store.path, model: Fixtures.sampleModel()).newContext()
-            try context.object("Employee", identity: ["email": "ann@example.com"])!.setValue("Ann (edited in the app)", forKey: "name")
-            try context.save()
-        }
+        let store = try seedAndEditInApp(directory, email: "ann@example.com", name: "Ann (edited in the app)")
         let staff = directory.appendingPathComponent("Templates/staff/engineering.template")
         let text = try String(contentsOf: staff, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "Ann Lee", with: "Ann Lee-Jones").replacingOccurrences(of: "Bo Chen", with: "Bo Chen-Smith").utf8)
@@ -86,13 +92,7 @@ struct SeederCommandTests {
     @Test func pruneKeepsObjectsTheApplicationChanged() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
-        let store = directory.appendingPathComponent("seed.sqlite")
-        do {
-            let context = try SQLiteStore(path: store.path, model: Fixtures.sampleModel()).newContext()
-            try context.object("Employee", identity: ["email": "dev@example.com"])!.setValue("Dev (edited)", forKey: "name")
-            try context.save()
-        }
+        let store = try seedAndEditInApp(directory, email: "dev@example.com", name: "Dev (edited)")
         try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/staff/sales.template"))
         let pruned = try Fixtures.runSeed(["--prune"], in: directory)
         #expect(pruned.status == 0)
