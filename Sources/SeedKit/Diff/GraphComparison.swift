@@ -1,0 +1,145 @@
+/// Compares two flattened graphs object by object and link by link.
+struct GraphComparison {
+    let old: FlatGraph
+    let new: FlatGraph
+    let options: GraphDiff.Options
+    /// Each change, with the offset of its object's top-level object and whether that is in the old document.
+    private(set) var changes: [(GraphChange, offset: Int, inOld: Bool)] = []
+    private(set) var ignoredObjects = 0
+    /// Objects on one side only: their links are part of their export form, not separate changes.
+    private var unmatched: Set<String> = []
+
+    init(old: FlatGraph, new: FlatGraph, options: GraphDiff.Options) {
+        self.old = old
+        self.new = new
+        self.options = options
+    }
+
+    /// Objects added and removed, class and attribute changes.
+    mutating func compareObjects() {
+        for key in Set(old.records.keys).union(new.records.keys) {
+            switch (old.records[key], new.records[key]) {
+            case let (before?, after?):
+                if before.className != after.className {
+                    add(.classChanged, after.display, old: .string(before.className), new: .string(after.className), after.offset)
+                }
+                for name in Set(before.attributes.keys).union(after.attributes.keys).sorted()
+                where before.attributes[name] != after.attributes[name] {
+                    add(.attribute, after.display, name, old: before.attributes[name], new: after.attributes[name], after.offset)
+                }
+            case let (before?, nil):
+                unmatched.insert(key)
+                changes.append((GraphChange(kind: .removed, object: before.display, old: before.json), before.offset, true))
+            case let (nil, after?):
+                unmatched.insert(key)
+                if options.ignoresObjectsOnlyInNew {
+                    ignoredObjects += 1
+                } else {
+                    add(.added, after.display, new: after.json, after.offset)
+                }
+            case (nil, nil):
+                break
+            }
+        }
+    }
+
+    /// Links of objects on both sides (or, for objects read on neither, the links objects that were read state).
+    mutating func compareLinks() {
+        for key in Set(old.links.keys).union(new.links.keys) where !unmatched.contains(key) {
+            let before = old.links[key] ?? [:]
+            let after = new.links[key] ?? [:]
+            let object = name(of: key)
+            for relationship in Set(before.keys).union(after.keys).sorted() {
+                compare(before[relationship], after[relationship], object: object, property: relationship)
+            }
+        }
+        changes.sort { lhs, rhs in
+            (lhs.0.object, Self.rank[lhs.0.kind]!, lhs.0.property ?? "") < (rhs.0.object, Self.rank[rhs.0.kind]!, rhs.0.property ?? "")
+        }
+    }
+
+    private static let rank: [GraphChange.Kind: Int] = Dictionary(
+        uniqueKeysWithValues: GraphChange.Kind.allCases.enumerated().map { ($1, $0) })
+
+    private func name(of key: String) -> String {
+        new.names[key] ?? old.names[key] ?? key
+    }
+
+    private mutating func compare(_ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String) {
+        guard let shape = after ?? before else { return }
+        let offset = after?.offset ?? before!.offset
+        let oldKeys = before?.keys ?? []
+        let newKeys = after?.keys ?? []
+        if !shape.isToMany, oldKeys.count <= 1, newKeys.count <= 1, oldKeys != newKeys,
+            (before?.embedded.isEmpty ?? true) == (after?.embedded.isEmpty ?? true)
+        {
+            add(.target, object, property, old: oldKeys.first.map { .string(name(of: $0)) },
+                new: newKeys.first.map { .string(name(of: $0)) }, offset)
+        } else if oldKeys != newKeys {
+            let oldSet = Set(oldKeys)
+            let newSet = Set(newKeys)
+            for key in oldKeys where !newSet.contains(key) {
+                add(.unlinked, object, property, old: .string(name(of: key)), offset)
+            }
+            for key in newKeys where !oldSet.contains(key) {
+                add(.linked, object, property, new: .string(name(of: key)), offset)
+            }
+            if shape.isOrdered, oldSet == newSet, oldKeys.count == newKeys.count {
+                add(.reordered, object, property, old: .array(oldKeys.map { .string(name(of: $0)) }),
+                    new: .array(newKeys.map { .string(name(of: $0)) }), offset)
+            }
+        }
+        compareEmbedded(before?.embedded ?? [], after?.embedded ?? [], shape: shape, object: object, property: property, offset: offset)
+    }
+
+    /// Members without identity or `$id`: equal ones matched first, the rest paired in order and compared key by key,
+    /// the remainder added or removed.
+    private mutating func compareEmbedded(
+        _ before: [JSON], _ after: [JSON], shape: FlatGraph.Links, object: String, property: String, offset: Int
+    ) {
+        guard before != after else { return }
+        var available: [JSON: [Int]] = [:]
+        for (index, member) in after.enumerated() { available[member, default: []].append(index) }
+        var unmatchedOld: [Int] = []
+        var matchedNew: [Int] = []
+        for (index, member) in before.enumerated() {
+            if var indices = available[member], !indices.isEmpty {
+                matchedNew.append(indices.removeFirst())
+                available[member] = indices
+            } else {
+                unmatchedOld.append(index)
+            }
+        }
+        let unmatchedNew = after.indices.filter { index in available[after[index]]?.contains(index) ?? false }
+        for (oldIndex, newIndex) in zip(unmatchedOld, unmatchedNew) {
+            let place = shape.isToMany ? "\(object).\(property)[\(newIndex)]" : "\(object).\(property)"
+            compareMembers(of: before[oldIndex], after[newIndex], object: place, offset: offset)
+        }
+        for index in unmatchedOld.dropFirst(unmatchedNew.count) {
+            add(.unlinked, object, property, old: before[index], offset)
+        }
+        for index in unmatchedNew.dropFirst(unmatchedOld.count) {
+            add(.linked, object, property, new: after[index], offset)
+        }
+        if shape.isOrdered, unmatchedOld.isEmpty, unmatchedNew.isEmpty, matchedNew != matchedNew.sorted() {
+            add(.reordered, object, property, old: .array(before), new: .array(after), offset)
+        }
+    }
+
+    private mutating func compareMembers(of before: JSON, _ after: JSON, object: String, offset: Int) {
+        guard case .object(let oldMembers) = before, case .object(let newMembers) = after else { return }
+        if oldMembers["class"] != newMembers["class"] {
+            add(.classChanged, object, old: oldMembers["class"], new: newMembers["class"], offset)
+        }
+        for key in Set(oldMembers.keys).union(newMembers.keys).sorted() where key != "class" && oldMembers[key] != newMembers[key] {
+            add(.attribute, object, key, old: oldMembers[key], new: newMembers[key], offset)
+        }
+    }
+
+    private mutating func add(
+        _ kind: GraphChange.Kind, _ object: String, _ property: String? = nil, old: JSON? = nil, new: JSON? = nil,
+        _ offset: Int
+    ) {
+        changes.append((GraphChange(kind: kind, object: object, property: property, old: old, new: new), offset, false))
+    }
+}
