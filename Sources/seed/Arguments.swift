@@ -4,29 +4,37 @@
 ///     let parsed = try Arguments.parse(["--store", "a.sqlite", "--json"], values: ["--store"], flags: ["--json"])
 ///     parsed.value("--store")   // "a.sqlite"
 ///
-/// Both `--name value` and `--name=value` are accepted; anything else is a ``UsageError``.
+/// Both `--name value` and `--name=value` are accepted, an option may be repeated (the last one counts, or
+/// ``values(_:)`` has them all), and up to `positionals` arguments that do not start with `-` are operands; anything
+/// else is a ``UsageError``.
 struct Arguments {
-    private(set) var values: [String: String] = [:]
+    private var allValues: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
+    private(set) var operands: [String] = []
 
-    func value(_ name: String) -> String? { values[name] }
+    func value(_ name: String) -> String? { allValues[name]?.last }
+    func values(_ name: String) -> [String] { allValues[name] ?? [] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    static func parse(_ arguments: [String], values valueNames: Set<String>, flags flagNames: Set<String>) throws(UsageError) -> Arguments {
+    static func parse(
+        _ arguments: [String], values valueNames: Set<String>, flags flagNames: Set<String>, operands maxOperands: Int = 0
+    ) throws(UsageError) -> Arguments {
         var parsed = Arguments()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if valueNames.contains(name) {
                 if argument.contains("=") {
-                    parsed.values[name] = String(argument.dropFirst(name.count + 1))
+                    parsed.allValues[name, default: []].append(String(argument.dropFirst(name.count + 1)))
                 } else if let value = rest.popFirst() {
-                    parsed.values[name] = value
+                    parsed.allValues[name, default: []].append(value)
                 } else {
                     throw UsageError("\(name) needs a value")
                 }
             } else if flagNames.contains(argument) {
                 parsed.flags.insert(argument)
+            } else if !argument.hasPrefix("-") || argument == "-", parsed.operands.count < maxOperands {
+                parsed.operands.append(argument)
             } else {
                 throw UsageError("unknown argument '\(argument)'")
             }

@@ -8,6 +8,9 @@ enum Usage {
                seed status [--store PATH] [--json]
                seed schema [--model FILE | --templates DIR]
                seed model [--templates DIR] [--model FILE] [--summary]
+               seed export [--store PATH] [--output FILE] [--entity NAME]... [--format json|templates]
+               seed diff OLD NEW [--model FILE] [--format text|json|json-patch|github]
+               seed diff --templates DIR --store PATH
                seed --version
 
         Seeds the SQLite store at PATH (default seed.sqlite) from the .template files under DIR (default Templates),
@@ -58,5 +61,42 @@ enum Usage {
         Prints a JSON Schema (draft 2020-12) of the .template files of the model (default Templates/model.json, or
         the model inferred from DIR's templates) for editors: class names, each entity's keys and their JSON types,
         no unknown keys. It checks shape only; seed validate checks the rest.
+        """
+
+    static let export = """
+        usage: seed export [--store PATH] [--output FILE] [--entity NAME]... [--format json|templates] [--model FILE]
+
+        Writes the object graph of the store at PATH (default seed.sqlite) as one canonical JSON document, to FILE
+        or standard output: the model, then one line per top-level object, sorted by entity and identity, keys
+        sorted, owned children nested under their owner, other objects referenced by identity or a deterministic
+        $id. The same data gives the same bytes whatever the insertion order or the store file.
+
+          --entity NAME          export only objects of NAME and its subentities (repeatable), with their owned children
+          --format templates     write a template set into the new or empty directory FILE instead: model.json and
+                                 one .template file per top-level object; seeding it reproduces the export exactly
+          --model FILE           read the store with this model instead of the one it holds (it must match)
+
+        The store is opened read-only. Exit status: 0 written; 2 usage, I/O or store error.
+        """
+
+    static let diff = """
+        usage: seed diff OLD NEW [--model FILE] [--format text|json|json-patch|github]
+               seed diff --templates DIR --store PATH [--model FILE] [--format …]
+
+        Compares two object graphs by entity and identity, never by position. OLD and NEW are each an export file
+        (seed export), a template directory or a store. Reports objects added and removed, attribute changes,
+        to-one targets, members joining or leaving to-many relationships (unordered ones compared as sets), order
+        changes in ordered ones, class and model changes, with paths like Employee[email=ann@example.com].department.
+
+        With --templates and --store, a drift check: does the store still hold what the templates say? Objects only
+        in the store are counted, not reported.
+
+          --model FILE           the model of a template directory without model.json
+          --format text          one line per change and a summary (default; coloured on a terminal unless NO_COLOR)
+          --format json          one JSON object: {"differences": [...], "summary": {...}}
+          --format json-patch    an RFC 6902 patch that turns OLD's canonical export into NEW's
+          --format github        GitHub Actions annotations at each object's line in NEW (or OLD for removals)
+
+        Exit status: 0 no differences; 1 differences; 2 usage, I/O or invalid input.
         """
 }

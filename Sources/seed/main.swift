@@ -157,6 +157,12 @@ case "model":
 case "schema":
     arguments.removeFirst()
     (command, usage) = (runSchema, Usage.schema)
+case "export":
+    arguments.removeFirst()
+    (command, usage) = (runExport, Usage.export)
+case "diff":
+    arguments.removeFirst()
+    (command, usage) = (runDiff, Usage.diff)
 case "--version":
     Output.out(Usage.version)
     exit(0)

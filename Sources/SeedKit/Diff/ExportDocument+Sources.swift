@@ -1,0 +1,57 @@
+import Foundation
+
+extension ExportDocument {
+    /// The export of whatever is at `path`: a store (an SQLite file), a template directory, or an export file.
+    ///
+    ///     let old = try ExportDocument(path: "Templates")                  // what the templates say
+    ///     let new = try ExportDocument(path: "seed.sqlite")                // what the store holds
+    ///
+    /// A store is read with the model it holds, and never written. A template directory is read like the seeder
+    /// reads it (its `model.json`, or `modelURL`, or an inferred model) into memory; no store is touched.
+    ///
+    /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
+    ///   the store's errors for a store that cannot be read.
+    public init(path: String, modelURL: URL? = nil) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ExportError("no such file or directory: \(path)")
+        }
+        if isDirectory.boolValue {
+            try self.init(templates: URL(fileURLWithPath: path), modelURL: modelURL)
+        } else if Self.isSQLiteFile(atPath: path) {
+            try self.init(storeAt: path)
+        } else {
+            try self.init(contentsOf: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// The export of a store, read with the model it holds.
+    public init(storeAt path: String, entityNames: [String]? = nil) throws {
+        var options = SQLiteStore.Options()
+        options.connection.openMode = .readOnly
+        let store = try SQLiteStore(existingAt: path, options: options)
+        try self.init(exporting: store.newContext(), entityNames: entityNames, file: nil)
+    }
+
+    /// The export of what a template set says: its objects decoded into memory and exported.
+    ///
+    /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
+    public init(templates: URL, modelURL: URL? = nil) throws {
+        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        let (context, issues) = input.decode()
+        guard let context, issues.isEmpty else {
+            throw ExportError(
+                "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
+                    + issues.map(\.description).joined(separator: "\n"))
+        }
+        try self.init(exporting: context)
+    }
+
+    /// Whether the file starts with SQLite's header.
+    private static func isSQLiteFile(atPath path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header == Data("SQLite format 3\0".utf8)
+    }
+}

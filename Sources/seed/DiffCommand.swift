@@ -1,0 +1,38 @@
+import Foundation
+import SeedKit
+
+func runDiff(_ arguments: [String]) throws -> Int32 {
+    let parsed = try Arguments.parse(
+        arguments, values: ["--templates", "--store", "--model", "--format"], flags: [], operands: 2)
+    let format = parsed.value("--format") ?? "text"
+    guard ["text", "json", "github"].contains(format) else {
+        throw UsageError("unknown format '\(format)'; use text, json or github")
+    }
+    let modelURL = parsed.value("--model").map { URL(fileURLWithPath: $0) }
+    let oldPath: String
+    let newPath: String
+    var options = GraphDiff.Options()
+    switch (parsed.operands.count, parsed.value("--templates"), parsed.value("--store")) {
+    case (2, nil, nil):
+        (oldPath, newPath) = (parsed.operands[0], parsed.operands[1])
+    case (0, let templates?, let store?):
+        (oldPath, newPath) = (templates, store)
+        options.ignoresObjectsOnlyInNew = true
+        guard FileManager.default.fileExists(atPath: store) else { throw SeedError("no store at \(store)") }
+    default:
+        throw UsageError("give OLD and NEW, or --templates DIR and --store PATH")
+    }
+    let old = try ExportDocument(path: oldPath, modelURL: modelURL)
+    let new = try ExportDocument(path: newPath, modelURL: modelURL)
+    let diff = try GraphDiff(from: old, to: new, options: options)
+    switch format {
+    case "json":
+        Output.json(diff.json)
+    case "github":
+        FileHandle.standardOutput.write(Data(diff.githubAnnotations().utf8))
+    default:
+        let colored = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        FileHandle.standardOutput.write(Data(diff.text(colored: colored).utf8))
+    }
+    return diff.hasDifferences ? 1 : 0
+}
