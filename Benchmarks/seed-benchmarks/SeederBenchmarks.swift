@@ -48,55 +48,13 @@ private func writeTemplates(to directory: URL) throws {
     }
 }
 
-private struct ChildRun {
-    var seconds: Double
-    var stdout: String
-    var stderr: String
-    var status: Int32
-}
-
-/// Runs a child process to its end, timing the whole of it.
-private func runChild(_ executable: String, _ arguments: [String]) throws -> ChildRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let start = DispatchTime.now().uptimeNanoseconds
-    try process.run()
-    // Read before waiting, so a full pipe cannot block the child.
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return ChildRun(
-        seconds: seconds, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
-        status: process.terminationStatus)
-}
-
-/// The child's peak resident memory in bytes, from `/usr/bin/time -v` output.
-private func peakBytes(fromTimeOutput text: String) -> Int? {
-    guard let line = text.split(separator: "\n").first(where: { $0.contains("Maximum resident set size") }),
-          let kilobytes = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
-    else { return nil }
-    return kilobytes * 1024
-}
-
-private func pythonHas(_ module: String) -> Bool {
-    (try? runChild("/usr/bin/env", ["python3", "-c", "import \(module)"]).status) == 0
-}
-
 struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
 }
 
 var seederBenchmarks: [Benchmark] { [
     Benchmark(name: "seed-templates", summary: "seed process: 200,000 objects in 2,000 templates into a fresh store vs orjson+executemany and Django loaddata") {
-        let seed = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("seed").path
-        guard FileManager.default.isExecutableFile(atPath: seed) else {
-            throw BenchmarkFailure(description: "no seed binary at \(seed); run swift build -c release first")
-        }
+        let seed = try seedBinary()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let templates = directory.appendingPathComponent("Templates")

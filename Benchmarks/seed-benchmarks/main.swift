@@ -1,7 +1,7 @@
 import Foundation
 
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
-let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + seederBenchmarks + [
+let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + seederBenchmarks + diffBenchmarks + [
     sqliteInsertBenchmark,
     jsonParseBenchmark,
     jsonWriteBenchmark,
