@@ -63,9 +63,12 @@ private func fileSize(_ path: String) -> Int {
 var diffBenchmarks: [Benchmark] { [
     Benchmark(name: "diff-exports", summary: "seed diff of two 1,000,000-object exports; graphtage and deepdiff at the largest size they finish in 60 s") {
         let seed = try seedBinary()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-diff-\(UUID().uuidString)")
+        // SEEDKIT_DIFF_FILES=DIR keeps the generated exports in DIR and reuses them, for profiling `seed diff`.
+        let keptDirectory = ProcessInfo.processInfo.environment["SEEDKIT_DIFF_FILES"]
+        let directory = keptDirectory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-diff-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if keptDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
         func paths(_ count: Int) -> (String, String) {
             (directory.appendingPathComponent("old-\(count).json").path, directory.appendingPathComponent("new-\(count).json").path)
         }
@@ -73,6 +76,7 @@ var diffBenchmarks: [Benchmark] { [
         let million = 1_000_000
         let (old, new) = paths(million)
         let writing = try once {
+            guard !FileManager.default.fileExists(atPath: new) else { return }
             try writeExport(items: million, changed: false, to: old)
             try writeExport(items: million, changed: true, to: new)
         }

@@ -22,9 +22,8 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
     default:
         throw UsageError("give OLD and NEW, or --templates DIR and --store PATH")
     }
-    let old = try ExportDocument(path: oldPath, modelURL: modelURL)
-    let new = try ExportDocument(path: newPath, modelURL: modelURL)
-    let diff = try GraphDiff(from: old, to: new, options: options)
+    let sides = try ExportDocument.read(paths: [oldPath, newPath], modelURL: modelURL)
+    let diff = try GraphDiff(from: sides[0], to: sides[1], options: options)
     switch format {
     case "json":
         Output.json(diff.json)

@@ -25,6 +25,21 @@ extension ExportDocument {
         }
     }
 
+    /// The exports at several paths, read at the same time on separate threads (see ``init(path:modelURL:)``):
+    /// the two sides of a diff take the time of the larger.
+    ///
+    ///     let sides = try ExportDocument.read(paths: ["old.export.json", "seed.sqlite"])
+    ///
+    /// - Throws: The first path's error, when several fail.
+    public static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
+        let results = Mutex([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { try $0!.get() }
+    }
+
     /// The export of a store, read with the model it holds.
     public init(storeAt path: String, entityNames: [String]? = nil) throws {
         var options = SQLiteStore.Options()

@@ -27,6 +27,8 @@ public struct ExportDocument: Sendable {
     let bytes: [UInt8]
     /// The top-level objects, in document order.
     let entries: [Entry]
+    /// The indices of `entries` in key order (a canonical export is usually in key order already).
+    let keyOrder: [Int]
 
     /// Reads an export document from its UTF-8 text.
     ///
@@ -48,8 +50,9 @@ public struct ExportDocument: Sendable {
         let reader = try result.get()
         self.model = reader.keyer!.model
         self.entries = reader.entries
+        self.keyOrder = []
         if reader.keysPending { try computeKeys(with: reader.keyer!) }
-        try checkKeysAreUnique(with: reader.keyer!)
+        try orderKeys(with: reader.keyer!)
     }
 
     /// Reads an export document from a file.
@@ -63,6 +66,31 @@ public struct ExportDocument: Sendable {
             throw ExportError("cannot read \(url.path): \(FileManager.default.fileExists(atPath: url.path) ? "permission denied or not a file" : "no such file")")
         }
         try self.init(bytes: [UInt8](data), file: url.relativePath)
+    }
+
+    /// A file's bytes, read straight into an array: no `Data` to copy from.
+    private static func contents(of path: String) throws(ExportError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw ExportError("cannot open \(path)") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ExportError("\(path) is not a regular file")
+        }
+        let size = Int(status.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let read = Foundation.read(descriptor, buffer.baseAddress! + count, size - count)
+                guard read > 0 else {
+                    failed = read < 0
+                    break
+                }
+                count += read
+            }
+        }
+        if failed { throw ExportError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        return bytes
     }
 
     /// The export of a context's objects, read back for diffing.
@@ -112,7 +140,7 @@ public struct ExportDocument: Sendable {
                 throw located(error, entryAt: index)
             }
         }
-        self = ExportDocument(file: file, model: model, bytes: bytes, entries: keyed)
+        self = ExportDocument(file: file, model: model, bytes: bytes, entries: keyed, keyOrder: [])
     }
 
     private func located(_ error: ExportError, entryAt index: Int) -> ExportError {
@@ -123,27 +151,30 @@ public struct ExportDocument: Sendable {
         return error
     }
 
-    /// Refuses an object written twice at the top level.
-    private func checkKeysAreUnique(with keyer: ObjectKeyer) throws(ExportError) {
-        var firstIndex: [String: Int] = [:]
-        firstIndex.reserveCapacity(entries.count)
-        for index in entries.indices {
-            if let first = firstIndex.updateValue(index, forKey: entries[index].key) {
-                let firstLocation = location(ofOffset: entries[first].start)
-                let object = object(at: entries[index])
-                let name = (try? keyer.entity(of: object, pointer: .root, default: nil)).map { keyer.display(of: object, entity: $0) }
-                throw ExportError(
-                    "\(name ?? entries[index].key) is written twice (first at /objects/\(first), \(firstLocation))",
-                    location: location(ofOffset: entries[index].start),
-                    pointer: .root.appending("objects").appending(index))
-            }
+    /// Sorts the entries by key, refusing an object written twice at the top level.
+    private mutating func orderKeys(with keyer: ObjectKeyer) throws(ExportError) {
+        var order = Array(entries.indices)
+        let entries = self.entries
+        if zip(entries, entries.dropFirst()).contains(where: { $0.key >= $1.key }) {
+            order.sort { entries[$0].key < entries[$1].key || (entries[$0].key == entries[$1].key && $0 < $1) }
         }
+        for (first, second) in zip(order, order.dropFirst()) where entries[first].key == entries[second].key {
+            let firstLocation = location(ofOffset: entries[first].start)
+            let object = object(at: entries[second])
+            let name = (try? keyer.entity(of: object, pointer: .root, default: nil)).map { keyer.display(of: object, entity: $0) }
+            throw ExportError(
+                "\(name ?? entries[second].key) is written twice (first at /objects/\(first), \(firstLocation))",
+                location: location(ofOffset: entries[second].start),
+                pointer: .root.appending("objects").appending(second))
+        }
+        self = ExportDocument(file: file, model: model, bytes: bytes, entries: entries, keyOrder: order)
     }
 
-    private init(file: String?, model: EntityModel, bytes: [UInt8], entries: [Entry]) {
+    private init(file: String?, model: EntityModel, bytes: [UInt8], entries: [Entry], keyOrder: [Int]) {
         self.file = file
         self.model = model
         self.bytes = bytes
+        self.keyOrder = keyOrder
         self.entries = entries
     }
 }

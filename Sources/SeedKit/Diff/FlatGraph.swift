@@ -27,7 +27,7 @@ struct FlatGraph {
     private(set) var records: [String: Record] = [:]
     /// Object key → relationship name → members.
     private(set) var links: [String: [String: Links]] = [:]
-    /// How each key met is shown.
+    /// How objects without identity are shown, by key; identity keys show themselves (``ObjectKeyer/display(ofKey:)``).
     private(set) var names: [String: String] = [:]
 
     init(model: EntityModel) {
@@ -48,11 +48,11 @@ struct FlatGraph {
         guard case .object(let members) = object else {
             throw ExportError("expected an object of \(entity.name)", pointer: pointer)
         }
-        let display = keyer.display(of: object, entity: entity)
+        let display = keyer.display(ofKey: key) ?? keyer.display(of: object, entity: entity)
         guard records[key] == nil else {
             throw ExportError("\(display) is written in full twice", pointer: pointer)
         }
-        names[key] = display
+        if !key.hasSuffix("]") || key.hasPrefix("$") { names[key] = display }
         // Reserved before the relationships are read, so that a nested copy of the same object is refused.
         records[key] = Record(display: display, className: entity.name, attributes: [:], json: object, offset: offset)
         var attributes: [String: JSON] = [:]
@@ -105,8 +105,6 @@ struct FlatGraph {
             }
             if isWrittenInFull(element, of: member, through: relationship) {
                 try define(element, entity: member, key: memberKey, pointer: elementPointer, offset: offset)
-            } else if names[memberKey] == nil {
-                names[memberKey] = keyer.display(of: element, entity: member)
             }
             try record(key, entity: entity, relationship, memberKey, memberEntity: member, offset: offset)
         }

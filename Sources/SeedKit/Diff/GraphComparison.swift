@@ -62,7 +62,7 @@ struct GraphComparison {
         uniqueKeysWithValues: GraphChange.Kind.allCases.enumerated().map { ($1, $0) })
 
     private func name(of key: String) -> String {
-        new.names[key] ?? old.names[key] ?? key
+        new.names[key] ?? old.names[key] ?? new.keyer.display(ofKey: key) ?? old.keyer.display(ofKey: key) ?? key
     }
 
     private mutating func compare(_ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String) {

@@ -100,8 +100,8 @@ struct TopLevelPairing {
     var pairs: [(old: Int, new: Int)] = []
 
     init(old: ExportDocument, new: ExportDocument) {
-        let oldOrder = Self.sortedIndices(old.entries)
-        let newOrder = Self.sortedIndices(new.entries)
+        let oldOrder = old.keyOrder
+        let newOrder = new.keyOrder
         var o = 0
         var n = 0
         while o < oldOrder.count || n < newOrder.count {
@@ -125,14 +125,5 @@ struct TopLevelPairing {
         pairs.sort { $0.old < $1.old }
         oldIndicesToRead.sort()
         newIndicesToRead.sort()
-    }
-
-    /// The entries' indices sorted by key; a canonical export is usually in key order already.
-    private static func sortedIndices(_ entries: [ExportDocument.Entry]) -> [Int] {
-        var indices = Array(entries.indices)
-        if zip(entries, entries.dropFirst()).contains(where: { $0.key > $1.key }) {
-            indices.sort { entries[$0].key < entries[$1].key }
-        }
-        return indices
     }
 }

@@ -1,8 +1,8 @@
 /// Keys and names the objects of an export by entity and identity, the way a diff matches them.
 ///
 /// - An object whose entity has identity, with every identity value present: its root entity and identity values,
-///   shown as `Employee[email=ann@example.com]`. A subentity shares its root's key, so an employee promoted to
-///   manager is the same object with a changed class.
+///   shown as `Employee[email=ann@example.com]`. A subentity shares its root's key and name, so an employee promoted
+///   to manager is the same object with a changed class.
 /// - Else an object with `$id`: that id, shown as `Address[$id=Address-1]`.
 /// - Else, at the top level only, its content, shown as `Note@` and a hash: a change is a removal and an addition.
 struct ObjectKeyer: Sendable {
@@ -20,9 +20,12 @@ struct ObjectKeyer: Sendable {
     /// The key of an object with identity or `$id`; nil for others.
     func key(of object: JSON, entity: Entity) -> String? {
         if let values = identityValues(of: object, entity: entity) {
-            let model = self.model
-            let root = model.entity(named: entity.rootName)?.name ?? entity.name
-            return root + "[" + values.map { $0.text(style: .canonical) }.joined(separator: ",") + "]"
+            var key = entity.rootName + "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { key += "," }
+                key += value.text(style: .canonical)
+            }
+            return key + "]"
         }
         if case .string(let id)? = object["$id"] { return "$" + id }
         return nil
@@ -30,12 +33,19 @@ struct ObjectKeyer: Sendable {
 
     /// How a diff shows an object: `Employee[email=ann@example.com]`, `Address[$id=Address-1]`, `Note@1f2e3d4c`.
     func display(of object: JSON, entity: Entity) -> String {
-        if let values = identityValues(of: object, entity: entity) {
-            let pairs = zip(entity.identity, values).map { "\($0)=\(Self.plainText($1))" }
-            return "\(entity.name)[\(pairs.joined(separator: ","))]"
-        }
+        if let key = key(of: object, entity: entity), let display = display(ofKey: key) { return display }
         if case .string(let id)? = object["$id"] { return "\(entity.name)[$id=\(id)]" }
         return "\(entity.name)@" + SeedHash.hex(of: object.serialized(style: .canonical)).prefix(8)
+    }
+
+    /// How a diff shows the object of an identity key, `Employee[email=ann@example.com]`, from the key alone;
+    /// nil for other keys.
+    func display(ofKey key: String) -> String? {
+        guard let open = key.firstIndex(of: "["), key.last == "]", let root = model.entity(named: String(key[..<open])),
+            case .array(let values)? = try? JSONDocument(parsing: String(key[open...])).value, values.count == root.identity.count
+        else { return nil }
+        let pairs = zip(root.identity, values).map { "\($0)=\(Self.plainText($1))" }
+        return "\(root.name)[\(pairs.joined(separator: ","))]"
     }
 
     /// The entity an object names with `"class"`, or `fallback` when it has none.
