@@ -90,7 +90,7 @@ struct FlatGraph {
             if case .string(let id)? = element["$ref"] {
                 let memberKey = "$" + id
                 if names[memberKey] == nil { names[memberKey] = "\(destination.name)[$id=\(id)]" }
-                try record(key, entity: entity, relationship, memberKey, memberEntity: destination, offset: offset)
+                record(key, relationship, memberKey, memberEntity: destination, isNested: false, offset: offset)
                 continue
             }
             let member = try keyer.entity(of: element, pointer: elementPointer, default: destination)
@@ -103,10 +103,9 @@ struct FlatGraph {
                 append(embedded: element, to: key, relationship, offset: offset)
                 continue
             }
-            if isWrittenInFull(element, of: member, through: relationship) {
-                try define(element, entity: member, key: memberKey, pointer: elementPointer, offset: offset)
-            }
-            try record(key, entity: entity, relationship, memberKey, memberEntity: member, offset: offset)
+            let isNested = isWrittenInFull(element, of: member, through: relationship)
+            if isNested { try define(element, entity: member, key: memberKey, pointer: elementPointer, offset: offset) }
+            record(key, relationship, memberKey, memberEntity: member, isNested: isNested, offset: offset)
         }
     }
 
@@ -119,15 +118,18 @@ struct FlatGraph {
     }
 
     /// Records a link on the side the flat form writes it.
+    ///
+    /// A link seen from the other side matters only when the member is nested here: the encoder leaves out a nested
+    /// object's pointer back to its parent, while every other object writes all its links itself.
     private mutating func record(
-        _ key: String, entity: Entity, _ relationship: RelationshipDescription, _ memberKey: String,
-        memberEntity: Entity, offset: Int
-    ) throws(ExportError) {
+        _ key: String, _ relationship: RelationshipDescription, _ memberKey: String, memberEntity: Entity,
+        isNested: Bool, offset: Int
+    ) {
         if let inverseName = relationship.inverse, let inverse = memberEntity.relationship(named: inverseName),
             !GraphWalk<JSONOutput>.writesFlatSide(relationship, destination: memberEntity)
         {
-            // An ordered side writes its own list, in order; a membership seen from here adds nothing.
-            if inverse.isOrdered { return }
+            // An ordered side writes its own list, in order, even when nested.
+            guard isNested, !inverse.isOrdered else { return }
             append(memberKey: key, to: memberKey, inverse, offset: offset)
         } else {
             append(memberKey: memberKey, to: key, relationship, offset: offset)

@@ -6,8 +6,6 @@ struct GraphComparison {
     /// Each change, with the offset of its object's top-level object and whether that is in the old document.
     private(set) var changes: [(GraphChange, offset: Int, inOld: Bool)] = []
     private(set) var ignoredObjects = 0
-    /// Objects on one side only: their links are part of their export form, not separate changes.
-    private var unmatched: Set<String> = []
 
     init(old: FlatGraph, new: FlatGraph, options: GraphDiff.Options) {
         self.old = old
@@ -28,10 +26,8 @@ struct GraphComparison {
                     add(.attribute, after.display, name, old: before.attributes[name], new: after.attributes[name], after.offset)
                 }
             case let (before?, nil):
-                unmatched.insert(key)
                 changes.append((GraphChange(kind: .removed, object: before.display, old: before.json), before.offset, true))
             case let (nil, after?):
-                unmatched.insert(key)
                 if options.ignoresObjectsOnlyInNew {
                     ignoredObjects += 1
                 } else {
@@ -43,9 +39,10 @@ struct GraphComparison {
         }
     }
 
-    /// Links of objects on both sides (or, for objects read on neither, the links objects that were read state).
+    /// Links of objects read on both sides. (An object read on neither side has the same links on both: each object
+    /// writes its own, and a link it leaves out because it is nested is in the same top-level object.)
     mutating func compareLinks() {
-        for key in Set(old.links.keys).union(new.links.keys) where !unmatched.contains(key) {
+        for key in Set(old.records.keys).intersection(new.records.keys) {
             let before = old.links[key] ?? [:]
             let after = new.links[key] ?? [:]
             let object = name(of: key)
@@ -54,7 +51,7 @@ struct GraphComparison {
             }
         }
         changes.sort { lhs, rhs in
-            (lhs.0.object, Self.rank[lhs.0.kind]!, lhs.0.property ?? "") < (rhs.0.object, Self.rank[rhs.0.kind]!, rhs.0.property ?? "")
+            (lhs.0.object, lhs.0.property ?? "", Self.rank[lhs.0.kind]!) < (rhs.0.object, rhs.0.property ?? "", Self.rank[rhs.0.kind]!)
         }
     }
 
