@@ -40,6 +40,11 @@ func runSeed(_ arguments: [String]) throws -> Int32 {
             let verb = report.isDryRun ? "would apply" : "applied"
             Output.out("seed: \(verb) \(report.fileCount) template files from \(templates) to \(storePath)")
             Output.out(report.table)
+            if let plan = report.plan {
+                let colored = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+                Output.out("plan, as seed diff shows it:")
+                FileHandle.standardOutput.write(Data(plan.text(colored: colored).utf8))
+            }
             if !report.keptObjects.isEmpty {
                 Output.out("kept, changed by the application since seeding (--force overwrites): \(report.keptObjects.joined(separator: ", "))")
             }

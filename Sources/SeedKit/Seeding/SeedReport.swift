@@ -34,6 +34,9 @@ public struct SeedReport: Sendable {
     /// The template set's fingerprint.
     public var fingerprint: String
     public var isDryRun = false
+    /// For a dry run that would apply, what the store would change, in the form of `seed diff`: the store's
+    /// objects now against the store's objects after the run.
+    public var plan: GraphDiff?
     /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
     public var isModelInferred = false
     public var fileCount = 0
@@ -61,10 +64,12 @@ public struct SeedReport: Sendable {
                 "pointer": .string(issue.pointer), "message": .string(issue.message),
             ])
         }
-        return .object([
+        var members: [String: JSON] = [
             "status": .string(status.rawValue), "entities": .object(entityObjects), "errors": .array(errors),
             "dryRun": .bool(isDryRun), "fingerprint": .string(fingerprint),
-        ])
+        ]
+        if let plan { members["plan"] = plan.json }
+        return .object(members)
     }
 
     /// The summary table: one row per entity, in name order.

@@ -43,7 +43,8 @@ public struct Seeder {
 
     /// Seeds the store from the templates; see the type's description for the steps.
     ///
-    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts.
+    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts
+    ///   (and, for a dry run, the ``SeedReport/plan`` of what would change).
     /// - Throws: ``SeedError`` for a missing directory or model file; ``StoreError`` or ``DatabaseError`` when the
     ///   store cannot be opened or written; ``SaveErrors`` when the templates contradict data already in the store.
     ///   The store is unchanged then.
@@ -77,8 +78,10 @@ public struct Seeder {
             let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
             let ledger = try SeedLedger.read(from: store.connection)
             if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
+            let before = try ExportDocument(exporting: store.newContext())
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
             try run.apply()
+            report.plan = try GraphDiff(from: before, to: ExportDocument(exporting: run.context))
             run.context.rollback()
             report.status = .applied
             report.entities = run.counts
