@@ -54,12 +54,48 @@ extension ExportDocument {
     public init(templates: URL, modelURL: URL? = nil) throws {
         let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
         let (context, issues) = input.decode()
-        guard let context, issues.isEmpty else {
+        guard let context, let model = input.model, issues.isEmpty else {
             throw ExportError(
                 "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
                     + issues.map(\.description).joined(separator: "\n"))
         }
         try self.init(exporting: context)
+        if let set = input.set { sourceLocations = Self.definitions(in: set, keyer: ObjectKeyer(model: model)) }
+    }
+
+    /// Where each object with identity is written in full in a template set (else where it is first referenced).
+    private static func definitions(in set: TemplateSet, keyer: ObjectKeyer) -> [String: SourceLocation] {
+        var locations: [String: SourceLocation] = [:]
+        for file in set.files {
+            guard let document = try? JSONDocument(parsing: file.bytes, file: file.displayPath) else { continue }
+            var found: [(key: String, pointer: JSONPointer, isFull: Bool)] = []
+            // Objects to visit, with the entity a nested object without "class" has.
+            var pending: [(JSON, JSONPointer, Entity?)] = [(document.value, .root, nil)]
+            while let (value, pointer, expected) = pending.popLast() {
+                switch value {
+                case .array(let elements):
+                    for (index, element) in elements.enumerated() { pending.append((element, pointer.appending(index), expected)) }
+                case .object(let members):
+                    guard let entity = members["class"]?.stringValue.flatMap(keyer.model.entity(named:)) ?? expected else { continue }
+                    if let key = keyer.key(of: value, entity: entity), !key.hasPrefix("$") {
+                        let isFull = members.keys.contains { $0 != "class" && !entity.identity.contains($0) }
+                        found.append((key, pointer, isFull))
+                    }
+                    for (name, member) in members {
+                        guard let relationship = entity.relationship(named: name) else { continue }
+                        pending.append((member, pointer.appending(name), keyer.model.entity(named: relationship.destination)))
+                    }
+                default:
+                    continue
+                }
+            }
+            let pointerLocations = document.locations(of: found.map(\.pointer))
+            for (key, pointer, isFull) in found.sorted(by: { $0.pointer < $1.pointer }) {
+                guard let location = pointerLocations[pointer] else { continue }
+                if isFull || locations[key] == nil { locations[key] = location }
+            }
+        }
+        return locations
     }
 
     /// Whether the file starts with SQLite's header.

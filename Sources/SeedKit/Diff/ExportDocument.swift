@@ -27,6 +27,9 @@ public struct ExportDocument: Sendable {
     let bytes: [UInt8]
     /// The top-level objects, in document order.
     let entries: [Entry]
+    /// Where each object is defined in the files the export was made from, by key, when not from an export file
+    /// (see ``init(templates:modelURL:)``).
+    var sourceLocations: [String: SourceLocation] = [:]
     /// The indices of `entries` in key order (a canonical export is usually in key order already).
     let keyOrder: [Int]
 

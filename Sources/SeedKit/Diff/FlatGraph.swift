@@ -19,8 +19,6 @@ struct FlatGraph {
         var isToMany: Bool
         var keys: [String] = []
         var embedded: [JSON] = []
-        /// Where the first of these links is written.
-        var offset: Int
     }
 
     let keyer: ObjectKeyer
@@ -90,7 +88,7 @@ struct FlatGraph {
             if case .string(let id)? = element["$ref"] {
                 let memberKey = "$" + id
                 if names[memberKey] == nil { names[memberKey] = "\(destination.name)[$id=\(id)]" }
-                record(key, relationship, memberKey, memberEntity: destination, isNested: false, offset: offset)
+                record(key, relationship, memberKey, memberEntity: destination, isNested: false)
                 continue
             }
             let member = try keyer.entity(of: element, pointer: elementPointer, default: destination)
@@ -100,12 +98,12 @@ struct FlatGraph {
                     pointer: elementPointer.appending("class"))
             }
             guard let memberKey = keyer.key(of: element, entity: member) else {
-                append(embedded: element, to: key, relationship, offset: offset)
+                append(embedded: element, to: key, relationship)
                 continue
             }
             let isNested = isWrittenInFull(element, of: member, through: relationship)
             if isNested { try define(element, entity: member, key: memberKey, pointer: elementPointer, offset: offset) }
-            record(key, relationship, memberKey, memberEntity: member, isNested: isNested, offset: offset)
+            record(key, relationship, memberKey, memberEntity: member, isNested: isNested)
         }
     }
 
@@ -123,30 +121,30 @@ struct FlatGraph {
     /// object's pointer back to its parent, while every other object writes all its links itself.
     private mutating func record(
         _ key: String, _ relationship: RelationshipDescription, _ memberKey: String, memberEntity: Entity,
-        isNested: Bool, offset: Int
+        isNested: Bool
     ) {
         if let inverseName = relationship.inverse, let inverse = memberEntity.relationship(named: inverseName),
             !GraphWalk<JSONOutput>.writesFlatSide(relationship, destination: memberEntity)
         {
             // An ordered side writes its own list, in order, even when nested.
             guard isNested, !inverse.isOrdered else { return }
-            append(memberKey: key, to: memberKey, inverse, offset: offset)
+            append(memberKey: key, to: memberKey, inverse)
         } else {
-            append(memberKey: memberKey, to: key, relationship, offset: offset)
+            append(memberKey: memberKey, to: key, relationship)
         }
     }
 
-    private mutating func append(memberKey: String, to key: String, _ relationship: RelationshipDescription, offset: Int) {
-        links[key, default: [:]][relationship.name, default: Links(relationship, offset: offset)].keys.append(memberKey)
+    private mutating func append(memberKey: String, to key: String, _ relationship: RelationshipDescription) {
+        links[key, default: [:]][relationship.name, default: Links(relationship)].keys.append(memberKey)
     }
 
-    private mutating func append(embedded: JSON, to key: String, _ relationship: RelationshipDescription, offset: Int) {
-        links[key, default: [:]][relationship.name, default: Links(relationship, offset: offset)].embedded.append(embedded)
+    private mutating func append(embedded: JSON, to key: String, _ relationship: RelationshipDescription) {
+        links[key, default: [:]][relationship.name, default: Links(relationship)].embedded.append(embedded)
     }
 }
 
 extension FlatGraph.Links {
-    init(_ relationship: RelationshipDescription, offset: Int) {
-        self.init(isOrdered: relationship.isOrdered, isToMany: relationship.isToMany, offset: offset)
+    init(_ relationship: RelationshipDescription) {
+        self.init(isOrdered: relationship.isOrdered, isToMany: relationship.isToMany)
     }
 }

@@ -3,8 +3,15 @@ struct GraphComparison {
     let old: FlatGraph
     let new: FlatGraph
     let options: GraphDiff.Options
-    /// Each change, with the offset of its object's top-level object and whether that is in the old document.
-    private(set) var changes: [(GraphChange, offset: Int, inOld: Bool)] = []
+    /// Where a change's object is written: its key, and the offset of its top-level object in the new document, or
+    /// in the old one for a removal.
+    struct Place {
+        var key: String
+        var offset: Int
+        var inOld: Bool
+    }
+
+    private(set) var changes: [(GraphChange, place: Place)] = []
     private(set) var ignoredObjects = 0
 
     init(old: FlatGraph, new: FlatGraph, options: GraphDiff.Options) {
@@ -18,20 +25,21 @@ struct GraphComparison {
         for key in Set(old.records.keys).union(new.records.keys) {
             switch (old.records[key], new.records[key]) {
             case let (before?, after?):
+                let place = Place(key: key, offset: after.offset, inOld: false)
                 if before.className != after.className {
-                    add(.classChanged, after.display, old: .string(before.className), new: .string(after.className), after.offset)
+                    add(.classChanged, after.display, old: .string(before.className), new: .string(after.className), place)
                 }
                 for name in Set(before.attributes.keys).union(after.attributes.keys).sorted()
                 where before.attributes[name] != after.attributes[name] {
-                    add(.attribute, after.display, name, old: before.attributes[name], new: after.attributes[name], after.offset)
+                    add(.attribute, after.display, name, old: before.attributes[name], new: after.attributes[name], place)
                 }
             case let (before?, nil):
-                changes.append((GraphChange(kind: .removed, object: before.display, old: before.json), before.offset, true))
+                changes.append((GraphChange(kind: .removed, object: before.display, old: before.json), Place(key: key, offset: before.offset, inOld: true)))
             case let (nil, after?):
                 if options.ignoresObjectsOnlyInNew {
                     ignoredObjects += 1
                 } else {
-                    add(.added, after.display, new: after.json, after.offset)
+                    add(.added, after.display, new: after.json, Place(key: key, offset: after.offset, inOld: false))
                 }
             case (nil, nil):
                 break
@@ -43,11 +51,12 @@ struct GraphComparison {
     /// writes its own, and a link it leaves out because it is nested is in the same top-level object.)
     mutating func compareLinks() {
         for key in Set(old.records.keys).intersection(new.records.keys) {
+            let place = Place(key: key, offset: new.records[key]!.offset, inOld: false)
             let before = old.links[key] ?? [:]
             let after = new.links[key] ?? [:]
             let object = name(of: key)
             for relationship in Set(before.keys).union(after.keys).sorted() {
-                compare(before[relationship], after[relationship], object: object, property: relationship)
+                compare(before[relationship], after[relationship], object: object, property: relationship, at: place)
             }
         }
         changes.sort { lhs, rhs in
@@ -62,37 +71,38 @@ struct GraphComparison {
         new.names[key] ?? old.names[key] ?? new.keyer.display(ofKey: key) ?? old.keyer.display(ofKey: key) ?? key
     }
 
-    private mutating func compare(_ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String) {
+    private mutating func compare(
+        _ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String, at place: Place
+    ) {
         guard let shape = after ?? before else { return }
-        let offset = after?.offset ?? before!.offset
         let oldKeys = before?.keys ?? []
         let newKeys = after?.keys ?? []
         if !shape.isToMany, oldKeys.count <= 1, newKeys.count <= 1, oldKeys != newKeys,
             (before?.embedded.isEmpty ?? true) == (after?.embedded.isEmpty ?? true)
         {
             add(.target, object, property, old: oldKeys.first.map { .string(name(of: $0)) },
-                new: newKeys.first.map { .string(name(of: $0)) }, offset)
+                new: newKeys.first.map { .string(name(of: $0)) }, place)
         } else if oldKeys != newKeys {
             let oldSet = Set(oldKeys)
             let newSet = Set(newKeys)
             for key in oldKeys where !newSet.contains(key) {
-                add(.unlinked, object, property, old: .string(name(of: key)), offset)
+                add(.unlinked, object, property, old: .string(name(of: key)), place)
             }
             for key in newKeys where !oldSet.contains(key) {
-                add(.linked, object, property, new: .string(name(of: key)), offset)
+                add(.linked, object, property, new: .string(name(of: key)), place)
             }
             if shape.isOrdered, oldSet == newSet, oldKeys.count == newKeys.count {
                 add(.reordered, object, property, old: .array(oldKeys.map { .string(name(of: $0)) }),
-                    new: .array(newKeys.map { .string(name(of: $0)) }), offset)
+                    new: .array(newKeys.map { .string(name(of: $0)) }), place)
             }
         }
-        compareEmbedded(before?.embedded ?? [], after?.embedded ?? [], shape: shape, object: object, property: property, offset: offset)
+        compareEmbedded(before?.embedded ?? [], after?.embedded ?? [], shape: shape, object: object, property: property, at: place)
     }
 
     /// Members without identity or `$id`: equal ones matched first, the rest paired in order and compared key by key,
     /// the remainder added or removed.
     private mutating func compareEmbedded(
-        _ before: [JSON], _ after: [JSON], shape: FlatGraph.Links, object: String, property: String, offset: Int
+        _ before: [JSON], _ after: [JSON], shape: FlatGraph.Links, object: String, property: String, at place: Place
     ) {
         guard before != after else { return }
         var available: [JSON: [Int]] = [:]
@@ -109,34 +119,34 @@ struct GraphComparison {
         }
         let unmatchedNew = after.indices.filter { index in available[after[index]]?.contains(index) ?? false }
         for (oldIndex, newIndex) in zip(unmatchedOld, unmatchedNew) {
-            let place = shape.isToMany ? "\(object).\(property)[\(newIndex)]" : "\(object).\(property)"
-            compareMembers(of: before[oldIndex], after[newIndex], object: place, offset: offset)
+            let path = shape.isToMany ? "\(object).\(property)[\(newIndex)]" : "\(object).\(property)"
+            compareMembers(of: before[oldIndex], after[newIndex], object: path, at: place)
         }
         for index in unmatchedOld.dropFirst(unmatchedNew.count) {
-            add(.unlinked, object, property, old: before[index], offset)
+            add(.unlinked, object, property, old: before[index], place)
         }
         for index in unmatchedNew.dropFirst(unmatchedOld.count) {
-            add(.linked, object, property, new: after[index], offset)
+            add(.linked, object, property, new: after[index], place)
         }
         if shape.isOrdered, unmatchedOld.isEmpty, unmatchedNew.isEmpty, matchedNew != matchedNew.sorted() {
-            add(.reordered, object, property, old: .array(before), new: .array(after), offset)
+            add(.reordered, object, property, old: .array(before), new: .array(after), place)
         }
     }
 
-    private mutating func compareMembers(of before: JSON, _ after: JSON, object: String, offset: Int) {
+    private mutating func compareMembers(of before: JSON, _ after: JSON, object: String, at place: Place) {
         guard case .object(let oldMembers) = before, case .object(let newMembers) = after else { return }
         if oldMembers["class"] != newMembers["class"] {
-            add(.classChanged, object, old: oldMembers["class"], new: newMembers["class"], offset)
+            add(.classChanged, object, old: oldMembers["class"], new: newMembers["class"], place)
         }
         for key in Set(oldMembers.keys).union(newMembers.keys).sorted() where key != "class" && oldMembers[key] != newMembers[key] {
-            add(.attribute, object, key, old: oldMembers[key], new: newMembers[key], offset)
+            add(.attribute, object, key, old: oldMembers[key], new: newMembers[key], place)
         }
     }
 
     private mutating func add(
         _ kind: GraphChange.Kind, _ object: String, _ property: String? = nil, old: JSON? = nil, new: JSON? = nil,
-        _ offset: Int
+        _ place: Place
     ) {
-        changes.append((GraphChange(kind: kind, object: object, property: property, old: old, new: new), offset, false))
+        changes.append((GraphChange(kind: kind, object: object, property: property, old: old, new: new), place))
     }
 }

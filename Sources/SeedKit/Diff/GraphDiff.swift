@@ -77,15 +77,19 @@ public struct GraphDiff: Sendable {
         }
     }
 
-    /// The changes with their byte offsets turned into locations: in the new document, or the old for removals.
-    private static func located(_ changes: [(GraphChange, offset: Int, inOld: Bool)], old: ExportDocument, new: ExportDocument)
-        -> [GraphChange]
-    {
-        let oldLocations = old.file == nil ? [:] : old.locations(ofOffsets: changes.filter(\.inOld).map(\.offset))
-        let newLocations = new.file == nil ? [:] : new.locations(ofOffsets: changes.filter { !$0.inOld }.map(\.offset))
-        return changes.map { change, offset, inOld in
+    /// The changes with their places turned into locations: in the new document, or the old for removals, else in
+    /// the other; by offset in an export file, by object in a template set.
+    private static func located(
+        _ changes: [(GraphChange, place: GraphComparison.Place)], old: ExportDocument, new: ExportDocument
+    ) -> [GraphChange] {
+        let oldLocations = old.file == nil ? [:] : old.locations(ofOffsets: changes.filter(\.place.inOld).map(\.place.offset))
+        let newLocations = new.file == nil ? [:] : new.locations(ofOffsets: changes.filter { !$0.place.inOld }.map(\.place.offset))
+        return changes.map { change, place in
             var change = change
-            change.location = inOld ? oldLocations[offset] : newLocations[offset]
+            let (document, other, locations) = place.inOld ? (old, new, oldLocations) : (new, old, newLocations)
+            // A store has no file: its objects are shown where the other side (a template set) defines them.
+            change.location =
+                locations[place.offset] ?? document.sourceLocations[place.key] ?? other.sourceLocations[place.key]
             return change
         }
     }
