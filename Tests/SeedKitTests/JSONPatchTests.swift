@@ -265,7 +265,8 @@ struct JSONPatchTests {
         // Linear work takes well under a second even in debug builds; a quadratic search would take minutes.
         #expect(elapsed < .seconds(20))
 
-        let records = JSON.array((0..<count).map { (index: Int) -> JSON in ["code": .string("I\(index)"), "price": 1.5] })
+        let records = JSON.array(
+            (0..<count).map { (index: Int) -> JSON in ["code": .string("I\(index)"), "price": 1.5] })
         var changed = records.arrayValue!
         changed.remove(at: 70_000)
         changed[5] = ["code": "I5", "price": 2]
@@ -335,7 +336,9 @@ private enum RandomJSON {
         case .array(var elements):
             for _ in 0..<Int.random(in: 0...3, using: &random) {
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: elements.insert(self.value(depth: 1, using: &random), at: Int.random(in: 0...elements.count, using: &random))
+                case 0:
+                    let index = Int.random(in: 0...elements.count, using: &random)
+                    elements.insert(self.value(depth: 1, using: &random), at: index)
                 case 1 where !elements.isEmpty: elements.remove(at: Int.random(in: 0..<elements.count, using: &random))
                 case 2 where !elements.isEmpty:
                     let index = Int.random(in: 0..<elements.count, using: &random)
@@ -349,7 +352,9 @@ private enum RandomJSON {
                 let key = ["a", "b", "c", "d/e", "~f"].randomElement(using: &random)!
                 switch Int.random(in: 0..<3, using: &random) {
                 case 0: members[key] = nil
-                case 1: members[key] = members[key].map { edit($0, using: &random) } ?? self.value(depth: 1, using: &random)
+                case 1:
+                    members[key] =
+                        members[key].map { edit($0, using: &random) } ?? self.value(depth: 1, using: &random)
                 default: members[key] = self.value(depth: 1, using: &random)
                 }
             }
@@ -374,7 +379,8 @@ private enum RandomJSON {
         for _ in 0..<Int.random(in: 0...8, using: &random) {
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
-                elements.insert(record(id: nextID, using: &random), at: Int.random(in: 0...elements.count, using: &random))
+                let index = Int.random(in: 0...elements.count, using: &random)
+                elements.insert(record(id: nextID, using: &random), at: index)
                 nextID += 1
             case 1 where !elements.isEmpty:
                 elements.remove(at: Int.random(in: 0..<elements.count, using: &random))

@@ -14,7 +14,7 @@ extension JSONPatch {
     ///     let old: JSON = ["name": "Sales", "staff": [["id": 1, "age": 30], ["id": 2], ["id": 3]]]
     ///     let new: JSON = ["name": "Sales", "staff": [["id": 3], ["id": 1, "age": 31]], "open": true]
     ///     let patch = JSONPatch.difference(from: old, to: new) { $0["id"].map { $0.text() } }
-    ///     patch.json.text()
+    ///     patch.json.text(style: .canonical)
     ///     // [{"op":"add","path":"/open","value":true},
     ///     //  {"op":"add","path":"/staff/0","value":{"id":3}},
     ///     //  {"op":"replace","path":"/staff/1/age","value":31},

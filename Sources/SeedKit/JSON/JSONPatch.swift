@@ -6,7 +6,7 @@
 ///     ])
 ///     try patch.apply(to: ["name": "Sale", "employees": []])
 ///     // ["name": "Sales", "employees": [["name": "Ada"]]]
-///     patch.json.text()  // [{"op":"replace","path":"/name","value":"Sales"},{"op":"add",…}]
+///     patch.json.text(style: .canonical)  // [{"op":"replace","path":"/name","value":"Sales"},{"op":"add",…}]
 public struct JSONPatch: Sendable, Hashable {
     /// One edit; pointers follow RFC 6901, and "-" as the last token of an `add` path appends to an array.
     public enum Operation: Sendable, Hashable {
@@ -163,12 +163,14 @@ extension JSONPatch.Operation {
         }
         switch name {
         case "add":
-            self = .add(path: try pointer("path", purpose: "to the target"), value: try value(purpose: "the value to add"))
+            self = .add(
+                path: try pointer("path", purpose: "to the target"), value: try value(purpose: "the value to add"))
         case "remove":
             self = .remove(path: try pointer("path", purpose: "to the value to remove"))
         case "replace":
             self = .replace(
-                path: try pointer("path", purpose: "to the value to replace"), value: try value(purpose: "the new value"))
+                path: try pointer("path", purpose: "to the value to replace"),
+                value: try value(purpose: "the new value"))
         case "move":
             self = .move(
                 from: try pointer("from", purpose: "to the value to move"),
