@@ -60,7 +60,8 @@ private struct Differ {
             for key in newMembers.keys.sorted() {
                 let newMember = newMembers[key]!
                 if let oldMember = oldMembers[key] {
-                    compare(oldMember, newMember, at: path.appending(key))
+                    // Comparing first keeps pointers and sorted keys to the few members that changed.
+                    if oldMember != newMember { compare(oldMember, newMember, at: path.appending(key)) }
                 } else {
                     operations.append(.add(path: path.appending(key), value: newMember))
                 }
@@ -127,7 +128,7 @@ private struct Differ {
             }
             guard matchedOld < old.count else { break }
             // Elements matched on their content are equal; those matched on a given key may differ.
-            if oldHasGivenKey[matchedOld] {
+            if oldHasGivenKey[matchedOld], old[matchedOld] != new[matchedNew] {
                 compare(old[matchedOld], new[matchedNew], at: path.appending(position))
             }
             position += 1
