@@ -5,8 +5,8 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
     let parsed = try Arguments.parse(
         arguments, values: ["--templates", "--store", "--model", "--format"], flags: [], operands: 2)
     let format = parsed.value("--format") ?? "text"
-    guard ["text", "json", "github"].contains(format) else {
-        throw UsageError("unknown format '\(format)'; use text, json or github")
+    guard ["text", "json", "json-patch", "github"].contains(format) else {
+        throw UsageError("unknown format '\(format)'; use text, json, json-patch or github")
     }
     let modelURL = parsed.value("--model").map { URL(fileURLWithPath: $0) }
     let oldPath: String
@@ -27,6 +27,8 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
     switch format {
     case "json":
         Output.json(diff.json)
+    case "json-patch":
+        Output.json(JSONPatch(from: sides[0], to: sides[1]).json)
     case "github":
         FileHandle.standardOutput.write(Data(diff.githubAnnotations().utf8))
     default:
