@@ -68,8 +68,10 @@ struct GraphComparison {
     private mutating func compare(_ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String) {
         guard let shape = after ?? before else { return }
         let offset = after?.offset ?? before!.offset
-        let oldKeys = before?.keys ?? []
-        let newKeys = after?.keys ?? []
+        // A link is met from both ends when both objects are read (an employee's department, and the department's
+        // employees): each member counts once.
+        let oldKeys = Self.firstOccurrences(before?.keys ?? [])
+        let newKeys = Self.firstOccurrences(after?.keys ?? [])
         if !shape.isToMany, oldKeys.count <= 1, newKeys.count <= 1, oldKeys != newKeys,
             (before?.embedded.isEmpty ?? true) == (after?.embedded.isEmpty ?? true)
         {
@@ -90,6 +92,11 @@ struct GraphComparison {
             }
         }
         compareEmbedded(before?.embedded ?? [], after?.embedded ?? [], shape: shape, object: object, property: property, offset: offset)
+    }
+
+    private static func firstOccurrences(_ keys: [String]) -> [String] {
+        var seen = Set<String>()
+        return keys.filter { seen.insert($0).inserted }
     }
 
     /// Members without identity or `$id`: equal ones matched first, the rest paired in order and compared key by key,
