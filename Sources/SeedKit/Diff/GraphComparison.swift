@@ -68,10 +68,8 @@ struct GraphComparison {
     private mutating func compare(_ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String) {
         guard let shape = after ?? before else { return }
         let offset = after?.offset ?? before!.offset
-        // A link is met from both ends when both objects are read (an employee's department, and the department's
-        // employees): each member counts once.
-        let oldKeys = Self.firstOccurrences(before?.keys ?? [])
-        let newKeys = Self.firstOccurrences(after?.keys ?? [])
+        let oldKeys = memberKeys(before)
+        let newKeys = memberKeys(after)
         if !shape.isToMany, oldKeys.count <= 1, newKeys.count <= 1, oldKeys != newKeys,
             (before?.embedded.isEmpty ?? true) == (after?.embedded.isEmpty ?? true)
         {
@@ -94,9 +92,14 @@ struct GraphComparison {
         compareEmbedded(before?.embedded ?? [], after?.embedded ?? [], shape: shape, object: object, property: property, offset: offset)
     }
 
-    private static func firstOccurrences(_ keys: [String]) -> [String] {
+    /// The keys of the members to compare, each once: a link is met from both ends when both objects are read (an
+    /// employee's department, and the department's employees). Members of a to-many that are on one side only are
+    /// left out: the link is part of their export form, shown with their addition or removal (or, for objects only
+    /// in the new graph when those are ignored, not compared).
+    private func memberKeys(_ links: FlatGraph.Links?) -> [String] {
+        guard let links else { return [] }
         var seen = Set<String>()
-        return keys.filter { seen.insert($0).inserted }
+        return links.keys.filter { key in seen.insert(key).inserted && !(links.isToMany && unmatched.contains(key)) }
     }
 
     /// Members without identity or `$id`: equal ones matched first, the rest paired in order and compared key by key,
