@@ -187,6 +187,8 @@ private struct ExportReader {
                     hasObjects = true
                     try readObjects()
                 case "model":
+                    // Located at the model itself, not the whitespace before it.
+                    parser.skipWhitespace()
                     let valueOffset = parser.index
                     let model = try parse { (parser: inout JSONParser) throws(JSONParseFailure) in try parser.parseValue() }
                     members[key] = model
