@@ -269,6 +269,16 @@ struct GraphDiffTests {
         #expect(nothingMissing.summaryLine == "no differences; 1 object only in the new graph, not compared")
     }
 
+    @Test func summaryCountsEachChangedObjectOnceWhateverItsIdentity() throws {
+        let old = Fixtures.exportText(model: Fixtures.projectsModelText, objects: [
+            #"{"class":"Project","code":"a]1","title":"x"}"#, #"{"class":"Project","code":"a]2","title":"x"}"#,
+            #"{"class":"Project","code":"b.1","title":"x"}"#,
+        ])
+        let diff = try diff(old, old.replacingOccurrences(of: #""title":"x""#, with: #""title":"y""#))
+        #expect(diff.changes.map(\.object) == [#"Project[code="a]1"]"#, #"Project[code="a]2"]"#, "Project[code=b.1]"])
+        #expect(diff.summary.changed == 3)
+    }
+
     // MARK: Formats
 
     @Test func textIsOneLinePerChangeThenASummaryColouredOnRequest() throws {
