@@ -174,6 +174,14 @@ struct DiffCommandTests {
         #expect(badClass.status == 2)
         #expect(badClass.stderr.hasPrefix(
             "seed: class.json:\(orbit + 1):5: /objects/\(objectIndex)/class: unknown class 'Projet'; did you mean 'Project'?"))
+
+        // A template directory side is checked as the seeder checks it, every issue located.
+        try Fixtures.write(#"{"class": "Departmnt", "name": "X"}"#, to: "Templates/bad.template", in: directory)
+        let badTemplates = try Fixtures.runSeed(["diff", "Templates", "good.json"], in: directory)
+        #expect(badTemplates.status == 2)
+        #expect(badTemplates.stderr.contains("\nTemplates/bad.template:1:11: /class: unknown class 'Departmnt'; did you mean 'Department'?"))
+        let badDrift = try Fixtures.runSeed(["diff", "--templates", "Templates", "--store", "seed.sqlite"], in: directory)
+        #expect(badDrift.status == 2 && badDrift.stderr == badTemplates.stderr)
     }
 
     @Test func driftCheckReportsWhatTheStoreNoLongerHolds() throws {
