@@ -168,6 +168,25 @@ struct GraphDiffTests {
             """)
     }
 
+    @Test func reorderIsReportedAlongsideMembersJoiningAndLeaving() throws {
+        let tracks = (1...4).map { #"{"class":"Track","number":\#($0)}"# }
+        func playlist(_ numbers: [Int]) -> String {
+            #"{"class":"Playlist","name":"Mix","tracks":[\#(numbers.map { tracks[$0 - 1] }.joined(separator: ","))]}"#
+        }
+        let old = Fixtures.exportText(model: Fixtures.projectsModelText, objects: [playlist([1, 2, 3])] + tracks)
+        let new = Fixtures.exportText(model: Fixtures.projectsModelText, objects: [playlist([3, 4, 1])] + tracks)
+        #expect(try diff(old, new).text() == """
+            + Playlist[name=Mix].tracks: Track[number=4]
+            - Playlist[name=Mix].tracks: Track[number=2]
+            ~ Playlist[name=Mix].tracks: order [Track[number=1], Track[number=2], Track[number=3]] → [Track[number=3], Track[number=4], Track[number=1]]
+            0 objects added, 0 removed, 1 changed
+
+            """)
+        // Members joining and leaving alone move no one: no reorder.
+        let appended = Fixtures.exportText(model: Fixtures.projectsModelText, objects: [playlist([1, 3, 4])] + tracks)
+        #expect(try diff(old, appended).changes.map(\.kind) == [.linked, .unlinked])
+    }
+
     @Test func classChangeWithinTheInheritanceTreeIsTheSameObject() throws {
         let diff = try diff { context, objects in
             let bo = objects["bo@example.com"]!

@@ -84,7 +84,8 @@ struct GraphComparison {
             for key in newKeys where !oldSet.contains(key) {
                 add(.linked, object, property, new: .string(name(of: key)), offset)
             }
-            if shape.isOrdered, oldSet == newSet, oldKeys.count == newKeys.count {
+            // The members on both sides, in each side's order: moved, whatever else joined or left.
+            if shape.isOrdered, oldKeys.filter(newSet.contains) != newKeys.filter(oldSet.contains) {
                 add(.reordered, object, property, old: .array(oldKeys.map { .string(name(of: $0)) }),
                     new: .array(newKeys.map { .string(name(of: $0)) }), offset)
             }
