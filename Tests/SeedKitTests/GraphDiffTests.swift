@@ -153,6 +153,13 @@ struct GraphDiffTests {
         #expect(diff.changes.first?.path == "Employee[email=ann@example.com].addresses")
         #expect(diff.changes.first?.old?.arrayValue?.map { $0["street"] } == ["1 Harbour Road", "22 Mill Lane"])
         #expect(diff.changes.first?.new?.arrayValue?.map { $0["street"] } == ["22 Mill Lane", "1 Harbour Road"])
+        let reorderedAndAdded = try self.diff { context, objects in
+            let ann = objects["ann@example.com"]!
+            let addresses = try #require(ann.value(forKey: "addresses") as? [ManagedObject])
+            try ann.setValue(addresses.reversed() + [context.insert("Address", values: ["street": "9 Hill Road", "city": "Leeds"])], forKey: "addresses")
+        }
+        #expect(reorderedAndAdded.changes.map(\.kind) == [.linked, .reordered])
+        #expect(reorderedAndAdded.changes.last?.new?.arrayValue?.map { $0["street"] } == ["22 Mill Lane", "1 Harbour Road", "9 Hill Road"])
 
         // Members with identity, by name.
         let old = Fixtures.exportText(model: Fixtures.projectsModelText, objects: [

@@ -132,7 +132,8 @@ struct GraphComparison {
         for index in unmatchedNew.dropFirst(unmatchedOld.count) {
             add(.linked, object, property, new: after[index], offset)
         }
-        if shape.isOrdered, unmatchedOld.isEmpty, unmatchedNew.isEmpty, matchedNew != matchedNew.sorted() {
+        // The equal members, in old order, are at these new positions: moved, whatever else joined, left or changed.
+        if shape.isOrdered, matchedNew != matchedNew.sorted() {
             add(.reordered, object, property, old: .array(before), new: .array(after), offset)
         }
     }
