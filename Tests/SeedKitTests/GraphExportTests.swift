@@ -204,6 +204,28 @@ struct GraphExportTests {
         #expect(try !FileManager.default.contentsOfDirectory(atPath: directory.path).contains { $0.hasSuffix(".tmp") })
     }
 
+    @Test func templateFileNamesAreSafeAndUniqueForAnyIdentity() throws {
+        let context = ObjectContext(model: try Fixtures.sampleModel())
+        let names = ["R&D/Ops", "Sales", "sales", ".hidden", "..", "Café", String(repeating: "x", count: 200), "", "a b:c*?"]
+        for name in names { try context.insert("Department", values: ["name": name]) }
+        let original = try GraphExport().document(of: context)
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Odd")
+        let written = try GraphExport().writeTemplates(context, to: templates)
+        #expect(written.count == names.count + 1)
+        #expect(Set(written.map { $0.lowercased() }).count == written.count, "unique even on a case-insensitive file system")
+        for path in written where path != "model.json" {
+            let components = path.split(separator: "/")
+            #expect(components.count == 2 && components[0] == "Department", "\(path)")
+            #expect(!components[1].hasPrefix(".") && components[1].utf8.count <= 130, "\(path)")
+        }
+        let reseeded = directory.appendingPathComponent("odd.sqlite").path
+        let report = try Seeder(storePath: reseeded).seed(templates: templates)
+        #expect(report.status == .applied, "\(report.issues)")
+        #expect(try export(storeAt: reseeded) == original)
+    }
+
     @Test func templateSetOfObjectsWithoutIdentityRoundTrips() throws {
         let context = ObjectContext(model: try Fixtures.graphModel())
         let root = try context.insert("Node", values: ["title": "root", "count": 3])
