@@ -432,6 +432,30 @@ struct GraphDiffTests {
         #expect(throws: ExportError.self) { try ExportDocument(contentsOf: directory) }
     }
 
+    @Test func deeplyNestedOwnedChildrenReadBack() throws {
+        // Each level of ownership nests two levels of JSON (the child, in its parent's array).
+        let context = ObjectContext(model: try Fixtures.graphModel())
+        var parent = try context.insert("Node", values: ["title": "0"])
+        for depth in 1..<1500 {
+            let child = try context.insert("Node", values: ["title": "\(depth)"])
+            try parent.add(child, to: "children")
+            parent = child
+        }
+        let document = try ExportDocument(exporting: context)
+        #expect(document.objectCount == 1)
+        #expect(try GraphDiff(from: document, to: ExportDocument(exporting: context)).changes.isEmpty)
+        try parent.setValue("last", forKey: "title")
+        // A top-level object without identity is keyed by its content: a change is a removal and an addition.
+        let changed = try GraphDiff(from: document, to: ExportDocument(exporting: context))
+        #expect(changed.changes.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.added, .removed])
+        // Deeper than a reader should follow: an error, not a stack overflow.
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        let tooDeep = Fixtures.exportText(
+            model: Fixtures.projectsModelText, objects: [#"{"class":"Project","code":"A","title":"x","deep":\#(deep)}"#])
+        let error = try readingError(tooDeep)
+        #expect(error.description.hasPrefix("bad.json:6:") && error.message == "nesting deeper than 4096")
+    }
+
     @Test func damagedExportsNeverCrash() throws {
         let text = Array(try sampleExportText().utf8)
         let original = try ExportDocument(bytes: text)

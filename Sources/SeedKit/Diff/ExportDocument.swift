@@ -24,6 +24,10 @@ public struct ExportDocument: Sendable {
     /// The number of top-level objects.
     public var objectCount: Int { entries.count }
 
+    /// How deeply the text may nest: deep enough for the chains of owned children exports hold (two levels each),
+    /// shallow enough that reading and comparing them cannot overflow a thread's stack.
+    static let maxDepth = 4096
+
     let bytes: [UInt8]
     /// The top-level objects, in document order.
     let entries: [Entry]
@@ -37,7 +41,7 @@ public struct ExportDocument: Sendable {
         self.bytes = bytes
         self.file = file
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<ExportReader, ExportError> in
-            var reader = ExportReader(parser: JSONParser(bytes: buffer, maxDepth: 512), file: file)
+            var reader = ExportReader(parser: JSONParser(bytes: buffer, maxDepth: Self.maxDepth), file: file)
             do throws(ExportError) {
                 try reader.read()
                 return .success(reader)
@@ -85,7 +89,7 @@ public struct ExportDocument: Sendable {
     /// The top-level object of an entry, parsed again.
     func object(at entry: Entry) -> JSON {
         bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[..<entry.end]), maxDepth: 512)
+            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[..<entry.end]), maxDepth: Self.maxDepth)
             parser.index = entry.start
             // The whole text was validated when the document was read.
             return try! parser.parseValue()
