@@ -305,6 +305,52 @@ struct GraphDiffTests {
         #expect(diff.summary.changed == 3)
     }
 
+    @Test func comparingTheOtherWayReportsTheInverseChanges() throws {
+        /// Edits of the sample company, each applied or not at random.
+        let edits: [(ObjectContext, [String: ManagedObject]) throws -> Void] = [
+            { _, o in try o["Sales"]!.setValue(Decimal(string: "1.5")!, forKey: "budget") },
+            { _, o in try o["ann@example.com"]!.setValue(nil, forKey: "hired") },
+            { _, o in try o["dev@example.com"]!.setValue(o["Engineering"]!, forKey: "department") },
+            { _, o in try o["bo@example.com"]!.setValue(nil, forKey: "department") },
+            { _, o in try o["bo@example.com"]!.add(o["APOLLO"]!, to: "projects") },
+            { _, o in try o["ORBIT"]!.remove(o["ann@example.com"]!, from: "members") },
+            { c, o in try c.delete(o["dev@example.com"]!) },
+            { c, o in try c.insert("Employee", values: ["name": "Zoe", "email": "zoe@example.com", "department": o["Sales"]!, "projects": [o["ORBIT"]!]]) },
+            { _, o in try o["APOLLO"]!.setValue("ZEUS", forKey: "code") },
+            { c, o in
+                let ann = o["ann@example.com"]!
+                let addresses = try #require(ann.value(forKey: "addresses") as? [ManagedObject])
+                try addresses[1].setValue("23 Mill Lane", forKey: "street")
+                try ann.setValue(addresses.reversed() + [c.insert("Address", values: ["street": "9 Hill Road", "city": "Leeds"])], forKey: "addresses")
+            },
+            { c, o in try c.delete(try #require((o["cleo@example.com"]!.value(forKey: "addresses") as? [ManagedObject])?.first)) },
+            { _, o in try o["cleo@example.com"]!.remove(o["ann@example.com"]!, from: "reports") },
+        ]
+        /// A change as the other direction reports it, with embedded members' positions left out.
+        func inverse(_ change: GraphChange) -> String {
+            let kinds: [GraphChange.Kind: GraphChange.Kind] = [.added: .removed, .removed: .added, .linked: .unlinked, .unlinked: .linked]
+            return describe(GraphChange(kind: kinds[change.kind] ?? change.kind, object: change.object, property: change.property, old: change.new, new: change.old))
+        }
+        func describe(_ change: GraphChange) -> String {
+            let path = change.path.replacing(/\[[0-9]+\]/, with: "[]")
+            return "\(change.kind) \(path) \(change.old.map { $0.text(style: .canonical) } ?? "-") \(change.new.map { $0.text(style: .canonical) } ?? "-")"
+        }
+        let old = try ExportDocument(exporting: Fixtures.sampleCompanyContext())
+        var generator = SeededGenerator(seed: 3)
+        for round in 0..<40 {
+            let context = ObjectContext(model: try Fixtures.sampleModel())
+            let objects = try Fixtures.insertSampleCompany(into: context, shuffleSeed: UInt64(round))
+            let chosen = edits.indices.filter { _ in Bool.random(using: &generator) }
+            for index in chosen { try edits[index](context, objects) }
+            let new = try ExportDocument(exporting: context)
+            let forward = try GraphDiff(from: old, to: new)
+            let backward = try GraphDiff(from: new, to: old)
+            #expect(forward.changes.map(inverse).sorted() == backward.changes.map(describe).sorted(), "edits \(chosen)")
+            #expect(forward.summary.added == backward.summary.removed && forward.summary.changed == backward.summary.changed, "edits \(chosen)")
+            #expect(forward.hasDifferences == !chosen.isEmpty, "edits \(chosen)")
+        }
+    }
+
     // MARK: Formats
 
     @Test func textIsOneLinePerChangeThenASummaryColouredOnRequest() throws {
