@@ -44,6 +44,28 @@ struct GraphExportTests {
         #expect(try export(storeAt: seeded) == reference)
     }
 
+    @Test func randomCompaniesExportTheSameBytesWhateverTheOrder() throws {
+        for seed: UInt64 in 1...4 {
+            var generator = SeededGenerator(seed: seed)
+            let company = RandomCompany(using: &generator)
+            let directory = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var exports: [[UInt8]] = []
+            for order: UInt64 in 0..<3 {
+                let path = directory.appendingPathComponent("\(order).sqlite").path
+                let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+                try company.insert(into: context, shuffleSeed: seed * 10 + order)
+                try context.save()
+                let file = directory.appendingPathComponent("\(order).export.json").path
+                try GraphExport().write(SQLiteStore(existingAt: path).newContext(), toFileAtPath: file)
+                exports.append(try [UInt8](Data(contentsOf: URL(fileURLWithPath: file))))
+            }
+            #expect(exports[1] == exports[0], "seed \(seed)")
+            #expect(exports[2] == exports[0], "seed \(seed)")
+            #expect(try ExportDocument(bytes: exports[0]).objectCount == company.topLevelCount, "seed \(seed)")
+        }
+    }
+
     @Test func documentHasTheModelThenOneCanonicalLinePerObjectSortedByEntityAndIdentity() throws {
         let path = try sampleStore(shuffleSeed: 5)
         defer { removeDirectory(ofStore: path) }
@@ -279,5 +301,65 @@ struct GraphExportTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try GraphExport().writeTemplates(SQLiteStore(existingAt: path).newContext(), to: directory.appendingPathComponent("T"))
             == ["model.json"])
+    }
+}
+
+/// A random company over the sample model: departments, projects, employees and managers with random links and
+/// ordered addresses, insertable in any order.
+private struct RandomCompany {
+    var departments: [String] = []
+    var projects: [String] = []
+    /// Email, whether a manager, department index, project indices, addresses (street, city), reports (indices).
+    var employees: [(email: String, isManager: Bool, department: Int?, projects: [Int], addresses: [(String, String)], reports: [Int])] = []
+
+    var topLevelCount: Int { departments.count + projects.count + employees.count }
+
+    init(using generator: inout SeededGenerator) {
+        departments = (0..<Int.random(in: 1...5, using: &generator)).map { "Dept \($0)" }
+        projects = (0..<Int.random(in: 0...8, using: &generator)).map { "P\($0)" }
+        let count = Int.random(in: 100...400, using: &generator)
+        for index in 0..<count {
+            let isManager = Int.random(in: 0..<8, using: &generator) == 0
+            employees.append((
+                email: "e\(index)@example.com", isManager: isManager,
+                department: Bool.random(using: &generator) ? Int.random(in: 0..<departments.count, using: &generator) : nil,
+                projects: projects.indices.filter { _ in Int.random(in: 0..<4, using: &generator) == 0 },
+                addresses: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    ("\(Int.random(in: 1...99, using: &generator)) Road", ["Bath", "Leeds", "York"].randomElement(using: &generator)!)
+                },
+                reports: isManager ? (0..<count).filter { _ in Int.random(in: 0..<30, using: &generator) == 0 } : []))
+        }
+    }
+
+    /// Inserts the company, objects and unordered links in an order the seed shuffles; addresses keep their order.
+    func insert(into context: ObjectContext, shuffleSeed: UInt64) throws {
+        var generator = SeededGenerator(seed: shuffleSeed)
+        var byName: [String: ManagedObject] = [:]
+        var inserts: [() throws -> Void] = []
+        for name in departments { inserts.append { byName[name] = try context.insert("Department", values: ["name": name]) } }
+        for code in projects { inserts.append { byName[code] = try context.insert("Project", values: ["code": code, "title": "Project \(code)"]) } }
+        for employee in employees {
+            inserts.append {
+                var values: [String: Any] = ["name": "Name of \(employee.email)", "email": employee.email]
+                if employee.isManager { values["level"] = employee.email.count }
+                byName[employee.email] = try context.insert(employee.isManager ? "Manager" : "Employee", values: values)
+            }
+        }
+        for insert in inserts.shuffled(using: &generator) { try insert() }
+        var links: [() throws -> Void] = []
+        for employee in employees {
+            let object = byName[employee.email]!
+            if let department = employee.department {
+                links.append { try object.setValue(byName[departments[department]]!, forKey: "department") }
+            }
+            for project in employee.projects { links.append { try byName[projects[project]]!.add(object, to: "members") } }
+            for report in employee.reports { links.append { try object.add(byName[employees[report].email]!, to: "reports") } }
+            links.append {
+                for (street, city) in employee.addresses {
+                    try object.add(context.insert("Address", values: ["street": street, "city": city]), to: "addresses")
+                }
+            }
+        }
+        for link in links.shuffled(using: &generator) { try link() }
     }
 }
