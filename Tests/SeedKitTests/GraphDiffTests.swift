@@ -502,6 +502,19 @@ struct GraphDiffTests {
         #expect(error.description.hasPrefix("bad.json:6:") && error.message == "nesting deeper than 4096")
     }
 
+    @Test func identicalObjectsWithoutIdentityAreCountedNotRefused() throws {
+        let context = ObjectContext(model: try Fixtures.graphModel())
+        for _ in 0..<3 { try context.insert("Node", values: ["title": "same"]) }
+        let three = try ExportDocument(exporting: context)
+        #expect(three.objectCount == 3)
+        #expect(try GraphDiff(from: three, to: ExportDocument(exporting: context)).changes.isEmpty)
+        try context.delete(try #require(context.fetch("Node").first))
+        try context.insert("Node", values: ["title": "other"])
+        let diff = try GraphDiff(from: three, to: ExportDocument(exporting: context))
+        #expect(diff.changes.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.added, .removed])
+        #expect(diff.summary.added == 1 && diff.summary.removed == 1)
+    }
+
     @Test func damagedExportsNeverCrash() throws {
         let text = Array(try sampleExportText().utf8)
         let original = try ExportDocument(bytes: text)

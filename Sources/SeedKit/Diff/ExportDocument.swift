@@ -127,21 +127,35 @@ public struct ExportDocument: Sendable {
         return error
     }
 
-    /// Refuses an object written twice at the top level.
-    private func checkKeysAreUnique(with keyer: ObjectKeyer) throws(ExportError) {
+    /// Refuses an object written twice at the top level. Objects keyed by their content (without identity or `$id`)
+    /// may be equal: a graph can hold several, so their copies are numbered and compared as a multiset.
+    private mutating func checkKeysAreUnique(with keyer: ObjectKeyer) throws(ExportError) {
         var firstIndex: [String: Int] = [:]
         firstIndex.reserveCapacity(entries.count)
+        var copies: [String: Int] = [:]
+        var numbered: [(index: Int, key: String)] = []
         for index in entries.indices {
-            if let first = firstIndex.updateValue(index, forKey: entries[index].key) {
-                let firstLocation = location(ofOffset: entries[first].start)
-                let object = object(at: entries[index])
-                let name = (try? keyer.entity(of: object, pointer: .root, default: nil)).map { keyer.display(of: object, entity: $0) }
-                throw ExportError(
-                    "\(name ?? entries[index].key) is written twice (first at /objects/\(first), \(firstLocation))",
-                    location: location(ofOffset: entries[index].start),
-                    pointer: .root.appending("objects").appending(index))
+            let key = entries[index].key
+            guard let first = firstIndex.updateValue(index, forKey: key) else { continue }
+            if key.hasPrefix("#") {
+                // Content keys end with the object's closing brace, so a numbered one cannot equal another key.
+                let copy = copies[key, default: 1] + 1
+                copies[key] = copy
+                numbered.append((index, key + "#\(copy)"))
+                continue
             }
+            let firstLocation = location(ofOffset: entries[first].start)
+            let object = object(at: entries[index])
+            let name = (try? keyer.entity(of: object, pointer: .root, default: nil)).map { keyer.display(of: object, entity: $0) }
+            throw ExportError(
+                "\(name ?? key) is written twice (first at /objects/\(first), \(firstLocation))",
+                location: location(ofOffset: entries[index].start),
+                pointer: .root.appending("objects").appending(index))
         }
+        guard !numbered.isEmpty else { return }
+        var keyed = entries
+        for (index, key) in numbered { keyed[index].key = key }
+        self = ExportDocument(file: file, model: model, bytes: bytes, entries: keyed)
     }
 
     private init(file: String?, model: EntityModel, bytes: [UInt8], entries: [Entry]) {
