@@ -263,13 +263,15 @@ struct GraphExportTests {
         let loner = try context.insert("Node", values: ["title": "loner"])
         try loner.add(child, to: "likes")
         try root.add(context.insert("Tag", values: ["label": "red"]), to: "tags")
+        // Two equal objects without identity: both kept.
+        for _ in 0..<2 { try context.insert("Node", values: ["title": "twin"]) }
         let original = try GraphExport().document(of: context)
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let templates = directory.appendingPathComponent("Graph")
         let written = try GraphExport().writeTemplates(context, to: templates)
         // The loner has no identity, so it is written in full where first met: under the child it likes.
-        #expect(written == ["Node/Node-1.template", "Tag/red.template", "model.json"])
+        #expect(written == ["Node/Node-1.template", "Node/Node-2.template", "Node/Node-3.template", "Tag/red.template", "model.json"])
         let reseeded = directory.appendingPathComponent("graph.sqlite").path
         #expect(try Seeder(storePath: reseeded).seed(templates: templates).status == .applied)
         #expect(try export(storeAt: reseeded) == original)
