@@ -67,6 +67,35 @@ struct GraphDiffTests {
         #expect(try self.diff(shuffled, text).changes.isEmpty)
     }
 
+    @Test func documentsFromAStoreATemplateDirectoryAndAFileAgree() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        let store = directory.appendingPathComponent("seed.sqlite").path
+        #expect(try Seeder(storePath: store).seed(templates: templates).status == .applied)
+        let file = directory.appendingPathComponent("company.export.json").path
+        try GraphExport().write(SQLiteStore(existingAt: store).newContext(), toFileAtPath: file)
+        let fromTemplates = try ExportDocument(path: templates.path)
+        let fromStore = try ExportDocument(path: store)
+        let fromFile = try ExportDocument(path: file)
+        #expect(fromFile.file == file && fromStore.file == nil)
+        for (old, new) in [(fromTemplates, fromStore), (fromStore, fromFile), (fromFile, fromTemplates)] {
+            #expect(try GraphDiff(from: old, to: new).changes.isEmpty)
+        }
+        // The same objects as the API builds them.
+        #expect(try GraphDiff(from: fromTemplates, to: ExportDocument(exporting: Fixtures.sampleCompanyContext())).changes.isEmpty)
+
+        // A template directory without model.json, read with the model given.
+        let model = directory.appendingPathComponent("model.json")
+        try FileManager.default.moveItem(at: templates.appendingPathComponent("model.json"), to: model)
+        #expect(try GraphDiff(from: ExportDocument(path: templates.path, modelURL: model), to: fromStore).changes.isEmpty)
+        // An invalid one lists every issue, located.
+        try Fixtures.write(#"{"class": "Project", "code": "X", "title": 7}"#, to: "Templates/x.template", in: directory)
+        let error = try #require(throws: ExportError.self) { try ExportDocument(path: templates.path, modelURL: model) }
+        #expect(error.message.hasSuffix("/Templates/x.template:1:44: /title: attribute 'title' of Project: expected a string, got a number"))
+        #expect(throws: ExportError.self) { try ExportDocument(path: directory.appendingPathComponent("nothing").path) }
+    }
+
     // MARK: Each kind of change
 
     @Test func addedObjectIsReportedOnceWithItsExportForm() throws {
