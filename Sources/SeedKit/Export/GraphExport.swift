@@ -20,8 +20,10 @@ import Foundation
 ///
 /// Each top-level object is one line of canonical JSON (keys sorted by code point, one number form per value),
 /// so a version-control diff of two exports shows the objects that changed. Top-level objects are sorted by entity
-/// name, then by identity (else by attribute values); owned children are nested under their owner; other objects
-/// are referenced by identity stub, or by a deterministic `$id` (see ``GraphEncoder``). The objects are exactly what
+/// name, then by identity (else by attribute values, then by what they own and reference); owned children are nested
+/// under their owner; other objects are referenced by identity stub, or by a deterministic `$id` (see
+/// ``GraphEncoder``). One order is left to the data: members of an unordered to-many without identity whose
+/// attributes are equal keep their stored order (see ``GraphEncoder/canonicalOrder(_:)``). The objects are exactly what
 /// ``GraphDecoder`` and the seeder read, so an export is also a template set (see ``writeTemplates(_:to:)``).
 ///
 /// An export reads objects: use it in the isolation domain of their context.
