@@ -88,6 +88,24 @@ struct DiffCommandTests {
         #expect(missingOutput.status == 2 && missingOutput.stderr.hasPrefix("seed: --format templates needs --output DIR\nusage: seed export"))
     }
 
+    @Test func exportWithAModelReadsOnlyAStoreOfThatModel() throws {
+        let directory = try seededDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try Fixtures.runSeed(["export"], in: directory)
+        let same = try Fixtures.runSeed(["export", "--model", "Templates/model.json"], in: directory)
+        #expect(same.status == 0 && same.stdout == plain.stdout)
+        let text = try String(contentsOf: directory.appendingPathComponent("Templates/model.json"), encoding: .utf8)
+        try Fixtures.write(
+            text.replacingOccurrences(of: #""started": "date?""#, with: #""started": "date?", "budget": "decimal?""#),
+            to: "other-model.json", in: directory)
+        let before = try read("seed.sqlite", in: directory)
+        let other = try Fixtures.runSeed(["export", "--model", "other-model.json"], in: directory)
+        #expect(other.status == 2 && other.stdout.isEmpty)
+        #expect(other.stderr
+            == "seed: the model in other-model.json is not the one seed.sqlite holds; leave out --model to read the store with its own\n")
+        #expect(try read("seed.sqlite", in: directory) == before)
+    }
+
     // MARK: seed diff
 
     @Test func diffExitsZeroForNoDifferencesAndOneWithTheChanges() throws {
