@@ -13,7 +13,12 @@ func runExport(_ arguments: [String]) throws -> Int32 {
     guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
     let store: SQLiteStore
     if let modelPath = parsed.value("--model") {
-        store = try SQLiteStore(path: storePath, model: EntityModel(contentsOf: URL(fileURLWithPath: modelPath)), options: options)
+        let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
+        // Opening with another model would migrate the store, which a read-only export must not do.
+        if let stored = try? SQLiteStore.storedModel(atPath: storePath), stored != model {
+            throw SeedError("the model in \(modelPath) is not the one \(storePath) holds; leave out --model to read the store with its own")
+        }
+        store = try SQLiteStore(path: storePath, model: model, options: options)
     } else {
         store = try SQLiteStore(existingAt: storePath, options: options)
     }

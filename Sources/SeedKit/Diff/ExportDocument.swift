@@ -24,6 +24,10 @@ public struct ExportDocument: Sendable {
     /// The number of top-level objects.
     public var objectCount: Int { entries.count }
 
+    /// How deeply the text may nest: deep enough for the chains of owned children exports hold (two levels each),
+    /// shallow enough that reading and comparing them cannot overflow a thread's stack.
+    static let maxDepth = 4096
+
     let bytes: [UInt8]
     /// The top-level objects, in document order.
     let entries: [Entry]
@@ -42,7 +46,7 @@ public struct ExportDocument: Sendable {
         self.bytes = bytes
         self.file = file
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<ExportReader, ExportError> in
-            var reader = ExportReader(parser: JSONParser(bytes: buffer, maxDepth: 512), file: file)
+            var reader = ExportReader(parser: JSONParser(bytes: buffer, maxDepth: Self.maxDepth), file: file)
             do throws(ExportError) {
                 try reader.read()
                 return .success(reader)
@@ -116,7 +120,7 @@ public struct ExportDocument: Sendable {
     /// The top-level object of an entry, parsed again.
     func object(at entry: Entry) -> JSON {
         bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[..<entry.end]), maxDepth: 512)
+            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[..<entry.end]), maxDepth: Self.maxDepth)
             parser.index = entry.start
             // The whole text was validated when the document was read.
             return try! parser.parseValue()
@@ -154,10 +158,19 @@ public struct ExportDocument: Sendable {
         return error
     }
 
-    /// Sorts the entries by key, refusing an object written twice at the top level.
+    /// Sorts the entries by key, refusing an object written twice at the top level. Objects keyed by their content
+    /// (without identity or `$id`) may be equal: a graph can hold several, so their copies are numbered and compared
+    /// as a multiset.
     private mutating func orderKeys(with keyer: ObjectKeyer) throws(ExportError) {
+        var entries = self.entries
+        var copies: [String: Int] = [:]
+        for index in entries.indices where entries[index].key.hasPrefix("#") {
+            let copy = copies[entries[index].key, default: 0] + 1
+            copies[entries[index].key] = copy
+            // Content keys end with the object's closing brace, so a numbered one cannot equal another key.
+            if copy > 1 { entries[index].key += "#\(copy)" }
+        }
         var order = Array(entries.indices)
-        let entries = self.entries
         if zip(entries, entries.dropFirst()).contains(where: { $0.key >= $1.key }) {
             order.sort { entries[$0].key < entries[$1].key || (entries[$0].key == entries[$1].key && $0 < $1) }
         }
@@ -221,6 +234,8 @@ private struct ExportReader {
                     hasObjects = true
                     try readObjects()
                 case "model":
+                    // Located at the model itself, not the whitespace before it.
+                    parser.skipWhitespace()
                     let valueOffset = parser.index
                     let model = try parse { (parser: inout JSONParser) throws(JSONParseFailure) in try parser.parseValue() }
                     members[key] = model

@@ -13,6 +13,8 @@ struct GraphComparison {
 
     private(set) var changes: [(GraphChange, place: Place)] = []
     private(set) var ignoredObjects = 0
+    /// Objects in one graph only: their links are part of their export form, shown with their addition or removal.
+    private var unmatched: Set<String> = []
 
     init(old: FlatGraph, new: FlatGraph, options: GraphDiff.Options) {
         self.old = old
@@ -34,8 +36,10 @@ struct GraphComparison {
                     add(.attribute, after.display, name, old: before.attributes[name], new: after.attributes[name], place)
                 }
             case let (before?, nil):
+                unmatched.insert(key)
                 changes.append((GraphChange(kind: .removed, object: before.display, old: before.json), Place(key: key, offset: before.offset, inOld: true)))
             case let (nil, after?):
+                unmatched.insert(key)
                 if options.ignoresObjectsOnlyInNew {
                     ignoredObjects += 1
                 } else {
@@ -75,8 +79,8 @@ struct GraphComparison {
         _ before: FlatGraph.Links?, _ after: FlatGraph.Links?, object: String, property: String, at place: Place
     ) {
         guard let shape = after ?? before else { return }
-        let oldKeys = before?.keys ?? []
-        let newKeys = after?.keys ?? []
+        let oldKeys = memberKeys(before)
+        let newKeys = memberKeys(after)
         if !shape.isToMany, oldKeys.count <= 1, newKeys.count <= 1, oldKeys != newKeys,
             (before?.embedded.isEmpty ?? true) == (after?.embedded.isEmpty ?? true)
         {
@@ -91,12 +95,23 @@ struct GraphComparison {
             for key in newKeys where !oldSet.contains(key) {
                 add(.linked, object, property, new: .string(name(of: key)), place)
             }
-            if shape.isOrdered, oldSet == newSet, oldKeys.count == newKeys.count {
+            // The members on both sides, in each side's order: moved, whatever else joined or left.
+            if shape.isOrdered, oldKeys.filter(newSet.contains) != newKeys.filter(oldSet.contains) {
                 add(.reordered, object, property, old: .array(oldKeys.map { .string(name(of: $0)) }),
                     new: .array(newKeys.map { .string(name(of: $0)) }), place)
             }
         }
         compareEmbedded(before?.embedded ?? [], after?.embedded ?? [], shape: shape, object: object, property: property, at: place)
+    }
+
+    /// The keys of the members to compare, each once: a link is met from both ends when both objects are read (an
+    /// employee's department, and the department's employees). Members of a to-many that are on one side only are
+    /// left out: the link is part of their export form, shown with their addition or removal (or, for objects only
+    /// in the new graph when those are ignored, not compared).
+    private func memberKeys(_ links: FlatGraph.Links?) -> [String] {
+        guard let links else { return [] }
+        var seen = Set<String>()
+        return links.keys.filter { key in seen.insert(key).inserted && !(links.isToMany && unmatched.contains(key)) }
     }
 
     /// Members without identity or `$id`: equal ones matched first, the rest paired in order and compared key by key,
@@ -128,7 +143,8 @@ struct GraphComparison {
         for index in unmatchedNew.dropFirst(unmatchedOld.count) {
             add(.linked, object, property, new: after[index], place)
         }
-        if shape.isOrdered, unmatchedOld.isEmpty, unmatchedNew.isEmpty, matchedNew != matchedNew.sorted() {
+        // The equal members, in old order, are at these new positions: moved, whatever else joined, left or changed.
+        if shape.isOrdered, matchedNew != matchedNew.sorted() {
             add(.reordered, object, property, old: .array(before), new: .array(after), place)
         }
     }

@@ -149,10 +149,21 @@ extension GraphDiff {
         value.map { $0.text(style: .canonical) } ?? "(absent)"
     }
 
-    /// The top-level object of a path such as `Employee[email=a@b].addresses[0]`: up to the first `.` after its `]`.
+    /// The top-level object of a path such as `Employee[email=a@b].addresses[0]`: up to its first `]` outside the
+    /// quotes of an identity value shown as JSON (`Project[code="a]1"]`).
     private static func topObject(of object: String) -> String {
-        guard let close = object.firstIndex(of: "]") else { return object }
-        return String(object[...close])
+        var isQuoted = false
+        var isEscaped = false
+        for index in object.indices {
+            switch object[index] {
+            case _ where isEscaped: isEscaped = false
+            case "\\" where isQuoted: isEscaped = true
+            case "\"": isQuoted.toggle()
+            case "]" where !isQuoted: return String(object[...index])
+            default: break
+            }
+        }
+        return object
     }
 
     private static func escapeData(_ text: String) -> String {

@@ -4,7 +4,8 @@
 ///   shown as `Employee[email=ann@example.com]`. A subentity shares its root's key and name, so an employee promoted
 ///   to manager is the same object with a changed class.
 /// - Else an object with `$id`: that id, shown as `Address[$id=Address-1]`.
-/// - Else, at the top level only, its content, shown as `Note@` and a hash: a change is a removal and an addition.
+/// - Else, at the top level only, its content, shown as `Note@` and a hash: a change is a removal and an addition, and
+///   equal copies are counted (see ``ExportDocument``).
 struct ObjectKeyer: Sendable {
     let model: EntityModel
 

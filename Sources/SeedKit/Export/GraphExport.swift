@@ -20,8 +20,10 @@ import Foundation
 ///
 /// Each top-level object is one line of canonical JSON (keys sorted by code point, one number form per value),
 /// so a version-control diff of two exports shows the objects that changed. Top-level objects are sorted by entity
-/// name, then by identity (else by attribute values); owned children are nested under their owner; other objects
-/// are referenced by identity stub, or by a deterministic `$id` (see ``GraphEncoder``). The objects are exactly what
+/// name, then by identity (else by attribute values, then by what they own and reference); owned children are nested
+/// under their owner; other objects are referenced by identity stub, or by a deterministic `$id` (see
+/// ``GraphEncoder``). One order is left to the data: members of an unordered to-many without identity whose
+/// attributes are equal keep their stored order (see ``GraphEncoder/canonicalOrder(_:)``). The objects are exactly what
 /// ``GraphDecoder`` and the seeder read, so an export is also a template set (see ``writeTemplates(_:to:)``).
 ///
 /// An export reads objects: use it in the isolation domain of their context.
@@ -132,10 +134,32 @@ public struct GraphExport {
         return objects
     }
 
-    /// Sorted by entity name, then as ``GraphEncoder/canonicalOrder(_:)`` sorts the objects of one entity.
+    /// Sorted by entity name, then as ``GraphEncoder/canonicalOrder(_:)`` sorts the objects of one entity; objects
+    /// without identity whose attributes are equal, which that order leaves as stored, by their encoded form.
     private static func canonicalOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
         let byEntity = Dictionary(grouping: objects) { $0.entity.name }
-        return byEntity.keys.sorted(by: JSONEmitter.precedes).flatMap { GraphEncoder.canonicalOrder(byEntity[$0]!) }
+        return byEntity.keys.sorted(by: JSONEmitter.precedes).flatMap { name in
+            var sorted = GraphEncoder.canonicalOrder(byEntity[name]!)
+            var start = 0
+            while start < sorted.count {
+                var end = start + 1
+                while end < sorted.count, GraphEncoder.compare(sorted[start], sorted[end]) == .orderedSame { end += 1 }
+                if end - start > 1 {
+                    let tied = sorted[start..<end].map { (form: encodedForm(of: $0), object: $0) }
+                    sorted.replaceSubrange(
+                        start..<end, with: tied.sorted { $0.form.lexicographicallyPrecedes($1.form) }.map(\.object))
+                }
+                start = end
+            }
+            return sorted
+        }
+    }
+
+    /// An object with what it owns and references, on its own: what tells apart objects whose attributes are equal.
+    ///
+    /// - Complexity: O(*n*) in the objects it reaches; used for ties only.
+    private static func encodedForm(of object: ManagedObject) -> [UInt8] {
+        GraphEncoder(options: GraphEncodingOptions(nesting: .owned)).encode([object])[0].serialized(style: .canonical)
     }
 
     /// Writes the document around `objects`, one canonical line each, handing the bytes to `sink` in pieces.
