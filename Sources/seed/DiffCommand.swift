@@ -17,10 +17,18 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
         (oldPath, newPath) = (parsed.operands[0], parsed.operands[1])
     case (0, let templates?, let store?):
         (oldPath, newPath) = (templates, store)
-        options.ignoresObjectsOnlyInNew = true
+        options = .driftCheck
         guard FileManager.default.fileExists(atPath: store) else { throw SeedError("no store at \(store)") }
     default:
         throw UsageError("give OLD and NEW, or --templates DIR and --store PATH")
+    }
+    for path in [oldPath, newPath] where modelURL == nil {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+            !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("model.json"))
+        {
+            Output.inferredModelWarning(templates: path)
+        }
     }
     let sides = try ExportDocument.read(paths: [oldPath, newPath], modelURL: modelURL)
     let diff = try GraphDiff(from: sides[0], to: sides[1], options: options)

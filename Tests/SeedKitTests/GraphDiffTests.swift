@@ -163,7 +163,7 @@ struct GraphDiffTests {
             try objects["cleo@example.com"]!.remove(objects["bo@example.com"]!, from: "reports")
         }
         #expect(diff.text() == """
-            - Manager[email=cleo@example.com].reports: Employee[email=bo@example.com]
+            - Employee[email=cleo@example.com].reports: Employee[email=bo@example.com]
             + Project[code=APOLLO].members: Employee[email=bo@example.com]
             - Project[code=ORBIT].members: Employee[email=ann@example.com]
             0 objects added, 0 removed, 3 changed
@@ -234,8 +234,8 @@ struct GraphDiffTests {
             try objects["cleo@example.com"]!.add(manager, to: "reports")
         }
         #expect(diff.text() == """
-            ~ Manager[email=bo@example.com].class: Employee → Manager
-            ~ Manager[email=bo@example.com].level: (absent) → 1
+            ~ Employee[email=bo@example.com].class: Employee → Manager
+            ~ Employee[email=bo@example.com].level: (absent) → 1
             0 objects added, 0 removed, 1 changed
 
             """)
@@ -264,7 +264,7 @@ struct GraphDiffTests {
         #expect(diff.text() == """
             ~ Employee[email=ann@example.com].addresses[0].postcode: "BS1 4RN" → (absent)
             ~ Employee[email=ann@example.com].addresses[1].street: "22 Mill Lane" → "23 Mill Lane"
-            + Manager[email=cleo@example.com].addresses: {"city":"Leeds","class":"Address","street":"9 Hill Road"}
+            + Employee[email=cleo@example.com].addresses: {"city":"Leeds","class":"Address","street":"9 Hill Road"}
             0 objects added, 0 removed, 2 changed
 
             """)
@@ -322,6 +322,22 @@ struct GraphDiffTests {
         }
         #expect(!nothingMissing.hasDifferences)
         #expect(nothingMissing.summaryLine == "no differences; 1 object only in the new graph, not compared")
+    }
+
+    @Test func aDriftCheckLeavesOutValuesTheOldGraphDoesNotState() throws {
+        let diff = try diff(options: .driftCheck) { context, objects in
+            try objects["bo@example.com"]!.setValue(Timestamp(seconds: 1_700_000_000), forKey: "hired")
+            try objects["ann@example.com"]!.setValue(nil, forKey: "hired")
+            try context.insert("Project", values: ["code": "ZEUS", "title": "Zeus"])
+        }
+        #expect(diff.text() == """
+            ~ Employee[email=ann@example.com].hired: "2021-03-01T09:00:00Z" → (absent)
+            0 objects added, 0 removed, 1 changed; 1 object only in the new graph, not compared
+
+            """)
+        #expect(try self.diff(options: GraphDiff.Options()) { _, objects in
+            try objects["bo@example.com"]!.setValue(Timestamp(seconds: 1_700_000_000), forKey: "hired")
+        }.hasDifferences, "outside a drift check, a value only in the new graph is a change")
     }
 
     @Test func summaryCountsEachChangedObjectOnceWhateverItsIdentity() throws {

@@ -32,7 +32,9 @@ struct GraphComparison {
                     add(.classChanged, after.display, old: .string(before.className), new: .string(after.className), place)
                 }
                 for name in Set(before.attributes.keys).union(after.attributes.keys).sorted()
-                where before.attributes[name] != after.attributes[name] {
+                where before.attributes[name] != after.attributes[name]
+                    && !(options.ignoresValuesOnlyInNew && before.attributes[name] == nil)
+                {
                     add(.attribute, after.display, name, old: before.attributes[name], new: after.attributes[name], place)
                 }
             case let (before?, nil):

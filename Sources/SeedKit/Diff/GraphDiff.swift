@@ -26,10 +26,18 @@ public struct GraphDiff: Sendable {
         /// the question of a drift check of a store against its templates. They are counted in
         /// ``GraphDiff/objectsOnlyInNew``.
         public var ignoresObjectsOnlyInNew = false
+        /// Leave out attribute values the old graph does not state (absent there, present in the new one): in a
+        /// drift check, values the application set where the templates say nothing.
+        public var ignoresValuesOnlyInNew = false
 
-        public init(ignoresObjectsOnlyInNew: Bool = false) {
+        public init(ignoresObjectsOnlyInNew: Bool = false, ignoresValuesOnlyInNew: Bool = false) {
             self.ignoresObjectsOnlyInNew = ignoresObjectsOnlyInNew
+            self.ignoresValuesOnlyInNew = ignoresValuesOnlyInNew
         }
+
+        /// The options of a drift check: does the new graph (a store) still hold what the old one (its templates)
+        /// says?
+        public static let driftCheck = Options(ignoresObjectsOnlyInNew: true, ignoresValuesOnlyInNew: true)
     }
 
     /// Every difference: model changes first, then by object and property.
