@@ -74,6 +74,44 @@ struct SeederTests {
         #expect(throws: SeedError.self) { try Seeder.validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
     }
 
+    /// Stores seeded before keep their ledgers: a value hash is still that of the values' canonical JSON.
+    @Test func ledgerHashesAreOfTheCanonicalJSONOfTheValues() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        _ = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        let ledger = try Seeder(storePath: path).ledger()
+        let model = try Fixtures.sampleModel()
+        let context = try SQLiteStore(path: path, model: model).newContext()
+        var keys: [ObjectIdentifier: String] = [:]
+        var seeded: [(key: String, hash: String, object: ManagedObject)] = []
+        for (key, entry) in ledger.objects {
+            let root = try #require(model.entity(named: entry.entity)).rootName
+            let object = try #require(try context.fetch(root).first { $0.objectID.number == entry.rowID })
+            keys[ObjectIdentifier(object)] = key
+            seeded.append((key, entry.hash, object))
+        }
+        #expect(seeded.count == 11)
+        for (key, hash, object) in seeded {
+            var members: [String: JSON] = ["$class": .string(object.entity.name)]
+            for (index, attribute) in object.entity.attributes.enumerated() {
+                members[attribute.name] = object.attributeValue(at: index)?.json ?? .null
+            }
+            for (index, relationship) in object.entity.relationships.enumerated() {
+                let inverse = relationship.inverse.flatMap { model.entity(named: relationship.destination)?.relationship(named: $0) }
+                if relationship.isToMany, let inverse, !inverse.isToMany { continue }
+                if relationship.isToMany {
+                    var targets = try object.objects(at: index).map { try #require(keys[ObjectIdentifier($0)]) }
+                    if !relationship.isOrdered { targets.sort() }
+                    members[relationship.name] = .array(targets.map(JSON.string))
+                } else {
+                    members[relationship.name] = try object.object(at: index).map { .string(try #require(keys[ObjectIdentifier($0)])) } ?? .null
+                }
+            }
+            #expect(hash == SeedHash.hex(of: JSON.object(members).serialized(style: .canonical)), "\(key)")
+        }
+    }
+
     @Test func hashIsFNV1a() {
         #expect(SeedHash.hex(of: []) == "cbf29ce484222325")
         #expect(SeedHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")

@@ -50,12 +50,12 @@ public struct Seeder {
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs
     ///   reading the files and the ledger.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        let input = try SeedInput(templates: templates, options: options)
+        var input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
         report.isModelInferred = input.isModelInferred
         report.isDryRun = options.dryRun
         report.fileCount = input.set?.files.count ?? 0
-        guard let model = input.model, let set = input.set else {
+        guard let model = input.model, let fileHashes = input.set?.files.map({ ($0.relativePath, $0.hash) }) else {
             report.issues = input.issues
             return report
         }
@@ -68,6 +68,8 @@ public struct Seeder {
             if ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
         }
         let (decoded, issues) = input.decode()
+        // The files' contents are decoded: the ledger needs only their paths and hashes.
+        input.set = nil
         guard issues.isEmpty, let templatesContext = decoded else {
             report.issues = issues
             return report
@@ -96,7 +98,7 @@ public struct Seeder {
             var newLedger = run.ledgerAfterSave()
             newLedger.fingerprint = input.fingerprint
             newLedger.templates = templates.relativePath
-            for file in set.files { newLedger.files[file.relativePath] = file.hash }
+            for (path, hash) in fileHashes { newLedger.files[path] = hash }
             try newLedger.write(to: store.connection)
             report.status = .applied
             report.entities = run.counts
