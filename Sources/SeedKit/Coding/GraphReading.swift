@@ -5,11 +5,46 @@
 /// touches the context before ``apply()``, so a failed run leaves it as it was.
 final class GraphReading {
     /// A place in the input: which input, and where in it.
+    ///
+    /// A place is its container's pointer and its own key or index, so that the places of an object's members share
+    /// the object's pointer instead of each copying it: reading stores a place per fact, and most are never shown.
     struct Place {
+        private enum Step {
+            case key(String)
+            case index(Int)
+        }
+
         let input: Int
-        let pointer: JSONPointer
-        func appending(_ key: String) -> Place { Place(input: input, pointer: pointer.appending(key)) }
-        func appending(_ index: Int) -> Place { Place(input: input, pointer: pointer.appending(index)) }
+        private let container: JSONPointer
+        private let step: Step?
+
+        init(input: Int, pointer: JSONPointer) {
+            self.input = input
+            self.container = pointer
+            self.step = nil
+        }
+
+        private init(input: Int, container: JSONPointer, step: Step) {
+            self.input = input
+            self.container = container
+            self.step = step
+        }
+
+        var pointer: JSONPointer {
+            switch step {
+            case nil: container
+            case .key(let key)?: container.appending(key)
+            case .index(let index)?: container.appending(index)
+            }
+        }
+
+        var isRoot: Bool { step == nil && container.tokens.isEmpty }
+
+        /// The same place with its pointer built: for a place whose members' places are made next.
+        var resolved: Place { step == nil ? self : Place(input: input, pointer: pointer) }
+
+        func appending(_ key: String) -> Place { Place(input: input, container: resolved.container, step: .key(key)) }
+        func appending(_ index: Int) -> Place { Place(input: input, container: resolved.container, step: .index(index)) }
     }
 
     /// A value the input states, and where it first does.
@@ -88,6 +123,10 @@ final class GraphReading {
     var pendingByID: [String: Fact<PendingObject>] = [:]
     var relationshipFacts: [RelationshipFact] = []
     var rootLinks: [(link: Link, place: Place)] = []
+    /// Syntax errors of text inputs, by input index, found as they are read.
+    var syntaxErrors: [Int: JSONSyntaxError] = [:]
+    /// Text inputs parsed again to locate problems, by input index.
+    var reparsed: [Int: JSONDocument] = [:]
     /// The object ``ManagedObject/populate(fromDictionary:policy:)`` fills, and how it treats to-many relationships.
     let populated: (object: ManagedObject, policy: PopulatePolicy)?
 
@@ -124,7 +163,17 @@ final class GraphReading {
     // MARK: Reading
 
     private func read(_ input: DecoderInput, at index: Int) {
-        guard let value = input.value else { return }
+        var parsed = input.value
+        if let text = input.text {
+            // The document goes when this returns: locations, needed only for problems, parse the text again.
+            do {
+                parsed = try JSONDocument(parsing: text, file: input.file).value
+            } catch {
+                syntaxErrors[index] = error
+                return
+            }
+        }
+        guard let value = parsed else { return }
         let place = Place(input: index, pointer: .root)
         if populated != nil {
             if let link = readObject(value, at: place, expected: nil) { rootLinks.append((link, place)) }
@@ -143,7 +192,8 @@ final class GraphReading {
     }
 
     /// Reads one dictionary and the dictionaries it nests into pending objects.
-    private func readObject(_ json: JSON, at place: Place, expected: Entity?) -> Link? {
+    private func readObject(_ json: JSON, at objectPlace: Place, expected: Entity?) -> Link? {
+        let place = objectPlace.resolved
         guard case .object(let members) = json else {
             problem(
                 .typeMismatch, at: place,
@@ -153,7 +203,7 @@ final class GraphReading {
         if let reference = members["$ref"] {
             return readReference(reference, members: members, at: place)
         }
-        let isPopulatedRoot = populated != nil && place.pointer.tokens.isEmpty
+        let isPopulatedRoot = populated != nil && place.isRoot
         guard let entity = isPopulatedRoot ? populatedEntity(members["class"], at: place)
             : resolveClass(members["class"], at: place, expected: expected)
         else { return nil }
@@ -372,8 +422,9 @@ final class GraphReading {
                 return
             }
             var links: [(link: Link, place: Place)] = []
+            let listPlace = place.resolved
             for (position, element) in elements.enumerated() {
-                let elementPlace = place.appending(position)
+                let elementPlace = listPlace.appending(position)
                 if let link = readObject(element, at: elementPlace, expected: destination) { links.append((link, elementPlace)) }
             }
             relationshipFacts.append(RelationshipFact(source: pending, index: index, links: links, place: place))
