@@ -20,7 +20,8 @@ extension ObjectContext {
     public func validationErrors() -> [ObjectError] {
         var errors: [ObjectError] = []
         var identities: [String: [[AttributeValue]: ManagedObject]] = [:]
-        for object in insertedObjects + updatedObjects {
+        let changed = insertedObjects + updatedObjects
+        for object in changed {
             for (index, attribute) in object.entity.attributes.enumerated() {
                 switch object.attributeValues[index] {
                 case nil where !attribute.isOptional:
@@ -48,7 +49,8 @@ extension ObjectContext {
                         .identityConflict, object: object.description,
                         "two objects have this identity (\(object.entity.name)#\(object.objectID.number) and \(holder.entity.name)#\(holder.objectID.number)); identity must be unique among \(object.entity.rootName) objects"))
             }
-            identities[object.entity.rootName, default: [:]][identity] = object
+            // Sized once: growing rehashes every identity so far.
+            identities[object.entity.rootName, default: Dictionary(minimumCapacity: changed.count)][identity] = object
         }
         return errors
     }
