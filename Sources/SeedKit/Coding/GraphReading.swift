@@ -53,6 +53,27 @@ final class GraphReading {
         var place: Place
     }
 
+    /// Facts about an object's properties by property index: an array, as indices are small and dense.
+    struct FactsByIndex<Value> {
+        private var facts: [Fact<Value>?]
+
+        init(count: Int) {
+            facts = Array(repeating: nil, count: count)
+        }
+
+        /// The fact at `index`; setting one beyond the end grows the storage, as a refined entity has more properties.
+        subscript(index: Int) -> Fact<Value>? {
+            get { index < facts.count ? facts[index] : nil }
+            set {
+                if index >= facts.count { facts += repeatElement(nil, count: index + 1 - facts.count) }
+                facts[index] = newValue
+            }
+        }
+
+        /// The indices that have a fact, in ascending order.
+        var indices: [Int] { facts.indices.filter { facts[$0] != nil } }
+    }
+
     /// A related object as written: a dictionary read into a pending object, or a `"$ref"` resolved after reading.
     enum Link {
         case object(PendingObject)
@@ -83,9 +104,9 @@ final class GraphReading {
         let firstPlace: Place
         /// The first dictionary that states more than the identity; nil while only stubs name the object.
         var definitionPlace: Place?
-        var attributes: [Int: Fact<AttributeValue?>] = [:]
+        var attributes: FactsByIndex<AttributeValue?>
         /// To-one targets, stated or implied by the inverse of another object's relationship.
-        var toOne: [Int: Fact<PendingObject?>] = [:]
+        var toOne: FactsByIndex<PendingObject?>
         /// The to-one relationships the input states on this object itself, the ones applied.
         var statedToOne: Set<Int> = []
         var toMany: [Int: MemberList] = [:]
@@ -102,7 +123,25 @@ final class GraphReading {
             self.entity = entity
             self.identity = identity
             self.firstPlace = place
+            attributes = FactsByIndex(count: entity.attributes.count)
+            toOne = FactsByIndex(count: entity.relationships.count)
         }
+    }
+
+    /// Identity values with their hash taken once: each is looked up, stored, and rehashed as the table grows, and
+    /// hashing strings is the expensive part.
+    struct IdentityKey: Hashable {
+        let values: [AttributeValue]
+        private let hash: Int
+
+        init(_ values: [AttributeValue]) {
+            self.values = values
+            self.hash = values.hashValue
+        }
+
+        static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.hash == rhs.hash && lhs.values == rhs.values }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// To-many members in first-stated order, without repeats.
@@ -119,7 +158,7 @@ final class GraphReading {
     let inputs: [DecoderInput]
     var problems: [Problem] = []
     var pendingObjects: [PendingObject] = []
-    var pendingByIdentity: [String: [[AttributeValue]: PendingObject]] = [:]
+    var pendingByIdentity: [String: [IdentityKey: PendingObject]] = [:]
     var pendingByID: [String: Fact<PendingObject>] = [:]
     var relationshipFacts: [RelationshipFact] = []
     var rootLinks: [(link: Link, place: Place)] = []
@@ -212,8 +251,7 @@ final class GraphReading {
         var relationshipValues: [(index: Int, value: JSON, place: Place)] = []
         var unreadable: [Int] = []
         var isStub = true
-        for key in members.keys.sorted() where key != "class" && key != "$id" {
-            let value = members[key]!
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) where key != "class" && key != "$id" {
             let keyPlace = place.appending(key)
             if let index = entity.attributeIndex(named: key) {
                 if !entity.identityIndices.contains(index) { isStub = false }
@@ -247,7 +285,7 @@ final class GraphReading {
             pending = PendingObject(entity: object.entity, identity: object.identityValues, place: place)
             pending.existing = object
             pendingObjects.append(pending)
-            if let identity = pending.identity { pendingByIdentity[entity.rootName, default: [:]][identity] = pending }
+            if let identity = pending.identity { pendingByIdentity[entity.rootName, default: [:]][IdentityKey(identity)] = pending }
         } else {
             pending = pendingObject(of: entity, identity: identity(in: attributeFacts, of: entity), at: place)
         }
@@ -368,7 +406,8 @@ final class GraphReading {
             pendingObjects.append(pending)
             return pending
         }
-        if let pending = pendingByIdentity[entity.rootName]?[identity] {
+        let key = IdentityKey(identity)
+        if let pending = pendingByIdentity[entity.rootName]?[key] {
             if entity.isKind(of: pending.entity.name) {
                 pending.entity = entity
             } else if !pending.entity.isKind(of: entity.name) {
@@ -381,7 +420,7 @@ final class GraphReading {
         }
         let pending = PendingObject(entity: entity, identity: identity, place: place)
         pendingObjects.append(pending)
-        pendingByIdentity[entity.rootName, default: [:]][identity] = pending
+        pendingByIdentity[entity.rootName, default: [:]][key] = pending
         return pending
     }
 
