@@ -55,6 +55,26 @@ struct SeederTests {
         #expect(report.entities["Employee"]?.updated == 1)
     }
 
+    /// A store much larger than the templates is asked per object instead of read whole: the same matches.
+    @Test func templatesMeetTheirRowsInALargeStore() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        do {
+            let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+            for number in 0..<1_100 { try context.insert("Department", values: ["name": "Department \(number)"]) }
+            try context.insert("Department", values: ["name": "Sales", "budget": Decimal(1)])
+            try context.save()
+        }
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.entities["Department"]?.inserted == 1)
+        #expect(report.entities["Department"]?.updated == 1)
+        let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+        #expect(try context.fetch("Department").count == 1_102)
+        let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+    }
+
     @Test func invalidTemplatesLeaveNoStore() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -71,7 +71,8 @@ final class SeedRun {
             if object.identityValues != nil { identityCounts[object.entity.rootName, default: 0] += 1 }
         }
         for object in objects { _ = try storeObject(for: object) }
-        let templateKeys = Set(objects.map { templateKey($0) })
+        // An empty ledger (a first seed) has no stale entries: no set of every key to build.
+        let templateKeys = ledger.objects.isEmpty ? [] : Set(objects.map { templateKey($0) })
         for (key, entry) in ledger.objects.sorted(by: { $0.key < $1.key }) where !templateKeys.contains(key) {
             let object = try storedObject(entity: entry.entity, rowID: entry.rowID)
             if let object { keys[ObjectIdentifier(object)] = key }

@@ -60,12 +60,13 @@ public struct Seeder {
             return report
         }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
-        // The usual later launch: a read of the ledger, before decoding anything.
+        // The usual later launch: a read of the ledger's fingerprint, before decoding anything.
         let repeatable = !options.force && !options.prune
         if storeExists && repeatable && input.issues.isEmpty {
             let store = try openStore(model: model)
-            let ledger = try SeedLedger.read(from: store.connection)
-            if ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
+            if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
         }
         let (decoded, issues) = input.decode()
         // The files' contents are decoded: the ledger needs only their paths and hashes.
@@ -77,8 +78,10 @@ public struct Seeder {
         if options.dryRun {
             // An absent store would receive everything: an empty store in memory says the same without a file.
             let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
+            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
             let ledger = try SeedLedger.read(from: store.connection)
-            if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
             try run.apply()
             run.context.rollback()
@@ -90,8 +93,10 @@ public struct Seeder {
         let store = try openStore(model: model)
         return try store.connection.inTransaction(.immediate) {
             // Checked again under the write lock: another seeder may have applied this set meanwhile.
+            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
             let ledger = try SeedLedger.read(from: store.connection)
-            if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
             try run.apply()
             try run.context.save()
@@ -130,10 +135,11 @@ public struct Seeder {
         }
     }
 
-    private func unchangedReport(_ report: SeedReport, _ ledger: SeedLedger) -> SeedReport {
+    /// The report of a run that found its set applied: every seeded object unchanged, counted by the store.
+    private func unchangedReport(_ report: SeedReport, _ connection: SQLiteConnection) throws -> SeedReport {
         var report = report
         report.status = .unchanged
-        for entry in ledger.objects.values { report.entities[entry.entity, default: .init()].unchanged += 1 }
+        for (entity, count) in try SeedLedger.objectCounts(in: connection) { report.entities[entity, default: .init()].unchanged = count }
         return report
     }
 }
