@@ -116,7 +116,7 @@ final class SeedRun {
     }
 
     /// Lets the templates go once they are copied, so that the save does not hold two object graphs: keeps each
-    /// step's key, action and stored object for the ledger, and empties the templates' context.
+    /// step's key and stored object for the ledger, and empties the templates' context.
     private func releaseTemplates() {
         outcomes = plan.map { step in
             (step.key, step.action == .kept ? nil : matches[ObjectIdentifier(step.template)])
