@@ -55,6 +55,26 @@ struct SeederTests {
         #expect(report.entities["Employee"]?.updated == 1)
     }
 
+    /// A store much larger than the templates is asked per object instead of read whole: the same matches.
+    @Test func templatesMeetTheirRowsInALargeStore() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        do {
+            let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+            for number in 0..<1_100 { try context.insert("Department", values: ["name": "Department \(number)"]) }
+            try context.insert("Department", values: ["name": "Sales", "budget": Decimal(1)])
+            try context.save()
+        }
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.entities["Department"]?.inserted == 1)
+        #expect(report.entities["Department"]?.updated == 1)
+        let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+        #expect(try context.fetch("Department").count == 1_102)
+        let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+    }
+
     @Test func invalidTemplatesLeaveNoStore() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -72,6 +92,44 @@ struct SeederTests {
         let report = try Seeder.validate(templates: Fixtures.packageRoot.appendingPathComponent("Templates"))
         #expect(report.status == .applied && report.fileCount == 5)
         #expect(throws: SeedError.self) { try Seeder.validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
+    }
+
+    /// Stores seeded before keep their ledgers: a value hash is still that of the values' canonical JSON.
+    @Test func ledgerHashesAreOfTheCanonicalJSONOfTheValues() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        _ = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        let ledger = try Seeder(storePath: path).ledger()
+        let model = try Fixtures.sampleModel()
+        let context = try SQLiteStore(path: path, model: model).newContext()
+        var keys: [ObjectIdentifier: String] = [:]
+        var seeded: [(key: String, hash: String, object: ManagedObject)] = []
+        for (key, entry) in ledger.objects {
+            let root = try #require(model.entity(named: entry.entity)).rootName
+            let object = try #require(try context.fetch(root).first { $0.objectID.number == entry.rowID })
+            keys[ObjectIdentifier(object)] = key
+            seeded.append((key, entry.hash, object))
+        }
+        #expect(seeded.count == 11)
+        for (key, hash, object) in seeded {
+            var members: [String: JSON] = ["$class": .string(object.entity.name)]
+            for (index, attribute) in object.entity.attributes.enumerated() {
+                members[attribute.name] = object.attributeValue(at: index)?.json ?? .null
+            }
+            for (index, relationship) in object.entity.relationships.enumerated() {
+                let inverse = relationship.inverse.flatMap { model.entity(named: relationship.destination)?.relationship(named: $0) }
+                if relationship.isToMany, let inverse, !inverse.isToMany { continue }
+                if relationship.isToMany {
+                    var targets = try object.objects(at: index).map { try #require(keys[ObjectIdentifier($0)]) }
+                    if !relationship.isOrdered { targets.sort() }
+                    members[relationship.name] = .array(targets.map(JSON.string))
+                } else {
+                    members[relationship.name] = try object.object(at: index).map { .string(try #require(keys[ObjectIdentifier($0)])) } ?? .null
+                }
+            }
+            #expect(hash == SeedHash.hex(of: JSON.object(members).serialized(style: .canonical)), "\(key)")
+        }
     }
 
     @Test func hashIsFNV1a() {

@@ -45,12 +45,11 @@ public struct GraphDecoder {
     }
 
     /// Adds UTF-8 JSON text; a syntax error is reported by ``decode()`` with the problems of the other inputs.
+    ///
+    /// The text is parsed when ``decode()`` reads it, and its parsed value let go once read: decoding many files holds
+    /// one file's value at a time.
     public mutating func add(bytes: [UInt8], file: String? = nil) {
-        do {
-            add(try JSONDocument(parsing: bytes, file: file))
-        } catch {
-            inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: error))
-        }
+        inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: nil, text: bytes))
     }
 
     /// Reads every input into the context: the objects at the top of the inputs, in input order (each element of a
@@ -65,10 +64,12 @@ public struct GraphDecoder {
     }
 }
 
-/// One input of a decoder: a value, with the document it was parsed from when there is one.
+/// One input of a decoder: a value, with the document it was parsed from when there is one, or text to parse.
 struct DecoderInput {
     let value: JSON?
     let document: JSONDocument?
     let file: String?
     let syntaxError: JSONSyntaxError?
+    /// UTF-8 text not parsed yet; the run parses it when it reads it (see `GraphReading.read`).
+    var text: [UInt8]? = nil
 }

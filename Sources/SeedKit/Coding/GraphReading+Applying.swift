@@ -91,13 +91,13 @@ extension GraphReading {
             }
             // A new object takes its values before it is registered, so it is indexed by its identity at once.
             let object = context.instantiate(pending.entity)
-            for (index, fact) in pending.attributes { object.attributeValues[index] = fact.value }
+            for index in pending.attributes.indices { object.attributeValues[index] = pending.attributes[index]!.value }
             context.register(inserted: object)
             pending.object = object
             changes.inserted.append(object)
         }
         for pending in pendingObjects where pending.existing != nil {
-            for index in pending.attributes.keys.sorted() {
+            for index in pending.attributes.indices {
                 pending.object!.setAttributeValueUnchecked(pending.attributes[index]!.value, at: index)
             }
         }

@@ -123,8 +123,8 @@ extension GraphReading {
     /// The problems as public errors, with line and column for inputs parsed from text.
     func decodingErrors() -> GraphDecodingErrors {
         var errors: [GraphDecodingError] = []
-        for input in inputs {
-            if let syntax = input.syntaxError {
+        for (index, input) in inputs.enumerated() {
+            if let syntax = input.syntaxError ?? syntaxErrors[index] {
                 errors.append(
                     GraphDecodingError(.syntax, pointer: .root, file: input.file, location: syntax.location, message: syntax.message))
             }
@@ -140,9 +140,19 @@ extension GraphReading {
         return GraphDecodingErrors(errors: errors)
     }
 
+    /// The document of an input, for locations; a text input is parsed again, as its value was let go after reading.
+    private func document(of input: Int) -> JSONDocument? {
+        if let document = inputs[input].document ?? reparsed[input] { return document }
+        guard let text = inputs[input].text, let document = try? JSONDocument(parsing: text, file: inputs[input].file) else {
+            return nil
+        }
+        reparsed[input] = document
+        return document
+    }
+
     /// The location of a place in text input: of its key or its value, or of the nearest enclosing value that exists.
     private func location(of place: Place, isAtKey: Bool) -> SourceLocation? {
-        guard let document = inputs[place.input].document else { return nil }
+        guard let document = document(of: place.input) else { return nil }
         if isAtKey, let location = document.locationOfKey(place.pointer) { return location }
         var pointer: JSONPointer? = place.pointer
         while let current = pointer {

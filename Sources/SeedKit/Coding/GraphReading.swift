@@ -5,17 +5,73 @@
 /// touches the context before ``apply()``, so a failed run leaves it as it was.
 final class GraphReading {
     /// A place in the input: which input, and where in it.
+    ///
+    /// A place is its container's pointer and its own key or index, so that the places of an object's members share
+    /// the object's pointer instead of each copying it: reading stores a place per fact, and most are never shown.
     struct Place {
+        private enum Step {
+            case key(String)
+            case index(Int)
+        }
+
         let input: Int
-        let pointer: JSONPointer
-        func appending(_ key: String) -> Place { Place(input: input, pointer: pointer.appending(key)) }
-        func appending(_ index: Int) -> Place { Place(input: input, pointer: pointer.appending(index)) }
+        private let container: JSONPointer
+        private let step: Step?
+
+        init(input: Int, pointer: JSONPointer) {
+            self.input = input
+            self.container = pointer
+            self.step = nil
+        }
+
+        private init(input: Int, container: JSONPointer, step: Step) {
+            self.input = input
+            self.container = container
+            self.step = step
+        }
+
+        var pointer: JSONPointer {
+            switch step {
+            case nil: container
+            case .key(let key)?: container.appending(key)
+            case .index(let index)?: container.appending(index)
+            }
+        }
+
+        var isRoot: Bool { step == nil && container.tokens.isEmpty }
+
+        /// The same place with its pointer built: for a place whose members' places are made next.
+        var resolved: Place { step == nil ? self : Place(input: input, pointer: pointer) }
+
+        func appending(_ key: String) -> Place { Place(input: input, container: resolved.container, step: .key(key)) }
+        func appending(_ index: Int) -> Place { Place(input: input, container: resolved.container, step: .index(index)) }
     }
 
     /// A value the input states, and where it first does.
     struct Fact<Value> {
         var value: Value
         var place: Place
+    }
+
+    /// Facts about an object's properties by property index: an array, as indices are small and dense.
+    struct FactsByIndex<Value> {
+        private var facts: [Fact<Value>?]
+
+        init(count: Int) {
+            facts = Array(repeating: nil, count: count)
+        }
+
+        /// The fact at `index`; setting one beyond the end grows the storage, as a refined entity has more properties.
+        subscript(index: Int) -> Fact<Value>? {
+            get { index < facts.count ? facts[index] : nil }
+            set {
+                if index >= facts.count { facts += repeatElement(nil, count: index + 1 - facts.count) }
+                facts[index] = newValue
+            }
+        }
+
+        /// The indices that have a fact, in ascending order.
+        var indices: [Int] { facts.indices.filter { facts[$0] != nil } }
     }
 
     /// A related object as written: a dictionary read into a pending object, or a `"$ref"` resolved after reading.
@@ -48,9 +104,9 @@ final class GraphReading {
         let firstPlace: Place
         /// The first dictionary that states more than the identity; nil while only stubs name the object.
         var definitionPlace: Place?
-        var attributes: [Int: Fact<AttributeValue?>] = [:]
+        var attributes: FactsByIndex<AttributeValue?>
         /// To-one targets, stated or implied by the inverse of another object's relationship.
-        var toOne: [Int: Fact<PendingObject?>] = [:]
+        var toOne: FactsByIndex<PendingObject?>
         /// The to-one relationships the input states on this object itself, the ones applied.
         var statedToOne: Set<Int> = []
         var toMany: [Int: MemberList] = [:]
@@ -67,7 +123,25 @@ final class GraphReading {
             self.entity = entity
             self.identity = identity
             self.firstPlace = place
+            attributes = FactsByIndex(count: entity.attributes.count)
+            toOne = FactsByIndex(count: entity.relationships.count)
         }
+    }
+
+    /// Identity values with their hash taken once: each is looked up, stored, and rehashed as the table grows, and
+    /// hashing strings is the expensive part.
+    struct IdentityKey: Hashable {
+        let values: [AttributeValue]
+        private let hash: Int
+
+        init(_ values: [AttributeValue]) {
+            self.values = values
+            self.hash = values.hashValue
+        }
+
+        static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.hash == rhs.hash && lhs.values == rhs.values }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// To-many members in first-stated order, without repeats.
@@ -84,10 +158,14 @@ final class GraphReading {
     let inputs: [DecoderInput]
     var problems: [Problem] = []
     var pendingObjects: [PendingObject] = []
-    var pendingByIdentity: [String: [[AttributeValue]: PendingObject]] = [:]
+    var pendingByIdentity: [String: [IdentityKey: PendingObject]] = [:]
     var pendingByID: [String: Fact<PendingObject>] = [:]
     var relationshipFacts: [RelationshipFact] = []
     var rootLinks: [(link: Link, place: Place)] = []
+    /// Syntax errors of text inputs, by input index, found as they are read.
+    var syntaxErrors: [Int: JSONSyntaxError] = [:]
+    /// Text inputs parsed again to locate problems, by input index.
+    var reparsed: [Int: JSONDocument] = [:]
     /// The object ``ManagedObject/populate(fromDictionary:policy:)`` fills, and how it treats to-many relationships.
     let populated: (object: ManagedObject, policy: PopulatePolicy)?
 
@@ -124,7 +202,17 @@ final class GraphReading {
     // MARK: Reading
 
     private func read(_ input: DecoderInput, at index: Int) {
-        guard let value = input.value else { return }
+        var parsed = input.value
+        if let text = input.text {
+            // The document goes when this returns: locations, needed only for problems, parse the text again.
+            do {
+                parsed = try JSONDocument(parsing: text, file: input.file).value
+            } catch {
+                syntaxErrors[index] = error
+                return
+            }
+        }
+        guard let value = parsed else { return }
         let place = Place(input: index, pointer: .root)
         if populated != nil {
             if let link = readObject(value, at: place, expected: nil) { rootLinks.append((link, place)) }
@@ -143,7 +231,8 @@ final class GraphReading {
     }
 
     /// Reads one dictionary and the dictionaries it nests into pending objects.
-    private func readObject(_ json: JSON, at place: Place, expected: Entity?) -> Link? {
+    private func readObject(_ json: JSON, at objectPlace: Place, expected: Entity?) -> Link? {
+        let place = objectPlace.resolved
         guard case .object(let members) = json else {
             problem(
                 .typeMismatch, at: place,
@@ -153,7 +242,7 @@ final class GraphReading {
         if let reference = members["$ref"] {
             return readReference(reference, members: members, at: place)
         }
-        let isPopulatedRoot = populated != nil && place.pointer.tokens.isEmpty
+        let isPopulatedRoot = populated != nil && place.isRoot
         guard let entity = isPopulatedRoot ? populatedEntity(members["class"], at: place)
             : resolveClass(members["class"], at: place, expected: expected)
         else { return nil }
@@ -162,8 +251,7 @@ final class GraphReading {
         var relationshipValues: [(index: Int, value: JSON, place: Place)] = []
         var unreadable: [Int] = []
         var isStub = true
-        for key in members.keys.sorted() where key != "class" && key != "$id" {
-            let value = members[key]!
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) where key != "class" && key != "$id" {
             let keyPlace = place.appending(key)
             if let index = entity.attributeIndex(named: key) {
                 if !entity.identityIndices.contains(index) { isStub = false }
@@ -197,7 +285,7 @@ final class GraphReading {
             pending = PendingObject(entity: object.entity, identity: object.identityValues, place: place)
             pending.existing = object
             pendingObjects.append(pending)
-            if let identity = pending.identity { pendingByIdentity[entity.rootName, default: [:]][identity] = pending }
+            if let identity = pending.identity { pendingByIdentity[entity.rootName, default: [:]][IdentityKey(identity)] = pending }
         } else {
             pending = pendingObject(of: entity, identity: identity(in: attributeFacts, of: entity), at: place)
         }
@@ -318,7 +406,8 @@ final class GraphReading {
             pendingObjects.append(pending)
             return pending
         }
-        if let pending = pendingByIdentity[entity.rootName]?[identity] {
+        let key = IdentityKey(identity)
+        if let pending = pendingByIdentity[entity.rootName]?[key] {
             if entity.isKind(of: pending.entity.name) {
                 pending.entity = entity
             } else if !pending.entity.isKind(of: entity.name) {
@@ -331,7 +420,7 @@ final class GraphReading {
         }
         let pending = PendingObject(entity: entity, identity: identity, place: place)
         pendingObjects.append(pending)
-        pendingByIdentity[entity.rootName, default: [:]][identity] = pending
+        pendingByIdentity[entity.rootName, default: [:]][key] = pending
         return pending
     }
 
@@ -372,8 +461,9 @@ final class GraphReading {
                 return
             }
             var links: [(link: Link, place: Place)] = []
+            let listPlace = place.resolved
             for (position, element) in elements.enumerated() {
-                let elementPlace = place.appending(position)
+                let elementPlace = listPlace.appending(position)
                 if let link = readObject(element, at: elementPlace, expected: destination) { links.append((link, elementPlace)) }
             }
             relationshipFacts.append(RelationshipFact(source: pending, index: index, links: links, place: place))

@@ -40,15 +40,17 @@ extension ObjectContext {
                 }
             }
             guard let identity = object.identityValues else { continue }
-            if let holder = identities[object.entity.rootName]?[identity]
-                ?? registeredObject(rootEntity: object.entity.rootName, identity: identity), holder !== object
-            {
+            // An object is recorded only once an identity has an object the index does not name: usually each
+            // object is its identity's holder in the index, which then answers for it.
+            let recorded = identities.isEmpty ? nil : identities[object.entity.rootName]?[identity]
+            let holder = recorded ?? registeredObject(rootEntity: object.entity.rootName, identity: identity)
+            if let holder, holder !== object {
                 errors.append(
                     ObjectError(
                         .identityConflict, object: object.description,
                         "two objects have this identity (\(object.entity.name)#\(object.objectID.number) and \(holder.entity.name)#\(holder.objectID.number)); identity must be unique among \(object.entity.rootName) objects"))
             }
-            identities[object.entity.rootName, default: [:]][identity] = object
+            if recorded != nil || holder !== object { identities[object.entity.rootName, default: [:]][identity] = object }
         }
         return errors
     }

@@ -41,7 +41,15 @@ extension ObjectContext {
                     versions.append((object, version))
                 }
             }
-            for object in inserted { try insertRow(of: object, rowID: rowID(object)!, store: store, rowIDOf: rowID) }
+            // One statement per entity, looked up once: finding a cached statement by its text hashes the text.
+            var insertStatements: [ObjectIdentifier: Statement] = [:]
+            for object in inserted {
+                let entity = object.entity
+                let statement = try insertStatements[ObjectIdentifier(entity)]
+                    ?? store.connection.cachedStatement(sql: store.insertSQL(for: entity))
+                insertStatements[ObjectIdentifier(entity)] = statement
+                try insertRow(of: object, rowID: rowID(object)!, with: statement, rowIDOf: rowID)
+            }
             for object in inserted { try writeToMany(of: object, all: true, store: store, rowIDOf: rowID) }
             for object in updated { try writeToMany(of: object, all: false, store: store, rowIDOf: rowID) }
         }
@@ -64,11 +72,11 @@ extension ObjectContext {
         }
     }
 
+    /// Inserts the object's row with its entity's insert statement, binding every parameter.
     private func insertRow(
-        of object: ManagedObject, rowID: Int64, store: SQLiteStore, rowIDOf: (ManagedObject?) -> Int64?
+        of object: ManagedObject, rowID: Int64, with statement: Statement, rowIDOf: (ManagedObject?) -> Int64?
     ) throws {
         let entity = object.entity
-        let statement = try store.connection.cachedStatement(sql: store.insertSQL(for: entity))
         try statement.bind(rowID, at: 1)
         try statement.bind(entity.name, at: 2)
         var parameter = 3

@@ -38,8 +38,7 @@ public struct SeedLedger: Sendable {
     /// - Complexity: O(*n*) in the number of seeded objects and files.
     public static func read(from connection: SQLiteConnection) throws -> SeedLedger {
         var ledger = SeedLedger()
-        let tables = try connection.prepare(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(setsTable)'")
-        guard try tables.step(), tables.int64(at: 0) == 1 else { return ledger }
+        guard try hasTables(connection) else { return ledger }
         let sets = try connection.prepare(sql: "SELECT \"fingerprint\", \"applied_at\", \"templates\" FROM \"\(setsTable)\" LIMIT 1")
         if try sets.step() {
             ledger.fingerprint = sets.text(at: 0)
@@ -53,6 +52,32 @@ public struct SeedLedger: Sendable {
             ledger.objects[objects.text(at: 0)] = Entry(entity: objects.text(at: 1), rowID: objects.int64(at: 2), hash: objects.text(at: 3))
         }
         return ledger
+    }
+
+    /// The fingerprint of the set last applied to the store on `connection`, reading nothing else; nil when nothing
+    /// was ever seeded.
+    ///
+    /// - Complexity: O(1): the later launch that finds its set applied needs no more.
+    static func fingerprint(in connection: SQLiteConnection) throws -> String? {
+        guard try hasTables(connection) else { return nil }
+        let sets = try connection.prepare(sql: "SELECT \"fingerprint\" FROM \"\(setsTable)\" LIMIT 1")
+        return try sets.step() ? sets.text(at: 0) : nil
+    }
+
+    /// The number of seeded objects of each entity, counted by the store.
+    ///
+    /// - Complexity: O(*n*) in the number of seeded objects, inside SQLite: no entry is read out.
+    static func objectCounts(in connection: SQLiteConnection) throws -> [String: Int] {
+        guard try hasTables(connection) else { return [:] }
+        let counts = try connection.prepare(sql: "SELECT \"entity\", count(*) FROM \"\(objectsTable)\" GROUP BY \"entity\"")
+        var result: [String: Int] = [:]
+        while try counts.step() { result[counts.text(at: 0)] = Int(counts.int64(at: 1)) }
+        return result
+    }
+
+    private static func hasTables(_ connection: SQLiteConnection) throws -> Bool {
+        let tables = try connection.prepare(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(setsTable)'")
+        return try tables.step() && tables.int64(at: 0) == 1
     }
 
     /// Replaces the ledger in the store; call it inside the transaction that writes the objects.

@@ -17,6 +17,15 @@
 /// - Complexity: O(*n*) in the number of template and seeded objects and their relationships, plus one fetch per
 ///   root entity that holds a seeded object without identity.
 final class SeedRun {
+    private enum IdentityLookup {
+        /// The table has no rows: nothing to find.
+        case empty
+        /// The table's objects by identity values.
+        case indexed([[AttributeValue]: ManagedObject])
+        /// One query per lookup, through the context.
+        case perObject
+    }
+
     enum Action {
         case insert, update, unchanged, kept
         /// An update of an object the store had before it was ever seeded: the template adds to it (see `write`).
@@ -35,22 +44,35 @@ final class SeedRun {
     private var matched: Set<ObjectIdentifier> = []
     private var ordinals: [String: Int] = [:]
     private var rowsByRoot: [String: [Int64: ManagedObject]] = [:]
+    private var fetchedByRoot: [String: [ManagedObject]] = [:]
+    /// How stored objects are found by identity, per root entity; see `storedObject(rootEntity:identity:)`.
+    private var identityLookups: [String: IdentityLookup] = [:]
+    /// The number of template objects with identity, per root entity.
+    private var identityCounts: [String: Int] = [:]
     private var plan: [(template: ManagedObject, key: String, action: Action)] = []
+    /// The plan once applied, without the templates: the stored object of every step but the kept ones.
+    private var outcomes: [(key: String, object: ManagedObject?)] = []
     private var stale: [(key: String, entry: SeedLedger.Entry, object: ManagedObject?, unchangedByApp: Bool)] = []
+    private var valueText: SeedValueText
 
     init(templates: ObjectContext, context: ObjectContext, ledger: SeedLedger, options: SeedOptions) {
         self.templates = templates
         self.context = context
         self.ledger = ledger
         self.options = options
+        self.valueText = SeedValueText(model: context.model)
     }
 
-    /// Decides every object's action, then changes the context accordingly.
+    /// Decides every object's action, then changes the context accordingly; empties the templates' context.
     func apply() throws {
         let objects = templates.insertedObjects
-        for object in objects { _ = templateKey(object) }
+        for object in objects {
+            _ = templateKey(object)
+            if object.identityValues != nil { identityCounts[object.entity.rootName, default: 0] += 1 }
+        }
         for object in objects { _ = try storeObject(for: object) }
-        let templateKeys = Set(objects.map { templateKey($0) })
+        // An empty ledger (a first seed) has no stale entries: no set of every key to build.
+        let templateKeys = ledger.objects.isEmpty ? [] : Set(objects.map { templateKey($0) })
         for (key, entry) in ledger.objects.sorted(by: { $0.key < $1.key }) where !templateKeys.contains(key) {
             let object = try storedObject(entity: entry.entity, rowID: entry.rowID)
             if let object { keys[ObjectIdentifier(object)] = key }
@@ -68,7 +90,11 @@ final class SeedRun {
             if action == .kept { keptKeys.append(key) }
         }
         for step in plan where step.action == .insert {
-            let object = try context.insert(step.template.entity.name)
+            // The template's values were checked in its own context, and no stored object has its identity (it
+            // would have matched): the new object takes them as they are, without a setter's checks per value.
+            let object = context.instantiate(try context.entity(named: step.template.entity.name))
+            object.attributeValues = step.template.attributeValues
+            context.register(inserted: object)
             matches[ObjectIdentifier(step.template)] = object
             keys[ObjectIdentifier(object)] = step.key
         }
@@ -86,18 +112,33 @@ final class SeedRun {
             }
         }
         keptKeys.sort()
+        releaseTemplates()
+    }
+
+    /// Lets the templates go once they are copied, so that the save does not hold two object graphs: keeps each
+    /// step's key and stored object for the ledger, and empties the templates' context.
+    private func releaseTemplates() {
+        outcomes = plan.map { step in
+            (step.key, step.action == .kept ? nil : matches[ObjectIdentifier(step.template)])
+        }
+        // Their identifiers may name other objects once they are freed.
+        for step in plan { keys[ObjectIdentifier(step.template)] = nil }
+        plan = []
+        matches = [:]
+        matched = []
+        templates.rollback()
     }
 
     /// The ledger for the saved context: fresh entries for objects written or found equal, the old ones for objects
     /// kept or left in place. The caller adds the fingerprint and files.
     func ledgerAfterSave() -> SeedLedger {
         var result = SeedLedger()
-        for step in plan {
-            if step.action == .kept {
+        result.objects.reserveCapacity(outcomes.count + stale.count)
+        for step in outcomes {
+            guard let object = step.object else {
                 if let entry = ledger.objects[step.key] { result.objects[step.key] = entry }
                 continue
             }
-            let object = matches[ObjectIdentifier(step.template)]!
             result.objects[step.key] = SeedLedger.Entry(
                 entity: object.entity.name, rowID: object.objectID.number, hash: valueHash(object, key: storeKey))
         }
@@ -178,7 +219,7 @@ final class SeedRun {
         matched.insert(id)
         var stored: ManagedObject?
         if let identity = template.identityValues {
-            stored = context.registeredObject(rootEntity: template.entity.rootName, identity: identity)
+            stored = try storedObject(rootEntity: template.entity.rootName, identity: identity)
         } else if let (owner, index) = owner(of: template) {
             if let storedOwner = try storeObject(for: owner),
                 let storedIndex = storedOwner.entity.relationshipIndex(named: owner.entity.relationships[index].name),
@@ -201,9 +242,50 @@ final class SeedRun {
     private func storedObject(entity entityName: String, rowID: Int64) throws -> ManagedObject? {
         guard let root = context.model.entity(named: entityName)?.rootName else { return nil }
         if rowsByRoot[root] == nil {
-            rowsByRoot[root] = Dictionary(try context.fetch(root).map { ($0.objectID.number, $0) }, uniquingKeysWith: { first, _ in first })
+            rowsByRoot[root] = Dictionary(try allStored(root).map { ($0.objectID.number, $0) }, uniquingKeysWith: { first, _ in first })
         }
         return rowsByRoot[root]?[rowID]
+    }
+
+    /// The stored object of an entity's tree with these identity values.
+    ///
+    /// Asking the store once per template object costs a query each, so when the tree's table is not much larger
+    /// than the templates' objects of that tree it is read whole, once; an empty table (a first seed) is not read.
+    private func storedObject(rootEntity root: String, identity: [AttributeValue]) throws -> ManagedObject? {
+        if identityLookups[root] == nil {
+            let rows = try rowCount(root)
+            if rows == 0 {
+                identityLookups[root] = .empty
+            } else if rows <= 2 * (identityCounts[root] ?? 0) + 1_000 {
+                var index: [[AttributeValue]: ManagedObject] = [:]
+                for object in try allStored(root) {
+                    if let identity = object.identityValues { index[identity] = object }
+                }
+                identityLookups[root] = .indexed(index)
+            } else {
+                identityLookups[root] = .perObject
+            }
+        }
+        switch identityLookups[root]! {
+        case .empty: return nil
+        case .indexed(let index): return index[identity]
+        case .perObject: return context.registeredObject(rootEntity: root, identity: identity)
+        }
+    }
+
+    /// Every stored object of an entity's tree, fetched once.
+    private func allStored(_ root: String) throws -> [ManagedObject] {
+        if let objects = fetchedByRoot[root] { return objects }
+        let objects = try context.fetch(root)
+        fetchedByRoot[root] = objects
+        return objects
+    }
+
+    /// The number of rows in the table of an entity's tree.
+    private func rowCount(_ root: String) throws -> Int64 {
+        guard let store = context.store, let table = store.schema.tables[root] else { return 0 }
+        let statement = try store.connection.prepare(sql: "SELECT count(*) FROM \(table.quoted)")
+        return try statement.step() ? statement.int64(at: 0) : 0
     }
 
     /// The object holding `object` through an owning to-many, and that relationship's index in the owner.
@@ -244,33 +326,15 @@ final class SeedRun {
     }
 
     private func identityKey(_ entity: Entity, _ identity: [AttributeValue]) -> String {
-        entity.rootName + JSON.array(identity.map(\.json)).text(style: .canonical)
+        valueText.identityKey(entity, identity)
     }
 
-    /// The FNV-1a hash of the object's class, attributes and hashed relationships, as canonical JSON.
+    /// The hash of the object's value text (see ``SeedValueText``), related objects named by `key`.
     private func valueHash(_ object: ManagedObject, key: (ManagedObject) -> String) -> String {
-        var members: [String: JSON] = ["$class": .string(object.entity.name)]
-        for (index, attribute) in object.entity.attributes.enumerated() {
-            members[attribute.name] = object.attributeValue(at: index)?.json ?? .null
-        }
-        for (index, relationship) in object.entity.relationships.enumerated() where isHashed(relationship) {
-            if relationship.isToMany {
-                var targets = object.objects(at: index).map(key)
-                if !relationship.isOrdered { targets.sort() }
-                members[relationship.name] = .array(targets.map(JSON.string))
-            } else {
-                members[relationship.name] = object.object(at: index).map { .string(key($0)) } ?? .null
-            }
-        }
-        return SeedHash.hex(of: JSON.object(members).serialized(style: .canonical))
+        valueText.valueHash(of: object, key: key)
     }
 
-    /// Whether a relationship is part of the value hash: to-ones, and to-manys not mirrored by a to-one inverse.
     private func isHashed(_ relationship: RelationshipDescription) -> Bool {
-        guard relationship.isToMany else { return true }
-        guard let inverse = relationship.inverse, let destination = context.model.entity(named: relationship.destination),
-            let inverseRelationship = destination.relationship(named: inverse)
-        else { return true }
-        return inverseRelationship.isToMany
+        valueText.isHashed(relationship)
     }
 }

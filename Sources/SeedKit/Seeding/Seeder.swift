@@ -51,24 +51,27 @@ public struct Seeder {
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs
     ///   reading the files and the ledger.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        let input = try SeedInput(templates: templates, options: options)
+        var input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
         report.isModelInferred = input.isModelInferred
         report.isDryRun = options.dryRun
         report.fileCount = input.set?.files.count ?? 0
-        guard let model = input.model, let set = input.set else {
+        guard let model = input.model, let fileHashes = input.set?.files.map({ ($0.relativePath, $0.hash) }) else {
             report.issues = input.issues
             return report
         }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
-        // The usual later launch: a read of the ledger, before decoding anything.
+        // The usual later launch: a read of the ledger's fingerprint, before decoding anything.
         let repeatable = !options.force && !options.prune
         if storeExists && repeatable && input.issues.isEmpty {
             let store = try openStore(model: model)
-            let ledger = try SeedLedger.read(from: store.connection)
-            if ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
+            if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
         }
         let (decoded, issues) = input.decode()
+        // The files' contents are decoded: the ledger needs only their paths and hashes.
+        input.set = nil
         guard issues.isEmpty, let templatesContext = decoded else {
             report.issues = issues
             return report
@@ -76,8 +79,10 @@ public struct Seeder {
         if options.dryRun {
             // An absent store would receive everything: an empty store in memory says the same without a file.
             let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
+            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
             let ledger = try SeedLedger.read(from: store.connection)
-            if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
             let before = try ExportDocument(exporting: store.newContext())
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
             try run.apply()
@@ -91,15 +96,17 @@ public struct Seeder {
         let store = try openStore(model: model)
         return try store.connection.inTransaction(.immediate) {
             // Checked again under the write lock: another seeder may have applied this set meanwhile.
+            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
             let ledger = try SeedLedger.read(from: store.connection)
-            if repeatable && ledger.fingerprint == input.fingerprint { return unchangedReport(report, ledger) }
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
             try run.apply()
             try run.context.save()
             var newLedger = run.ledgerAfterSave()
             newLedger.fingerprint = input.fingerprint
             newLedger.templates = templates.relativePath
-            for file in set.files { newLedger.files[file.relativePath] = file.hash }
+            for (path, hash) in fileHashes { newLedger.files[path] = hash }
             try newLedger.write(to: store.connection)
             report.status = .applied
             report.entities = run.counts
@@ -131,10 +138,11 @@ public struct Seeder {
         }
     }
 
-    private func unchangedReport(_ report: SeedReport, _ ledger: SeedLedger) -> SeedReport {
+    /// The report of a run that found its set applied: every seeded object unchanged, counted by the store.
+    private func unchangedReport(_ report: SeedReport, _ connection: SQLiteConnection) throws -> SeedReport {
         var report = report
         report.status = .unchanged
-        for entry in ledger.objects.values { report.entities[entry.entity, default: .init()].unchanged += 1 }
+        for (entity, count) in try SeedLedger.objectCounts(in: connection) { report.entities[entity, default: .init()].unchanged = count }
         return report
     }
 }

@@ -1,0 +1,103 @@
+/// Writes the canonical JSON texts the seeder names and hashes objects by, straight from attribute storage: the
+/// bytes a `JSON` value of the same members would serialize to in the canonical style, without building one.
+///
+///     var text = SeedValueText(model: model)
+///     text.identityKey(employee.entity, employee.identityValues!)   // Employee["ann@example.com"]
+///     text.valueHash(of: employee) { key(of: $0) }                  // FNV-1a of {"$class":"Employee","email":…}
+///
+/// A value text is an object of `"$class"`, every attribute (`null` when unset) and every hashed relationship (see
+/// ``isHashed(_:)``), whose related objects appear as their keys. Ledgers hold hashes of these exact bytes, so the
+/// text must not change: a stored hash would no longer match the values it was taken of.
+///
+/// - Complexity: O(*n*) in the size of the text, plus sorting the keys of each unordered to-many.
+struct SeedValueText {
+    /// One member of an entity's value text.
+    private enum Member {
+        case entityName
+        case attribute(Int)
+        case toOne(Int)
+        case toMany(Int, isOrdered: Bool)
+    }
+
+    private let model: EntityModel
+    private var emitter = JSONEmitter(style: .canonical)
+    /// Each entity's members with their names, in canonical key order (UTF-8 byte order).
+    private var layouts: [ObjectIdentifier: [(name: String, member: Member)]] = [:]
+
+    init(model: EntityModel) {
+        self.model = model
+    }
+
+    /// The key of an object with identity: its root entity, then the identity values as a canonical JSON array.
+    mutating func identityKey(_ entity: Entity, _ identity: [AttributeValue]) -> String {
+        emitter.bytes.removeAll(keepingCapacity: true)
+        emitter.bytes.append(UInt8(ascii: "["))
+        for (position, value) in identity.enumerated() {
+            if position > 0 { emitter.bytes.append(UInt8(ascii: ",")) }
+            write(value)
+        }
+        emitter.bytes.append(UInt8(ascii: "]"))
+        return entity.rootName + String(decoding: emitter.bytes, as: UTF8.self)
+    }
+
+    /// The FNV-1a hash of the object's value text, with `key` naming its related objects.
+    mutating func valueHash(of object: ManagedObject, key: (ManagedObject) -> String) -> String {
+        let members = layout(of: object.entity)
+        emitter.bytes.removeAll(keepingCapacity: true)
+        emitter.bytes.append(UInt8(ascii: "{"))
+        for (position, (name, member)) in members.enumerated() {
+            if position > 0 { emitter.bytes.append(UInt8(ascii: ",")) }
+            emitter.writeKey(name)
+            switch member {
+            case .entityName:
+                emitter.write(object.entity.name)
+            case .attribute(let index):
+                if let value = object.attributeValue(at: index) { write(value) } else { emitter.append("null") }
+            case .toOne(let index):
+                if let target = object.object(at: index) { emitter.write(key(target)) } else { emitter.append("null") }
+            case .toMany(let index, let isOrdered):
+                var targets = object.objects(at: index).map(key)
+                // The order keys had as `String`s: the hashes of ledgers already written depend on it.
+                if !isOrdered { targets.sort() }
+                emitter.bytes.append(UInt8(ascii: "["))
+                for (offset, target) in targets.enumerated() {
+                    if offset > 0 { emitter.bytes.append(UInt8(ascii: ",")) }
+                    emitter.write(target)
+                }
+                emitter.bytes.append(UInt8(ascii: "]"))
+            }
+        }
+        emitter.bytes.append(UInt8(ascii: "}"))
+        return SeedHash.hex(of: emitter.bytes)
+    }
+
+    /// Whether a relationship is part of the value text: to-ones, and to-manys not mirrored by a to-one inverse
+    /// (those are covered from the other side).
+    func isHashed(_ relationship: RelationshipDescription) -> Bool {
+        guard relationship.isToMany else { return true }
+        guard let inverse = relationship.inverse, let destination = model.entity(named: relationship.destination),
+            let inverseRelationship = destination.relationship(named: inverse)
+        else { return true }
+        return inverseRelationship.isToMany
+    }
+
+    private mutating func write(_ value: AttributeValue) {
+        if case .string(let string) = value {
+            emitter.write(string)
+        } else {
+            emitter.write(value.json, indent: 0)
+        }
+    }
+
+    private mutating func layout(of entity: Entity) -> [(name: String, member: Member)] {
+        if let members = layouts[ObjectIdentifier(entity)] { return members }
+        var members: [(name: String, member: Member)] = [("$class", .entityName)]
+        for (index, attribute) in entity.attributes.enumerated() { members.append((attribute.name, .attribute(index))) }
+        for (index, relationship) in entity.relationships.enumerated() where isHashed(relationship) {
+            members.append((relationship.name, relationship.isToMany ? .toMany(index, isOrdered: relationship.isOrdered) : .toOne(index)))
+        }
+        members.sort { JSONEmitter.precedes($0.name, $1.name) }
+        layouts[ObjectIdentifier(entity)] = members
+        return members
+    }
+}
