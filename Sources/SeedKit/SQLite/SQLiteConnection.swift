@@ -122,11 +122,26 @@ public final class SQLiteConnection {
             try Statement(sql: "PRAGMA foreign_keys = ON", database: database).execute()
         }
         if configuration.usesWriteAheadLog && configuration.openMode != .readOnly && !isInMemory {
-            let journalMode = try Statement(sql: "PRAGMA journal_mode = WAL", database: database)
-            guard try journalMode.step(), journalMode.text(at: 0).lowercased() == "wal" else {
-                throw DatabaseError(resultCode: .error, message: "could not enable write-ahead logging")
-            }
+            try enableWriteAheadLog(database, waitingUpTo: configuration.busyTimeout)
             try Statement(sql: "PRAGMA synchronous = NORMAL", database: database).execute()
+        }
+    }
+
+    /// Switches a file to WAL, retrying while another connection holds the lock: SQLite answers a journal mode change
+    /// on a file another process is creating with "database is locked" at once, without calling the busy handler.
+    private static func enableWriteAheadLog(_ database: OpaquePointer, waitingUpTo timeout: Duration) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            do {
+                let journalMode = try Statement(sql: "PRAGMA journal_mode = WAL", database: database)
+                guard try journalMode.step(), journalMode.text(at: 0).lowercased() == "wal" else {
+                    throw DatabaseError(resultCode: .error, message: "could not enable write-ahead logging")
+                }
+                return
+            } catch let error as DatabaseError where error.resultCode == .busy && clock.now < deadline {
+                usleep(5_000)
+            }
         }
     }
 }
