@@ -30,7 +30,7 @@ extension ObjectContext {
             if stored.isFinal { return stored.objects }
             candidates = stored.objects
         } else {
-            candidates = Array(allRegistered)
+            candidates = registered.objects
         }
         var results = candidates.filter { object in
             (request.includesSubentities ? object.entity.isKind(of: entity.name) : object.entity === entity)
