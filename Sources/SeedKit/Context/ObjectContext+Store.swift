@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a context settles an object changed both in memory and in the store since it was fetched, property by
 /// property.
 public enum MergePolicy: Sendable, Hashable {
@@ -121,6 +123,12 @@ extension ObjectContext {
         var layout: EntityLayout?
         /// The faults of an object whose to-ones are all nil: shared, so such objects allocate no array of their own.
         var emptyFaults: [Int64] = []
+
+        func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            name.withUnsafeBytes { name in
+                name.count == bytes.count && (bytes.isEmpty || memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+        }
     }
 
     /// The object of the current row: the registered one (with its unsaved changes) or a new one, registered in
@@ -133,7 +141,7 @@ extension ObjectContext {
         if let registered = rows[rowID] { return registered }
         guard deletedRowIDs.isEmpty || !deletedRowIDs.contains(rowID) else { return nil }
         let name = row.textBuffer(at: 1)
-        if cache.entity == nil || !name.elementsEqual(cache.name) {
+        if cache.entity == nil || !cache.hasName(name) {
             guard let entity = model.entity(named: String(decoding: name, as: UTF8.self)),
                 let layout = store!.schema.layouts[entity.name]
             else { return nil }
@@ -145,8 +153,11 @@ extension ObjectContext {
         object.objectID = ObjectID(entityName: table.name, number: rowID)
         object.rowVersion = row.int64(at: 2)
         let offset = StoreSchema.bookkeepingColumns.count
-        for (index, attribute) in entity.attributes.enumerated() {
-            object.attributeValues[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+        // One access to the object's storage for all its values rather than one per value.
+        object.attributeValues.withUnsafeMutableBufferPointer { values in
+            for (index, attribute) in entity.attributes.enumerated() {
+                values[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+            }
         }
         if !entity.relationships.isEmpty {
             // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing one
@@ -175,10 +186,12 @@ extension ObjectContext {
     ///
     /// A fault fires from a property read, which can't throw: when the query fails, the relationship reads as empty
     /// and stays a fault, to be loaded again on the next access.
+    ///
+    /// - Precondition: this is `object`'s context. An object of this context is registered or deleted: the paths that
+    ///   unregister an object otherwise (saving its deletion, rolling back its insertion) take it out of the context,
+    ///   so no registry lookup is needed here.
     func loadFault(of object: ManagedObject, relationship index: Int) {
-        // An object of this context is registered or deleted: the paths that unregister an object otherwise (saving
-        // its deletion, rolling back its insertion) take it out of the context, so no registry lookup is needed here.
-        guard let store, object.context === self else {
+        guard let store else {
             object.faults = []
             return
         }

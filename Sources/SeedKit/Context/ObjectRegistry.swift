@@ -108,7 +108,8 @@ private struct NumberedSlots {
             // Removing a number the array doesn't cover changes nothing here; it may be in `sparse`.
             guard object != nil, number <= UInt64(2 * max(count + 1, expected) + 1024) else { return false }
             let start = slots.count + 1
-            slots.append(contentsOf: repeatElement(nil, count: Int(number) - slots.count))
+            // Appending one by one: rows arrive in row-id order, so this nearly always appends a single slot.
+            while slots.count < Int(number) { slots.append(nil) }
             if !sparse.isEmpty {
                 for covered in start...Int(number) {
                     if let moved = sparse.removeValue(forKey: sign * Int64(covered)) {
