@@ -48,17 +48,53 @@ final class ObjectRegistry {
 /// that would be mostly empty — goes to a dictionary instead.
 final class RowTable {
     let name: String
-    private var positive = NumberedSlots()
-    private var negative = NumberedSlots()
-    private var sparse: [Int64: ManagedObject] = [:]
+    /// Behind a pointer because Swift checks every access to a class's stored `var`s for exclusivity at run time,
+    /// which costs more than the lookup itself. A table is used only from its context's isolation domain, and nothing
+    /// it calls comes back to it.
+    private let rows: UnsafeMutablePointer<Rows>
 
-    init(name: String) { self.name = name }
+    init(name: String) {
+        self.name = name
+        rows = .allocate(capacity: 1)
+        rows.initialize(to: Rows())
+    }
 
-    var count: Int { positive.count + negative.count + sparse.count }
+    deinit {
+        rows.deinitialize(count: 1)
+        rows.deallocate()
+    }
+
+    var count: Int { rows.pointee.count }
 
     /// The registered object with this number; setting nil unregisters it.
     ///
     /// - Complexity: O(1), amortized for a set.
+    subscript(number: Int64) -> ManagedObject? {
+        get { rows.pointee[number] }
+        set { rows.pointee[number] = newValue }
+    }
+
+    /// Makes room for `count` more objects numbered in a run, so a big fetch neither regrows the array nor sends its
+    /// rows to the dictionary because the array is still short.
+    func reserve(_ count: Int) {
+        rows.pointee.positive.reserve(count)
+    }
+
+    func forEach(_ body: (ManagedObject) -> Void) {
+        rows.pointee.positive.forEach(body)
+        rows.pointee.negative.forEach(body)
+        for object in rows.pointee.sparse.values { body(object) }
+    }
+}
+
+/// The storage of a ``RowTable``.
+private struct Rows {
+    var positive = NumberedSlots()
+    var negative = NumberedSlots()
+    var sparse: [Int64: ManagedObject] = [:]
+
+    var count: Int { positive.count + negative.count + sparse.count }
+
     subscript(number: Int64) -> ManagedObject? {
         get {
             if let object = number > 0 ? positive.object(at: number.magnitude) : negative.object(at: number.magnitude) {
@@ -71,18 +107,6 @@ final class RowTable {
             if number < 0, negative.update(newValue, at: number.magnitude, moving: &sparse, sign: -1) { return }
             sparse[number] = newValue
         }
-    }
-
-    /// Makes room for `count` more objects numbered in a run, so a big fetch neither regrows the array nor sends its
-    /// rows to the dictionary because the array is still short.
-    func reserve(_ count: Int) {
-        positive.reserve(count)
-    }
-
-    func forEach(_ body: (ManagedObject) -> Void) {
-        positive.forEach(body)
-        negative.forEach(body)
-        for object in sparse.values { body(object) }
     }
 }
 
