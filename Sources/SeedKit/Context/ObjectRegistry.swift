@@ -50,7 +50,7 @@ final class RowTable {
     let name: String
     /// Behind a pointer because Swift checks every access to a class's stored `var`s for exclusivity at run time,
     /// which costs more than the lookup itself. A table is used only from its context's isolation domain, and nothing
-    /// it calls comes back to it.
+    /// it calls (the bodies `forEach` is given included) touches it again.
     private let rows: UnsafeMutablePointer<Rows>
 
     init(name: String) {
