@@ -60,4 +60,41 @@ struct SQLiteStoreFaultTests {
             #expect(employee.department?.name == expected, "e\(index)")
         }
     }
+
+    @Test func rowsFarApartInRowIDAreOneObjectEachAndFaultIn() throws {
+        let store = try companyStore(departments: 3, employees: 9)
+        // Row ids far from the others, as a store written by another program can have.
+        try store.connection.execute(sql: """
+            BEGIN;
+            UPDATE "Employee" SET "department" = 9000000000
+                WHERE "department" = (SELECT "_id" FROM "Department" WHERE "name" = 'd1');
+            UPDATE "Department" SET "_id" = 9000000000 WHERE "name" = 'd1';
+            UPDATE "Employee" SET "_id" = "_id" + 5000000 WHERE "_id" % 2 = 0;
+            COMMIT;
+            """)
+        let context = store.newContext()
+        let employees = try context.fetch(Employee.self)
+        #expect(employees.count == 9)
+        #expect(employees.contains { $0.objectID.number > 5_000_000 })
+        let again = try context.fetch(Employee.self)
+        #expect(again.count == 9 && zip(employees, again).allSatisfy { $0 === $1 })
+        for employee in employees { #expect(context.object(with: employee.objectID) === employee) }
+        let far = try #require(context.object("Department", identity: ["name": "d1"]))
+        #expect(far.objectID.number == 9_000_000_000)
+        let inFar = employees.filter { ($0.department as ManagedObject?) === far }
+        #expect(inFar.map(\.name).sorted() == ["e1", "e4"])
+        #expect(Set((far as! Department).employees.map(ObjectIdentifier.init)) == Set(inFar.map(ObjectIdentifier.init)))
+        #expect(context.registeredObjects.count == 9 + 3)
+    }
+
+    @Test func anObjectRegisteredBeforeABigFetchIsTheOneTheFetchReturns() throws {
+        let store = try companyStore(departments: 2, employees: 1_500)
+        let context = store.newContext()
+        let last = try #require(context.object("Employee", identity: ["email": "e1499@example.com"]))
+        let employees = try context.fetch(Employee.self)
+        #expect(employees.count == 1_500)
+        #expect(employees.filter { $0 === last }.count == 1)
+        #expect(context.object(with: last.objectID) === last)
+        #expect(context.registeredObjects.count == 1_500)
+    }
 }

@@ -30,7 +30,7 @@ extension ObjectContext {
             if stored.isFinal { return stored.objects }
             candidates = stored.objects
         } else {
-            candidates = Array(allRegistered)
+            candidates = registered.objects
         }
         var results = candidates.filter { object in
             (request.includesSubentities ? object.entity.isKind(of: entity.name) : object.entity === entity)
@@ -55,9 +55,12 @@ extension ObjectContext {
     /// Every object of a typed class's entity and its subentities.
     ///
     ///     let departments = try context.fetch(Department.self)
+    @inlinable
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
         var request = request ?? FetchRequest(objectClass.entityName)
         request.entityName = objectClass.entityName
+        // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
+        // a row does.
         return try fetch(request).compactMap { $0 as? Object }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a context settles an object changed both in memory and in the store since it was fetched, property by
 /// property.
 public enum MergePolicy: Sendable, Hashable {
@@ -48,8 +50,8 @@ extension ObjectContext {
             }
         }
         if request.limit == nil, let count = try countInStore(request) {
-            // Growing the registry row by row rehashes it again and again; one count is far cheaper for a big fetch.
-            registered.reserveCapacity(registered.count + count)
+            // Growing the registry row by row copies it again and again; one count is far cheaper for a big fetch.
+            registered.table(named: table.name).reserve(count)
         }
         var objects = try fetchRows(store.selectSQL(table, sql), arguments, table: table)
         noteFaultSiblings(objects)
@@ -99,11 +101,12 @@ extension ObjectContext {
         let statement = try store!.connection.cachedStatement(sql: sql)
         defer { statement.reset() }
         for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
-        let deletedIDs = deletedObjects.isEmpty ? [] : Set(deletedObjects.map(\.objectID))
+        let rows = registered.table(named: table.name)
+        let deletedRowIDs = Set(deletedObjects.lazy.filter { $0.objectID.entityName == table.name }.map(\.objectID.number))
         var objects: [ManagedObject] = []
         var rowEntity = RowEntity()
         while try statement.step() {
-            if let object = materialize(statement, table: table, deletedIDs: deletedIDs, entity: &rowEntity) {
+            if let object = materialize(statement, table: table, rows: rows, deletedRowIDs: deletedRowIDs, entity: &rowEntity) {
                 objects.append(object)
             }
         }
@@ -120,18 +123,25 @@ extension ObjectContext {
         var layout: EntityLayout?
         /// The faults of an object whose to-ones are all nil: shared, so such objects allocate no array of their own.
         var emptyFaults: [Int64] = []
+
+        func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            name.withUnsafeBytes { name in
+                name.count == bytes.count && (bytes.isEmpty || memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+        }
     }
 
-    /// The object of the current row: the registered one (with its unsaved changes) or a new one, registered, with
-    /// its relationships left as faults. Nil for a row this context has deleted.
+    /// The object of the current row: the registered one (with its unsaved changes) or a new one, registered in
+    /// `rows`, the registry's table for `table`, with its relationships left as faults. Nil for a row this context has
+    /// deleted.
     private func materialize(
-        _ row: Statement, table: TableSchema, deletedIDs: Set<ObjectID>, entity cache: inout RowEntity
+        _ row: Statement, table: TableSchema, rows: RowTable, deletedRowIDs: Set<Int64>, entity cache: inout RowEntity
     ) -> ManagedObject? {
-        let id = ObjectID(entityName: table.name, number: row.int64(at: 0))
-        if let registered = registered[id] { return registered }
-        guard !deletedIDs.contains(id) else { return nil }
+        let rowID = row.int64(at: 0)
+        if let registered = rows[rowID] { return registered }
+        guard deletedRowIDs.isEmpty || !deletedRowIDs.contains(rowID) else { return nil }
         let name = row.textBuffer(at: 1)
-        if cache.entity == nil || !name.elementsEqual(cache.name) {
+        if cache.entity == nil || !cache.hasName(name) {
             guard let entity = model.entity(named: String(decoding: name, as: UTF8.self)),
                 let layout = store!.schema.layouts[entity.name]
             else { return nil }
@@ -140,11 +150,14 @@ extension ObjectContext {
         }
         let entity = cache.entity!, layout = cache.layout!
         let object = instantiate(entity)
-        object.objectID = id
+        object.objectID = ObjectID(entityName: table.name, number: rowID)
         object.rowVersion = row.int64(at: 2)
         let offset = StoreSchema.bookkeepingColumns.count
-        for (index, attribute) in entity.attributes.enumerated() {
-            object.attributeValues[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+        // One access to the object's storage for all its values rather than one per value.
+        object.attributeValues.withUnsafeMutableBufferPointer { values in
+            for (index, attribute) in entity.attributes.enumerated() {
+                values[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+            }
         }
         if !entity.relationships.isEmpty {
             // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing one
@@ -155,7 +168,7 @@ extension ObjectContext {
             }
             if faults.contains(where: { $0 != -1 }) { object.faults = faults }
         }
-        registered[id] = object
+        rows[rowID] = object
         if let identity = object.identityValues { index(object, identity: identity) }
         return object
     }
@@ -173,16 +186,22 @@ extension ObjectContext {
     ///
     /// A fault fires from a property read, which can't throw: when the query fails, the relationship reads as empty
     /// and stays a fault, to be loaded again on the next access.
+    ///
+    /// - Precondition: this is `object`'s context. An object of this context is registered or deleted: the paths that
+    ///   unregister an object otherwise (saving its deletion, rolling back its insertion) take it out of the context,
+    ///   so no registry lookup is needed here.
     func loadFault(of object: ManagedObject, relationship index: Int) {
-        // An object of this context is registered or deleted: the paths that unregister an object otherwise (saving
-        // its deletion, rolling back its insertion) take it out of the context, so no registry lookup is needed here.
-        guard let store, object.context === self else {
+        guard let store else {
             object.faults = []
             return
         }
         let pending = object.faults[index]
         // Loaded from here on: loading the members must not come back to this slot.
         object.faults[index] = -1
+        // Most faults are to-ones (the only faults with a row id) whose destination is registered already.
+        if pending > 0, let destination = foreignKeyDestinations(of: object.entity)[index]?[pending] {
+            return settle(object, relationship: index, as: .toOne(destination))
+        }
         let relationship = object.entity.relationships[index]
         let destination = model.entity(named: relationship.destination)!
         let table = store.schema.tables[destination.rootName]!
@@ -192,8 +211,6 @@ extension ObjectContext {
             case .foreignKey:
                 if pending <= 0 {
                     value = .toOne(nil)
-                } else if let destination = registered[ObjectID(entityName: table.name, number: pending)] {
-                    value = .toOne(destination)
                 } else {
                     try loadDestinations(of: object, relationship: index, rowID: pending, table: table)
                     value = .toOne(try self.object(table: table.name, rowID: pending))
@@ -216,10 +233,31 @@ extension ObjectContext {
             object.faults[index] = pending
             return
         }
+        settle(object, relationship: index, as: value)
+    }
+
+    /// Gives a relationship whose fault just fired its loaded value.
+    private func settle(_ object: ManagedObject, relationship index: Int, as value: RelationshipValue) {
         object.relationshipValues[index] = value
         // The snapshot holds the saved state, which is what was just loaded.
         object.snapshot?.relationships[index] = value
         if object.faults.allSatisfy({ $0 == -1 }) { object.faults = [] }
+    }
+
+    /// The registry tables of an entity's to-one destinations stored as foreign keys, by relationship slot (nil for
+    /// the other relationships).
+    ///
+    /// Faults fire in runs over one entity, so the tables of the last entity are kept: a fault then finds its
+    /// destination without looking anything up by name.
+    private func foreignKeyDestinations(of entity: Entity) -> [RowTable?] {
+        if let last = lastFaultDestinations, last.entity === entity { return last.tables }
+        let layout = store!.schema.layouts[entity.name]!
+        let tables = entity.relationships.indices.map { index -> RowTable? in
+            guard case .foreignKey = layout.relationships[index] else { return nil }
+            return registered.table(named: model.entity(named: entity.relationships[index].destination)!.rootName)
+        }
+        lastFaultDestinations = (entity, tables)
+        return tables
     }
 
     /// Keeps `objects`, just fetched together, as the ones whose to-one faults load their destinations together.
@@ -246,11 +284,12 @@ extension ObjectContext {
         var rowIDs: [Int64] = [rowID]
         var seen: Set<Int64> = [rowID]
         var position = faultSiblingsCursor
+        let rows = registered.table(named: table.name)
         while rowIDs.count < Self.destinationBatchSize && position < faultSiblings.count {
             let sibling = faultSiblings[position]
             position += 1
             guard sibling.entity === object.entity, !sibling.faults.isEmpty, case let id = sibling.faults[index], id > 0,
-                registered[ObjectID(entityName: table.name, number: id)] == nil, seen.insert(id).inserted
+                rows[id] == nil, seen.insert(id).inserted
             else { continue }
             rowIDs.append(id)
         }

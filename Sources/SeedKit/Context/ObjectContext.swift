@@ -21,11 +21,13 @@ public final class ObjectContext {
     /// How saves and merges settle an object changed both here and in the store.
     public var mergePolicy: MergePolicy = .rejectConflicts
 
-    var registered: [ObjectID: ManagedObject] = [:]
+    let registered = ObjectRegistry()
     /// The objects of the last fetch from the store, whose pending to-one faults load their destinations together;
     /// ``faultSiblingsCursor`` is where the next batch starts looking. See `loadDestinations`.
     var faultSiblings: [ManagedObject] = []
     var faultSiblingsCursor = 0
+    /// The entity whose fault fired last and its to-one destinations' registry tables; see `foreignKeyDestinations`.
+    var lastFaultDestinations: (entity: Entity, tables: [RowTable?])?
     private var identityIndex: [String: [[AttributeValue]: ManagedObject]] = [:]
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()
@@ -51,7 +53,7 @@ public final class ObjectContext {
 
     deinit {
         // Relationships hold their objects strongly in both directions; break those cycles with the context.
-        for object in registered.values { object.detachRelationships() }
+        registered.forEach { $0.detachRelationships() }
         for object in deleted.objects { object.detachRelationships() }
     }
 
@@ -163,7 +165,7 @@ public final class ObjectContext {
     public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
 
     /// Every object the context holds, excluding deleted ones.
-    public var registeredObjects: [ManagedObject] { registered.values.sorted { $0.objectID < $1.objectID } }
+    public var registeredObjects: [ManagedObject] { registered.objects.sorted { $0.objectID < $1.objectID } }
 
     /// The registered object with this id.
     public func object(with id: ObjectID) -> ManagedObject? { registered[id] }
@@ -222,7 +224,7 @@ public final class ObjectContext {
 
     private func rebuildIdentityIndex() {
         identityIndex = [:]
-        for object in registered.values.sorted(by: { $0.objectID < $1.objectID }) {
+        for object in registered.objects.sorted(by: { $0.objectID < $1.objectID }) {
             if let identity = object.identityValues { index(object, identity: identity) }
         }
     }
@@ -281,7 +283,7 @@ public final class ObjectContext {
         for object in deleted.objects {
             registered[object.objectID] = object
         }
-        for object in registered.values {
+        registered.forEach { object in
             if let snapshot = object.snapshot {
                 object.attributeValues = snapshot.attributes
                 object.relationshipValues = snapshot.relationships
@@ -293,8 +295,6 @@ public final class ObjectContext {
         deleted = OrderedObjects()
         rebuildIdentityIndex()
     }
-
-    var allRegistered: Dictionary<ObjectID, ManagedObject>.Values { registered.values }
 }
 
 /// What a save changed: inserted and deleted object ids, and the changed keys of each updated object.

@@ -141,16 +141,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Drops every related object without touching the other side, for an object leaving its context: relationships
     /// hold objects strongly both ways, and this breaks those cycles. The layout stays, so the object stays readable.
     func detachRelationships() {
-        // In place: a context going away detaches every object it holds, and a new array each would dominate that.
-        for index in relationshipValues.indices {
-            switch relationshipValues[index] {
-            case .toOne(nil): break
-            case .toOne: relationshipValues[index] = .toOne(nil)
-            case .toMany(let related) where related.count == 0: break
-            case .toMany: relationshipValues[index] = .toMany(RelatedObjects())
+        // In place, in one access: a context going away detaches every object it holds, so this is per-object cost.
+        relationshipValues.withUnsafeMutableBufferPointer { values in
+            for index in values.indices {
+                switch values[index] {
+                case .toOne(nil): break
+                case .toOne: values[index] = .toOne(nil)
+                case .toMany(let related) where related.count == 0: break
+                case .toMany: values[index] = .toMany(RelatedObjects())
+                }
             }
         }
-        faults = []
+        if !faults.isEmpty { faults = [] }
     }
 
     /// Loads a relationship still in the persistent store before it is read or changed.
