@@ -208,10 +208,9 @@ public final class ObjectContext {
     }
 
     func index(_ object: ManagedObject, identity: [AttributeValue]) {
-        // The first holder keeps the entry; a second holder is an identity conflict that save reports.
-        if identityIndex[object.entity.rootName, default: [:]][identity] == nil {
-            identityIndex[object.entity.rootName, default: [:]][identity] = object
-        }
+        // The first holder keeps the entry; a second holder is an identity conflict that save reports. One merge hashes
+        // the identity once, where a lookup then an insert hashed it twice.
+        identityIndex[object.entity.rootName, default: [:]].merge(CollectionOfOne((identity, object))) { first, _ in first }
     }
 
     func identityDidChange(_ object: ManagedObject, from old: [AttributeValue]?) {
