@@ -1,0 +1,206 @@
+// What one export works out once and reuses for every object: per-entity keys, templates and inverses, and a
+// table of the objects met. All of it belongs to the call; nothing is stored on the objects.
+
+/// What an export needs to know about one entity, worked out the first time the export meets an object of it.
+///
+/// The properties of an object are numbered in slots: 0 for `"$id"`, 1 + *a* for attribute *a*, 1 + *A* + *r* for
+/// relationship *r* of an entity with *A* attributes. Which slots an object writes is its *presence* bit mask.
+final class ExportLayout<Output: GraphOutput> {
+    /// A relationship as the walk reads it, without copying the description's strings for each object.
+    struct Link {
+        let name: String
+        let isOrdered: Bool
+        let owns: Bool
+        let inverse: String?
+    }
+
+    let entity: Entity
+    let classValue: Output.Value
+    let attributeNames: [String]
+    let identityIndices: [Int]
+    let links: [Link]
+    /// Whether every slot fits in a presence mask; wider entities are written key by key.
+    let usesTemplates: Bool
+    private var templates: [ObjectTemplate<Output.Value>] = []
+    /// Per link, the last member entity its inverse was looked up in, and the answer.
+    private var inverseEntities: [ObjectIdentifier?]
+    private var inverseIndices: [Int?]
+
+    /// Objects of one entity rarely write more than a few different sets of keys; past this many, the others are
+    /// written key by key rather than each getting a template.
+    private static var templateLimit: Int { 16 }
+
+    init(entity: Entity) {
+        self.entity = entity
+        classValue = Output.string(entity.name)
+        attributeNames = entity.attributes.map(\.name)
+        identityIndices = entity.identityIndices
+        links = entity.relationships.map { Link(name: $0.name, isOrdered: $0.isOrdered, owns: $0.owns, inverse: $0.inverse) }
+        usesTemplates = 1 + entity.attributes.count + entity.relationships.count <= UInt64.bitWidth
+        inverseEntities = Array(repeating: nil, count: links.count)
+        inverseIndices = Array(repeating: nil, count: links.count)
+    }
+
+    var slotCount: Int { 1 + attributeNames.count + links.count }
+
+    func attributeSlot(_ index: Int) -> Int { 1 + index }
+    func linkSlot(_ index: Int) -> Int { 1 + attributeNames.count + index }
+
+    /// The key a slot writes.
+    func key(ofSlot slot: Int) -> String {
+        if slot == 0 { return "$id" }
+        if slot <= attributeNames.count { return attributeNames[slot - 1] }
+        return links[slot - 1 - attributeNames.count].name
+    }
+
+    /// Whether a stub can name the object: its entity has identity and every identity attribute has a value.
+    func hasIdentity(_ object: ManagedObject) -> Bool {
+        guard !identityIndices.isEmpty else { return false }
+        for index in identityIndices {
+            guard case .some = object.attributeValues[index] else { return false }
+        }
+        return true
+    }
+
+    /// The presence of the identity stub's slots.
+    var identityPresence: UInt64 {
+        var presence: UInt64 = 0
+        for index in identityIndices { presence |= 1 << UInt64(attributeSlot(index)) }
+        return presence
+    }
+
+    /// The members of a new object with `"class"` set and the slots of `presence` ready to be set.
+    ///
+    /// - Complexity: O(*k*) for *k* templates of the entity, then a copy of the template's storage.
+    func builder(presence: UInt64) -> MembersBuilder<Output.Value> {
+        guard usesTemplates else { return MembersBuilder(capacity: slotCount + 1, classValue: classValue) }
+        for index in templates.indices where templates[index].presence == presence {
+            return MembersBuilder(template: templates[index])
+        }
+        guard templates.count < Self.templateLimit else {
+            return MembersBuilder(capacity: presence.nonzeroBitCount + 1, classValue: classValue)
+        }
+        let template = makeTemplate(presence: presence)
+        templates.append(template)
+        return MembersBuilder(template: template)
+    }
+
+    private func makeTemplate(presence: UInt64) -> ObjectTemplate<Output.Value> {
+        // Exactly the capacity the keys need, which every copy inherits.
+        var members = [String: Output.Value](minimumCapacity: presence.nonzeroBitCount + 1)
+        members["class"] = classValue
+        var remaining = presence
+        while remaining != 0 {
+            members[key(ofSlot: remaining.trailingZeroBitCount)] = Output.placeholder
+            remaining &= remaining - 1
+        }
+        let positions = (0..<slotCount).map { slot in
+            presence & (1 << UInt64(slot)) != 0 ? members.index(forKey: key(ofSlot: slot))! : members.startIndex
+        }
+        return ObjectTemplate(presence: presence, members: members, positions: positions)
+    }
+
+    /// The index, in `member`'s entity, of the relationship that points back along link `index`.
+    ///
+    /// - Complexity: O(1) when the member's entity is the one asked about last for this link.
+    func inverseIndex(ofLink index: Int, in member: Entity) -> Int? {
+        let memberID = ObjectIdentifier(member)
+        if inverseEntities[index] == memberID { return inverseIndices[index] }
+        let inverse = links[index].inverse.flatMap { member.relationshipIndex(named: $0) }
+        inverseEntities[index] = memberID
+        inverseIndices[index] = inverse
+        return inverse
+    }
+}
+
+/// The layouts of the entities one export meets, each worked out on first use.
+final class ExportLayouts<Output: GraphOutput> {
+    private var layouts: [ExportLayout<Output>] = []
+    /// The index in `layouts` of each entity's layout.
+    private var indices = IdentityTable()
+
+    /// - Complexity: O(1) on average.
+    func layout(for entity: Entity) -> ExportLayout<Output> {
+        if let index = indices.value(for: entity) { return layouts[index] }
+        let layout = ExportLayout<Output>(entity: entity)
+        _ = indices.insert(layouts.count, for: entity)
+        layouts.append(layout)
+        return layout
+    }
+}
+
+/// Small integers keyed by object identity, for the duration of one export.
+///
+/// Open addressing on the object's address with a multiplicative hash: every object in the table is kept alive by
+/// the graph being exported, so addresses are stable and unique for the call, and hashing one is a multiplication
+/// rather than a run of `Hasher`.
+struct IdentityTable {
+    private struct Entry {
+        /// The object's address; 0 for an empty entry.
+        var key: UInt
+        var value: Int
+    }
+
+    private var entries: [Entry]
+    private var count = 0
+    /// 64 minus the base-2 logarithm of the capacity: the hash is the product's top bits.
+    private var shift: UInt64
+
+    init(minimumCapacity: Int = 0) {
+        var capacity = 16
+        while capacity < minimumCapacity * 2 { capacity *= 2 }
+        entries = Array(repeating: Entry(key: 0, value: 0), count: capacity)
+        shift = UInt64(64 - capacity.trailingZeroBitCount)
+    }
+
+    @inline(__always)
+    private func home(of key: UInt) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The value stored for `object`.
+    ///
+    /// - Complexity: O(1) on average.
+    func value(for object: AnyObject) -> Int? {
+        let key = UInt(bitPattern: ObjectIdentifier(object))
+        let mask = entries.count - 1
+        var index = home(of: key)
+        while true {
+            let entry = entries[index]
+            if entry.key == key { return entry.value }
+            if entry.key == 0 { return nil }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Stores `value` for `object` unless it has a value already; returns that earlier value, or nil after storing.
+    ///
+    /// - Complexity: O(1) amortized.
+    mutating func insert(_ value: Int, for object: AnyObject) -> Int? {
+        if (count + 1) * 2 > entries.count { grow() }
+        let key = UInt(bitPattern: ObjectIdentifier(object))
+        let mask = entries.count - 1
+        var index = home(of: key)
+        while true {
+            let existing = entries[index].key
+            if existing == key { return entries[index].value }
+            if existing == 0 { break }
+            index = (index + 1) & mask
+        }
+        entries[index] = Entry(key: key, value: value)
+        count += 1
+        return nil
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(key: 0, value: 0), count: old.count * 2)
+        shift -= 1
+        let mask = entries.count - 1
+        for entry in old where entry.key != 0 {
+            var index = home(of: entry.key)
+            while entries[index].key != 0 { index = (index + 1) & mask }
+            entries[index] = entry
+        }
+    }
+}
