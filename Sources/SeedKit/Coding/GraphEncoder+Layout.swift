@@ -15,6 +15,9 @@ final class ExportLayout<Output: GraphOutput> {
     }
 
     let entity: Entity
+    /// The number of the entity's root entity among the roots of this export: objects of one root entity have
+    /// distinct object numbers within a context.
+    let rootSlot: Int
     let classValue: Output.Value
     let attributeNames: [String]
     let identityIndices: [Int]
@@ -30,8 +33,9 @@ final class ExportLayout<Output: GraphOutput> {
     /// written key by key rather than each getting a template.
     private static var templateLimit: Int { 16 }
 
-    init(entity: Entity) {
+    init(entity: Entity, rootSlot: Int) {
         self.entity = entity
+        self.rootSlot = rootSlot
         classValue = Output.string(entity.name)
         attributeNames = entity.attributes.map(\.name)
         identityIndices = entity.identityIndices
@@ -53,11 +57,12 @@ final class ExportLayout<Output: GraphOutput> {
         return links[slot - 1 - attributeNames.count].name
     }
 
-    /// Whether a stub can name the object: its entity has identity and every identity attribute has a value.
-    func hasIdentity(_ object: ManagedObject) -> Bool {
+    /// Whether a stub can name the object with these attribute values: its entity has identity and every identity
+    /// attribute has a value.
+    func hasIdentity(_ attributeValues: [AttributeValue?]) -> Bool {
         guard !identityIndices.isEmpty else { return false }
         for index in identityIndices {
-            guard case .some = object.attributeValues[index] else { return false }
+            guard case .some = attributeValues[index] else { return false }
         }
         return true
     }
@@ -118,22 +123,71 @@ final class ExportLayouts<Output: GraphOutput> {
     private var layouts: [ExportLayout<Output>] = []
     /// The index in `layouts` of each entity's layout.
     private var indices = IdentityTable()
+    private var rootSlots: [String: Int] = [:]
 
     /// - Complexity: O(1) on average.
     func layout(for entity: Entity) -> ExportLayout<Output> {
         if let index = indices.value(for: entity) { return layouts[index] }
-        let layout = ExportLayout<Output>(entity: entity)
+        let rootSlot = rootSlots[entity.rootName, default: rootSlots.count]
+        rootSlots[entity.rootName] = rootSlot
+        let layout = ExportLayout<Output>(entity: entity, rootSlot: rootSlot)
         _ = indices.insert(layouts.count, for: entity)
         layouts.append(layout)
         return layout
     }
 }
 
+/// The objects a one-pass export has met, for the duration of the call, found by their object number.
+///
+/// Within a context, the objects of one root entity have distinct numbers, and a graph created or fetched together
+/// has them dense: an array indexed by number holds each object's address in a few bytes per object, and a walk
+/// meets numbers close together, so it stays in cache. Nothing is stored on the objects. Numbers are not unique
+/// across contexts, and may be negative or sparse, so an object whose number is out of range, or already claimed by
+/// another object, is kept in an ``IdentityTable`` instead.
+struct FirstMeetings {
+    /// Per root entity (see ``ExportLayout/rootSlot``), the address of the object that claimed each number; 0 for none.
+    private var claims: [[UInt]] = []
+    /// Per root entity, the objects met so far: the array indexed by number grows to a few times this many entries.
+    private var counts: [Int] = []
+    private var others = IdentityTable()
+    private var hasOthers = false
+
+    /// Records `object`, whose root entity has slot `root`; returns whether it had been met before.
+    ///
+    /// - Complexity: O(1) amortized.
+    mutating func insert(_ object: ManagedObject, root: Int) -> Bool {
+        while claims.count <= root {
+            claims.append([])
+            counts.append(0)
+        }
+        counts[root] += 1
+        let address = UInt(bitPattern: ObjectIdentifier(object))
+        let number = object.objectID.number
+        // The range grows with the objects met, so an object kept in `others` may later fall in range: an empty
+        // claim is confirmed there before it is taken.
+        if number > 0, number < 4 * counts[root] + 4096 {
+            let index = Int(number)
+            if index >= claims[root].count {
+                claims[root].append(contentsOf: repeatElement(0, count: max(index + 1, 2 * claims[root].count) - claims[root].count))
+            }
+            let claim = claims[root][index]
+            if claim == address { return true }
+            if claim == 0, !hasOthers || others.value(for: object) == nil {
+                claims[root][index] = address
+                return false
+            }
+        }
+        hasOthers = true
+        return others.insert(0, for: object) != nil
+    }
+}
+
 /// Small integers keyed by object identity, for the duration of one export.
 ///
-/// Open addressing on the object's address with a multiplicative hash: every object in the table is kept alive by
-/// the graph being exported, so addresses are stable and unique for the call, and hashing one is a multiplication
-/// rather than a run of `Hasher`.
+/// Open addressing on the object's address: every object in the table is kept alive by the graph being exported, so
+/// addresses are stable and unique for the call. The hash keeps neighbours together: objects allocated near each
+/// other, as a graph created or fetched in order is, land in nearby entries, so a walk over such a graph stays in
+/// cache where a uniform hash would miss on nearly every object.
 struct IdentityTable {
     private struct Entry {
         /// The object's address; 0 for an empty entry.
@@ -143,19 +197,22 @@ struct IdentityTable {
 
     private var entries: [Entry]
     private var count = 0
-    /// 64 minus the base-2 logarithm of the capacity: the hash is the product's top bits.
-    private var shift: UInt64
+    /// The base-2 logarithm of the capacity.
+    private var bits: Int
 
     init(minimumCapacity: Int = 0) {
         var capacity = 16
         while capacity < minimumCapacity * 2 { capacity *= 2 }
         entries = Array(repeating: Entry(key: 0, value: 0), count: capacity)
-        shift = UInt64(64 - capacity.trailingZeroBitCount)
+        bits = capacity.trailingZeroBitCount
     }
 
     @inline(__always)
     private func home(of key: UInt) -> Int {
-        Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        // Objects are 16-byte aligned. Folding in the bits above the capacity's spreads objects whose addresses
+        // differ by a multiple of it, which would otherwise share a run of entries.
+        let granule = key >> 4
+        return Int(truncatingIfNeeded: granule ^ (granule >> bits) ^ (granule >> (2 * bits))) & (entries.count - 1)
     }
 
     /// The value stored for `object`.
@@ -195,7 +252,7 @@ struct IdentityTable {
     private mutating func grow() {
         let old = entries
         entries = Array(repeating: Entry(key: 0, value: 0), count: old.count * 2)
-        shift -= 1
+        bits += 1
         let mask = entries.count - 1
         for entry in old where entry.key != 0 {
             var index = home(of: entry.key)

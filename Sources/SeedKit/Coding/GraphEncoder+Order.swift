@@ -16,8 +16,10 @@ extension GraphEncoder {
         guard members.count > 1 else { return members }
         let identity = members[0].entity.identityIndices
         if identity.count == 1, var keys = StringSortKey.keys(of: members, attribute: identity[0]) {
-            if !zip(keys, keys.dropFirst()).contains(where: { StringSortKey.precedes($1, $0) }) { return members }
-            keys.sort(by: StringSortKey.precedes)
+            let attribute = identity[0]
+            let precedes = { StringSortKey.precedes($0, $1, in: members, attribute: attribute) }
+            if !zip(keys, keys.dropFirst()).contains(where: { precedes($1, $0) }) { return members }
+            keys.sort(by: precedes)
             return keys.map { members[$0.position] }
         }
         var isSorted = true
@@ -65,15 +67,14 @@ extension GraphEncoder {
     }
 }
 
-/// The sort key of a member whose identity is one string, the common case: the string, its place in the stored
-/// order (ties keep that order), and its first eight UTF-8 bytes as an integer.
+/// The sort key of a member whose identity is one string, the common case: its place in the stored order (ties keep
+/// that order) and the string's first eight UTF-8 bytes as an integer.
 ///
 /// For ASCII text, byte order is the order Swift compares strings in, so when every key is ASCII two keys with
-/// different prefixes compare with one integer comparison; the strings are compared only when the prefixes tie.
+/// different prefixes compare with one integer comparison; the strings are read again only when the prefixes tie.
 private struct StringSortKey {
     /// The first eight bytes, big-endian and zero-padded; 0 for every key when some key is not ASCII.
     var prefix: UInt64
-    let text: String
     let position: Int
 
     /// The keys of `members` in stored order, or nil when some member has no string value for `attribute`.
@@ -89,7 +90,7 @@ private struct StringSortKey {
             if isASCII {
                 if let asciiPrefix = Self.asciiPrefix(of: text) { prefix = asciiPrefix } else { isASCII = false }
             }
-            keys.append(StringSortKey(prefix: prefix, text: text, position: position))
+            keys.append(StringSortKey(prefix: prefix, position: position))
         }
         if !isASCII {
             for index in keys.indices { keys[index].prefix = 0 }
@@ -108,11 +109,15 @@ private struct StringSortKey {
         return prefix ?? nil
     }
 
-    /// Whether `lhs` sorts before `rhs`: by text as Swift orders strings, then by stored position.
-    static func precedes(_ lhs: StringSortKey, _ rhs: StringSortKey) -> Bool {
+    /// Whether `lhs` sorts before `rhs`, the keys of `members` for `attribute`: by text as Swift orders strings, then
+    /// by stored position.
+    static func precedes(_ lhs: StringSortKey, _ rhs: StringSortKey, in members: [ManagedObject], attribute: Int) -> Bool {
         if lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
-        if lhs.text < rhs.text { return true }
-        if rhs.text < lhs.text { return false }
+        guard case .string(let left)? = members[lhs.position].attributeValues[attribute],
+            case .string(let right)? = members[rhs.position].attributeValues[attribute]
+        else { preconditionFailure("keys are made only for members with a string value") }
+        if left < right { return true }
+        if right < left { return false }
         return lhs.position < rhs.position
     }
 }

@@ -121,8 +121,9 @@ struct GraphWalk<Output: GraphOutput> {
     private struct NeedsFirstPass: Error {}
 
     let nesting: GraphEncodingOptions.Nesting
-    /// The index of each object met in first-meeting order: its place among the writes of a one-pass export, its
-    /// record once planned.
+    /// The objects a one-pass export has met.
+    private var metInOnePass = FirstMeetings()
+    /// The index in `records` of each object met, once planned.
     private var met = IdentityTable()
     /// Whether a first pass has filled `records` and `sortedLists`.
     private var isPlanned = false
@@ -143,6 +144,7 @@ struct GraphWalk<Output: GraphOutput> {
         } catch {
             // At least as many objects as were written before giving up.
             met = IdentityTable(minimumCapacity: writtenCount)
+            metInOnePass = FirstMeetings()
             writtenCount = 0
         }
         isPlanned = true
@@ -181,7 +183,7 @@ struct GraphWalk<Output: GraphOutput> {
             let object = record.object
             let layout = layouts.layout(for: object.entity)
             var members = MembersBuilder(capacity: layout.slotCount + 1, classValue: layout.classValue)
-            writeAttributes(of: object, layout: layout, id: record.id, into: &members)
+            writeAttributes(object.attributeValues, layout: layout, id: record.id, into: &members)
             Self.forEachFlatLink(of: object) { index, relationship, related in
                 let value =
                     relationship.isToMany
@@ -200,7 +202,7 @@ struct GraphWalk<Output: GraphOutput> {
         values.reserveCapacity(roots.count)
         for root in roots {
             let layout = layouts.layout(for: root.entity)
-            if met.insert(writtenCount, for: root) != nil {
+            if metInOnePass.insert(root, root: layout.rootSlot) {
                 values.append(reference(to: root, layout: layout))
             } else {
                 values.append(try write(root, layout: layout, parent: nil, backIndex: nil))
@@ -266,25 +268,29 @@ struct GraphWalk<Output: GraphOutput> {
     private mutating func write(
         _ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?
     ) throws(NeedsFirstPass) -> Output.Value {
+        // Read once: each read of an object's stored property is an exclusivity check.
+        let attributeValues = object.attributeValues
+        let relationshipValues = object.relationshipValues
         let id: String?
         if isPlanned {
             id = records[writtenCount].id
         } else {
-            guard layout.hasIdentity(object) else { throw NeedsFirstPass() }
+            guard layout.hasIdentity(attributeValues) else { throw NeedsFirstPass() }
             id = nil
         }
         writtenCount += 1
-        let relationshipValues = object.relationshipValues
-        var members =
-            layout.usesTemplates
-            ? layout.builder(presence: presence(of: object, layout: layout, id: id, parent: parent, backIndex: backIndex))
-            : layout.builder(presence: 0)
-        writeAttributes(of: object, layout: layout, id: id, into: &members)
+        var members = layout.builder(
+            presence: layout.usesTemplates
+                ? presence(attributeValues, relationshipValues, layout: layout, id: id, parent: parent, backIndex: backIndex)
+                : 0)
+        writeAttributes(attributeValues, layout: layout, id: id, into: &members)
         for index in relationshipValues.indices {
             switch relationshipValues[index] {
             case .toOne(let target):
                 guard let target, index != backIndex else { continue }
-                let value = try writeMember(target, of: object, layout: layout, link: index)
+                let value = try writeMember(
+                    target, as: memberEntity(of: target, through: index, of: layout), of: object,
+                    owns: layout.links[index].owns)
                 members.set(value, slot: layout.linkSlot(index), key: layout.links[index].name)
             case .toMany(let related):
                 let isOrdered = layout.links[index].isOrdered
@@ -298,10 +304,15 @@ struct GraphWalk<Output: GraphOutput> {
                     }
                 }
                 let skipsParent = index == backIndex && !isOrdered
+                let owns = layout.links[index].owns
                 var elements: [Output.Value] = []
                 elements.reserveCapacity(list.count)
+                var entity: MemberEntity?
                 for member in list where !(skipsParent && member === parent) {
-                    elements.append(try writeMember(member, of: object, layout: layout, link: index))
+                    if entity?.layout.entity !== member.entity {
+                        entity = memberEntity(of: member, through: index, of: layout)
+                    }
+                    elements.append(try writeMember(member, as: entity!, of: object, owns: owns))
                 }
                 if !elements.isEmpty {
                     members.set(Output.array(elements), slot: layout.linkSlot(index), key: layout.links[index].name)
@@ -313,14 +324,13 @@ struct GraphWalk<Output: GraphOutput> {
 
     /// Which slots ``write(_:layout:parent:backIndex:)`` fills for `object`, decided the same way.
     private func presence(
-        of object: ManagedObject, layout: ExportLayout<Output>, id: String?, parent: ManagedObject?, backIndex: Int?
+        _ attributeValues: [AttributeValue?], _ relationshipValues: [RelationshipValue], layout: ExportLayout<Output>,
+        id: String?, parent: ManagedObject?, backIndex: Int?
     ) -> UInt64 {
         var presence: UInt64 = id == nil ? 0 : 1
-        let attributeValues = object.attributeValues
         for index in attributeValues.indices {
             if case .some = attributeValues[index] { presence |= 1 << UInt64(layout.attributeSlot(index)) }
         }
-        let relationshipValues = object.relationshipValues
         for index in relationshipValues.indices {
             let isWritten: Bool
             switch relationshipValues[index] {
@@ -337,28 +347,39 @@ struct GraphWalk<Output: GraphOutput> {
         return presence
     }
 
+    /// A member's layout and the index of the relationship pointing back to the object it is a member of: the same
+    /// for every member of one entity in a relationship, so a list works it out when the entity changes.
+    private struct MemberEntity {
+        let layout: ExportLayout<Output>
+        let backIndex: Int?
+    }
+
+    private func memberEntity(of member: ManagedObject, through link: Int, of layout: ExportLayout<Output>) -> MemberEntity {
+        MemberEntity(
+            layout: layouts.layout(for: member.entity), backIndex: layout.inverseIndex(ofLink: link, in: member.entity))
+    }
+
     private mutating func writeMember(
-        _ member: ManagedObject, of object: ManagedObject, layout: ExportLayout<Output>, link: Int
+        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, owns: Bool
     ) throws(NeedsFirstPass) -> Output.Value {
-        let memberLayout = layouts.layout(for: member.entity)
-        guard nests(member, layout: memberLayout, owns: layout.links[link].owns) else {
+        let memberLayout = entity.layout
+        guard nests(member, layout: memberLayout, owns: owns) else {
             return reference(to: member, layout: memberLayout)
         }
         if isPlanned {
             // Planning recorded every object that nests.
             if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout) }
-        } else if met.insert(writtenCount, for: member) != nil {
+        } else if metInOnePass.insert(member, root: memberLayout.rootSlot) {
             return reference(to: member, layout: memberLayout)
         }
-        return try write(
-            member, layout: memberLayout, parent: object, backIndex: layout.inverseIndex(ofLink: link, in: member.entity))
+        return try write(member, layout: memberLayout, parent: object, backIndex: entity.backIndex)
     }
 
     private func writeAttributes(
-        of object: ManagedObject, layout: ExportLayout<Output>, id: String?, into members: inout MembersBuilder<Output.Value>
+        _ attributeValues: [AttributeValue?], layout: ExportLayout<Output>, id: String?,
+        into members: inout MembersBuilder<Output.Value>
     ) {
         if let id { members.set(Output.string(id), slot: 0, key: "$id") }
-        let attributeValues = object.attributeValues
         for index in attributeValues.indices {
             if let value = attributeValues[index] {
                 members.set(Output.attribute(value), slot: layout.attributeSlot(index), key: layout.attributeNames[index])
@@ -368,7 +389,8 @@ struct GraphWalk<Output: GraphOutput> {
 
     /// The identity stub of an object with identity, else `{"$ref": id}`.
     private func reference(to object: ManagedObject, layout: ExportLayout<Output>) -> Output.Value {
-        guard layout.hasIdentity(object) else {
+        let attributeValues = object.attributeValues
+        guard layout.hasIdentity(attributeValues) else {
             // Only a planned export meets an object without identity twice.
             let id = isPlanned ? met.value(for: object).flatMap { records[$0].id } : nil
             return Output.object(["$ref": Output.string(id ?? "")])
@@ -376,7 +398,7 @@ struct GraphWalk<Output: GraphOutput> {
         var members = layout.builder(presence: layout.identityPresence)
         for index in layout.identityIndices {
             members.set(
-                Output.attribute(object.attributeValues[index]!), slot: layout.attributeSlot(index),
+                Output.attribute(attributeValues[index]!), slot: layout.attributeSlot(index),
                 key: layout.attributeNames[index])
         }
         return Output.object(members.members)
@@ -386,7 +408,7 @@ struct GraphWalk<Output: GraphOutput> {
 
     /// Whether `member`, met through a relationship that `owns` it or not, is written in full where first met.
     private func nests(_ member: ManagedObject, layout: ExportLayout<Output>, owns: Bool) -> Bool {
-        nesting == .all || owns || !layout.hasIdentity(member)
+        nesting == .all || owns || !layout.hasIdentity(member.attributeValues)
     }
 
     /// Whether a stub can name the object: its entity has identity and every identity attribute has a value.
