@@ -150,7 +150,8 @@ struct FirstMeetings {
     /// Per root entity, the objects met so far: the array indexed by number grows to a few times this many entries.
     private var counts: [Int] = []
     private var others = IdentityTable()
-    private var hasOthers = false
+    /// Per root entity, whether `others` holds any of its objects: when not, an empty claim needs no lookup there.
+    private var hasOthers: [Bool] = []
 
     /// Records `object`, whose root entity has slot `root`; returns whether it had been met before.
     ///
@@ -159,6 +160,7 @@ struct FirstMeetings {
         while claims.count <= root {
             claims.append([])
             counts.append(0)
+            hasOthers.append(false)
         }
         counts[root] += 1
         let address = UInt(bitPattern: ObjectIdentifier(object))
@@ -172,12 +174,12 @@ struct FirstMeetings {
             }
             let claim = claims[root][index]
             if claim == address { return true }
-            if claim == 0, !hasOthers || others.value(for: object) == nil {
+            if claim == 0, !hasOthers[root] || others.value(for: object) == nil {
                 claims[root][index] = address
                 return false
             }
         }
-        hasOthers = true
+        hasOthers[root] = true
         return others.insert(0, for: object) != nil
     }
 }

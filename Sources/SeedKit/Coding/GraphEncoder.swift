@@ -142,7 +142,7 @@ struct GraphWalk<Output: GraphOutput> {
         do {
             return try encodeInOnePass(roots)
         } catch {
-            // At least as many objects as were written before giving up.
+            // The planned export meets at least the objects written before giving up.
             met = IdentityTable(minimumCapacity: writtenCount)
             metInOnePass = FirstMeetings()
             writtenCount = 0
