@@ -114,4 +114,110 @@ struct DictionaryEncodingTests {
         #expect(sales.toJSON() == sales.toJSON())
         withExtendedLifetime(context) {}
     }
+
+    @Test func objectsOfTwoContextsWithTheSameNumbersAreEachWrittenInFull() throws {
+        let first = try Fixtures.companyContext(), second = try Fixtures.companyContext()
+        let ann = Employee(context: first), bob = Employee(context: second)
+        ann.name = "Ann"
+        ann.email = "ann@example.com"
+        bob.name = "Bob"
+        bob.email = "bob@example.com"
+        #expect(ann.objectID == bob.objectID)
+        let json = GraphEncoder().encode([ann, bob, ann])
+        #expect(json == [
+            ["class": "Employee", "name": "Ann", "email": "ann@example.com", "address": ""],
+            ["class": "Employee", "name": "Bob", "email": "bob@example.com", "address": ""],
+            ["class": "Employee", "email": "ann@example.com"],
+        ])
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test func membersWithIdentitySortAsSwiftOrdersTheirStrings() throws {
+        let context = try Fixtures.companyContext()
+        // Shared eight-byte prefixes, a prefix of another email, case, and non-ASCII text in the second department.
+        let emails = [
+            ["abcdefgh2@x", "abcdefgh1@x", "abcdefgh@x", "abcdefg@x", "Zed@x", "zed@x", "a\u{0}b@x", "a@x"],
+            ["émile@x", "emile@x", "fred@x", "abcdefgh2@x.org", "abcdefgh1@x.org", "Éva@x", "eva@x"],
+        ]
+        for (number, list) in emails.enumerated() {
+            let department = Department(context: context)
+            department.name = "D\(number)"
+            for email in list {
+                let employee = Employee(context: context)
+                employee.name = email
+                employee.email = email
+                employee.department = department
+            }
+            let written = department.toJSON()["employees"]?.arrayValue?.compactMap { $0["email"]?.stringValue }
+            #expect(written == list.sorted())
+        }
+    }
+
+    @Test func everyKeySetOfAnEntityIsWrittenExactly() throws {
+        // Sixty-four parts with every combination of six optional values, and items too wide for one presence mask.
+        let parts = (0..<6).map { AttributeDescription("p\($0)", .integer, isOptional: true) }
+        let wide = (0..<70).map { AttributeDescription("v\($0)", .integer, isOptional: true) }
+        let context = ObjectContext(model: try EntityModel([
+            EntityDescription(
+                "Box", identity: ["label"], attributes: [AttributeDescription("label", .string)],
+                relationships: [
+                    RelationshipDescription("parts", to: "Part", isToMany: true, inverse: "box"),
+                    RelationshipDescription("items", to: "Item", isToMany: true, inverse: "box"),
+                ]),
+            EntityDescription(
+                "Part", identity: ["code"], attributes: [AttributeDescription("code", .string)] + parts,
+                relationships: [RelationshipDescription("box", to: "Box", inverse: "parts")]),
+            EntityDescription(
+                "Item", identity: ["code"], attributes: [AttributeDescription("code", .string)] + wide,
+                relationships: [RelationshipDescription("box", to: "Box", inverse: "items")]),
+        ]))
+        let box = try context.insert("Box", values: ["label": "B"])
+        var expectedParts: [JSON] = [], expectedItems: [JSON] = []
+        for number in 0..<64 {
+            let code = "p" + String(100 + number)
+            var values: [String: Any] = ["code": code]
+            for bit in 0..<6 where number & (1 << bit) != 0 { values["p\(bit)"] = number * 10 + bit }
+            try box.add(try context.insert("Part", values: values), to: "parts")
+            expectedParts.append(try JSON(any: values.merging(["class": "Part"]) { $1 }))
+        }
+        for number in 0..<5 {
+            let code = "i\(number)"
+            var values: [String: Any] = ["code": code]
+            for index in 0..<70 where (index + number) % 3 == 0 { values["v\(index)"] = index }
+            try box.add(try context.insert("Item", values: values), to: "items")
+            expectedItems.append(try JSON(any: values.merging(["class": "Item"]) { $1 }))
+        }
+        let expected: JSON = ["class": "Box", "label": "B", "parts": .array(expectedParts), "items": .array(expectedItems)]
+        #expect(box.toJSON() == expected)
+        #expect(try JSON(any: box.toDictionary()) == expected)
+    }
+
+    @Test func anObjectWithoutIdentityMetAfterManyWithIdentityIsWrittenOnce() throws {
+        let context = try Fixtures.companyContext()
+        let sales = Department(context: context)
+        sales.name = "Sales"
+        var employees: [JSON] = []
+        for number in 0..<40 {
+            let employee = number == 39 ? Manager(context: context) : Employee(context: context)
+            employee.name = "E\(number)"
+            employee.email = "e\(100 + number)@example.com"
+            employee.department = sales
+            var json: JSON = [
+                "class": "Employee", "name": .string("E\(number)"), "email": .string("e\(100 + number)@example.com"),
+                "address": "",
+            ]
+            if let manager = employee as? Manager {
+                manager.level = 2
+                let report = Report(context: context)
+                report.title = "Q3"
+                manager.reports = [report]
+                json = ["class": "Manager", "name": "E39", "email": "e139@example.com", "address": "", "level": 2,
+                        "reports": [["class": "Report", "title": "Q3"]]]
+            }
+            employees.append(json)
+        }
+        let expected: JSON = ["class": "Department", "name": "Sales", "employees": .array(employees)]
+        #expect(sales.toJSON() == expected)
+        #expect(try JSON(any: sales.toDictionary()) == expected)
+    }
 }

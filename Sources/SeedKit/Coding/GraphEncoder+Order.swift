@@ -14,6 +14,14 @@ extension GraphEncoder {
     /// - Complexity: O(*n*) when the members are already in order, else O(*n* log *n*) comparisons.
     static func canonicalOrder(_ members: [ManagedObject]) -> [ManagedObject] {
         guard members.count > 1 else { return members }
+        let identity = members[0].entity.identityIndices
+        if identity.count == 1, var keys = StringSortKey.keys(of: members, attribute: identity[0]) {
+            let attribute = identity[0]
+            let precedes = { StringSortKey.precedes($0, $1, in: members, attribute: attribute) }
+            if !zip(keys, keys.dropFirst()).contains(where: { precedes($1, $0) }) { return members }
+            keys.sort(by: precedes)
+            return keys.map { members[$0.position] }
+        }
         var isSorted = true
         for index in 1..<members.count where compare(members[index - 1], members[index]) == .orderedDescending {
             isSorted = false
@@ -56,5 +64,60 @@ extension GraphEncoder {
             return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
         }
         return ObjectContext.order(lhs, rhs)
+    }
+}
+
+/// The sort key of a member whose identity is one string, the common case: its place in the stored order (ties keep
+/// that order) and the string's first eight UTF-8 bytes as an integer.
+///
+/// For ASCII text, byte order is the order Swift compares strings in, so when every key is ASCII two keys with
+/// different prefixes compare with one integer comparison; the strings are read again only when the prefixes tie.
+private struct StringSortKey {
+    /// The first eight bytes, big-endian and zero-padded; 0 for every key when some key is not ASCII.
+    var prefix: UInt64
+    let position: Int
+
+    /// The keys of `members` in stored order, or nil when some member has no string value for `attribute`.
+    ///
+    /// - Complexity: O(*n*) in the members' total text length.
+    static func keys(of members: [ManagedObject], attribute: Int) -> [StringSortKey]? {
+        var keys: [StringSortKey] = []
+        keys.reserveCapacity(members.count)
+        var isASCII = true
+        for (position, member) in members.enumerated() {
+            guard case .string(let text)? = member.attributeValues[attribute] else { return nil }
+            var prefix: UInt64 = 0
+            if isASCII {
+                if let asciiPrefix = Self.asciiPrefix(of: text) { prefix = asciiPrefix } else { isASCII = false }
+            }
+            keys.append(StringSortKey(prefix: prefix, position: position))
+        }
+        if !isASCII {
+            for index in keys.indices { keys[index].prefix = 0 }
+        }
+        return keys
+    }
+
+    /// The first eight UTF-8 bytes of an ASCII string as a big-endian integer; nil when the string is not ASCII.
+    private static func asciiPrefix(of text: String) -> UInt64? {
+        let prefix = text.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            var prefix: UInt64 = 0
+            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
+            for byte in bytes where byte >= 0x80 { return nil }
+            return prefix
+        }
+        return prefix ?? nil
+    }
+
+    /// Whether `lhs` sorts before `rhs`, the keys of `members` for `attribute`: by text as Swift orders strings, then
+    /// by stored position.
+    static func precedes(_ lhs: StringSortKey, _ rhs: StringSortKey, in members: [ManagedObject], attribute: Int) -> Bool {
+        if lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
+        guard case .string(let left)? = members[lhs.position].attributeValues[attribute],
+            case .string(let right)? = members[rhs.position].attributeValues[attribute]
+        else { preconditionFailure("keys are made only for members with a string value") }
+        if left < right { return true }
+        if right < left { return false }
+        return lhs.position < rhs.position
     }
 }

@@ -3,13 +3,12 @@ import Foundation
 /// What an export builds: `JSON` values, or the Foundation objects of the `[String: Any]` form.
 ///
 /// The encoder is generic over it so that ``ManagedObject/toDictionary(options:)`` builds its dictionaries directly,
-/// without a `JSON` tree to convert afterwards.
+/// without a `JSON` tree to convert afterwards. Both forms build an object from a `[String: Value]` dictionary.
 protocol GraphOutput {
     associatedtype Value
-    associatedtype Members
-    static func members(capacity: Int) -> Members
-    static func set(_ value: Value, forKey key: String, in members: inout Members)
-    static func object(_ members: Members) -> Value
+    /// A value that fills a key of an object template until the object's own value replaces it.
+    static var placeholder: Value { get }
+    static func object(_ members: [String: Value]) -> Value
     static func array(_ elements: [Value]) -> Value
     static func string(_ text: String) -> Value
     static func attribute(_ value: AttributeValue) -> Value
@@ -17,8 +16,7 @@ protocol GraphOutput {
 
 /// Builds ``JSON`` values.
 enum JSONOutput: GraphOutput {
-    static func members(capacity: Int) -> [String: JSON] { Dictionary(minimumCapacity: capacity) }
-    static func set(_ value: JSON, forKey key: String, in members: inout [String: JSON]) { members[key] = value }
+    static var placeholder: JSON { .null }
     static func object(_ members: [String: JSON]) -> JSON { .object(members) }
     static func array(_ elements: [JSON]) -> JSON { .array(elements) }
     static func string(_ text: String) -> JSON { .string(text) }
@@ -28,8 +26,7 @@ enum JSONOutput: GraphOutput {
 /// Builds the objects `JSONSerialization` accepts: `String`, `Int`, `Double`, `Bool`, `Decimal`, `NSNull`, arrays
 /// and `[String: Any]`, the same values as ``JSON/anyValue`` of the JSON form.
 enum FoundationOutput: GraphOutput {
-    static func members(capacity: Int) -> [String: Any] { Dictionary(minimumCapacity: capacity) }
-    static func set(_ value: Any, forKey key: String, in members: inout [String: Any]) { members[key] = value }
+    static var placeholder: Any { () }
     static func object(_ members: [String: Any]) -> Any { members }
     static func array(_ elements: [Any]) -> Any { elements }
     static func string(_ text: String) -> Any { text }
@@ -44,4 +41,42 @@ enum FoundationOutput: GraphOutput {
         case .date, .data, .uuid, .url: value.json.anyValue
         }
     }
+}
+
+/// The members of one object being written: a copy of a template that already holds every key, so each value lands
+/// in its place without hashing its key, or, for objects too wide for templates, a dictionary filled key by key.
+struct MembersBuilder<Value> {
+    private(set) var members: [String: Value]
+    /// Where each property slot's key sits in `members` (see ``ExportLayout``); empty when keys are hashed one by one.
+    private let positions: [Dictionary<String, Value>.Index]
+
+    init(template: ObjectTemplate<Value>) {
+        members = template.members
+        positions = template.positions
+    }
+
+    init(capacity: Int, classValue: Value) {
+        members = Dictionary(minimumCapacity: capacity)
+        members["class"] = classValue
+        positions = []
+    }
+
+    @inline(__always)
+    mutating func set(_ value: Value, slot: Int, key: String) {
+        if positions.isEmpty {
+            members[key] = value
+        } else {
+            // Assigning through an index replaces the value in place: no hashing, no probing.
+            members.values[positions[slot]] = value
+        }
+    }
+}
+
+/// An object of one entity with one set of keys present, every value but `"class"` a placeholder; copies of it share
+/// its bucket layout, so the index of each key stays valid in every copy.
+struct ObjectTemplate<Value> {
+    let presence: UInt64
+    let members: [String: Value]
+    /// The index of each property slot's key in `members`; `members.startIndex` for slots that are absent.
+    let positions: [Dictionary<String, Value>.Index]
 }

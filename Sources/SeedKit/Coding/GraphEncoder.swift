@@ -104,9 +104,11 @@ extension ManagedObject {
 
 /// The state of one export: which objects were met, in what order, and which need an `$id`.
 ///
-/// Two passes over the same canonical traversal: the first finds the objects met more than once, the second writes,
-/// giving `$id` only to those. The sorted member lists of the first pass are replayed in the second, in the order
-/// they were made, rather than sorted again.
+/// Only an object without identity can need an `$id`, so an export first writes everything in one pass as if none
+/// did, and gives up on meeting the first object without identity. It then starts over in two passes over the same
+/// canonical traversal: the first finds the objects met more than once, the second writes, giving `$id` only to
+/// those. The sorted member lists of the first pass are replayed in the second, in the order they were made, rather
+/// than sorted again. Either way the output is the same.
 struct GraphWalk<Output: GraphOutput> {
     struct Record {
         let object: ManagedObject
@@ -115,91 +117,137 @@ struct GraphWalk<Output: GraphOutput> {
         var id: String?
     }
 
+    /// Thrown by a one-pass export on meeting an object without identity, which may need an `$id`.
+    private struct NeedsFirstPass: Error {}
+
     let nesting: GraphEncodingOptions.Nesting
-    /// The index in `records` of each object met, in first-meeting order.
-    private var recordIndex: [ObjectIdentifier: Int] = [:]
+    /// The objects a one-pass export has met.
+    private var metInOnePass = FirstMeetings()
+    /// The index in `records` of each object met, once planned.
+    private var met = IdentityTable()
+    /// Whether a first pass has filled `records` and `sortedLists`.
+    private var isPlanned = false
     private var records: [Record] = []
     private var sortedLists: [[ManagedObject]] = []
     private var sortedListCursor = 0
-    /// Objects written in full by the second pass: records below this index.
+    /// Objects written in full so far; once planned, the records below this index.
     private var writtenCount = 0
+    private let layouts = ExportLayouts<Output>()
 
     init(nesting: GraphEncodingOptions.Nesting) {
         self.nesting = nesting
     }
 
     mutating func encode(_ roots: [ManagedObject]) -> [Output.Value] {
+        do {
+            return try encodeInOnePass(roots)
+        } catch {
+            // The planned export meets at least the objects written before giving up.
+            met = IdentityTable(minimumCapacity: writtenCount)
+            metInOnePass = FirstMeetings()
+            writtenCount = 0
+        }
+        isPlanned = true
         for root in roots {
-            if let index = recordIndex[ObjectIdentifier(root)] {
+            if let index = met.value(for: root) {
                 records[index].references += 1
             } else {
-                plan(root, parent: nil, backIndex: nil)
+                plan(root, layout: layouts.layout(for: root.entity), parent: nil, backIndex: nil)
             }
         }
         assignIDs { $0.references > 0 }
         return roots.map { root in
-            let index = recordIndex[ObjectIdentifier(root)]!
-            return index < writtenCount ? reference(to: root) : write(root, parent: nil, backIndex: nil)
+            let layout = layouts.layout(for: root.entity)
+            if met.value(for: root)! < writtenCount { return reference(to: root, layout: layout) }
+            do {
+                return try write(root, layout: layout, parent: nil, backIndex: nil)
+            } catch {
+                preconditionFailure("a planned export never starts over")
+            }
         }
     }
 
     mutating func encodeFlat(_ roots: [ManagedObject]) -> [Output.Value] {
-        for root in roots where recordIndex[ObjectIdentifier(root)] == nil {
-            plan(root, parent: nil, backIndex: nil)
+        isPlanned = true
+        for root in roots where met.value(for: root) == nil {
+            plan(root, layout: layouts.layout(for: root.entity), parent: nil, backIndex: nil)
         }
         var referenced = Set<ObjectIdentifier>()
         for record in records {
-            forEachFlatLink(of: record.object) { _, members in
-                for member in members where !Self.hasIdentity(member) { referenced.insert(ObjectIdentifier(member)) }
+            Self.forEachFlatLink(of: record.object) { _, _, members in
+                for member in members where !GraphWalk.hasIdentity(member) { referenced.insert(ObjectIdentifier(member)) }
             }
         }
         assignIDs { referenced.contains(ObjectIdentifier($0.object)) }
         return records.map { record in
             let object = record.object
-            var members = Output.members(capacity: object.attributeValues.count + object.relationshipValues.count + 2)
-            writeAttributes(of: object, id: record.id, into: &members)
-            forEachFlatLink(of: object) { relationship, related in
+            let layout = layouts.layout(for: object.entity)
+            var members = MembersBuilder(capacity: layout.slotCount + 1, classValue: layout.classValue)
+            writeAttributes(object.attributeValues, layout: layout, id: record.id, into: &members)
+            Self.forEachFlatLink(of: object) { index, relationship, related in
                 let value =
-                    relationship.isToMany ? Output.array(related.map { reference(to: $0) }) : reference(to: related[0])
-                Output.set(value, forKey: relationship.name, in: &members)
+                    relationship.isToMany
+                    ? Output.array(related.map { reference(to: $0, layout: layouts.layout(for: $0.entity)) })
+                    : reference(to: related[0], layout: layouts.layout(for: related[0].entity))
+                members.set(value, slot: layout.linkSlot(index), key: relationship.name)
             }
-            return Output.object(members)
+            return Output.object(members.members)
         }
+    }
+
+    // MARK: One pass
+
+    private mutating func encodeInOnePass(_ roots: [ManagedObject]) throws(NeedsFirstPass) -> [Output.Value] {
+        var values: [Output.Value] = []
+        values.reserveCapacity(roots.count)
+        for root in roots {
+            let layout = layouts.layout(for: root.entity)
+            if metInOnePass.insert(root, root: layout.rootSlot) {
+                values.append(reference(to: root, layout: layout))
+            } else {
+                values.append(try write(root, layout: layout, parent: nil, backIndex: nil))
+            }
+        }
+        return values
     }
 
     // MARK: First pass
 
-    /// Records `object` and plans what it nests, mirroring ``write(_:parent:backIndex:)`` decision for decision.
-    private mutating func plan(_ object: ManagedObject, parent: ManagedObject?, backIndex: Int?) {
-        recordIndex[ObjectIdentifier(object)] = records.count
+    /// Records `object` and plans what it nests, mirroring ``write(_:layout:parent:backIndex:)`` decision for decision.
+    private mutating func plan(_ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?) {
+        _ = met.insert(records.count, for: object)
         records.append(Record(object: object))
-        let relationships = object.entity.relationships
-        // Not `relationships.indices`: an object whose context is gone has had its links removed.
+        // Not `layout.links.indices`: an object whose context is gone has had its links removed.
         for index in object.relationshipValues.indices {
-            let relationship = relationships[index]
             switch object.relationshipValues[index] {
             case .toOne(let target):
                 guard let target, index != backIndex else { continue }
-                planMember(target, of: object, through: relationship)
+                planMember(target, of: object, layout: layout, link: index)
             case .toMany(let related):
+                let isOrdered = layout.links[index].isOrdered
                 var members = related.members
-                if !relationship.isOrdered, members.count > 1 {
+                if !isOrdered, members.count > 1 {
                     members = GraphEncoder.canonicalOrder(members)
                     sortedLists.append(members)
                 }
-                let skipsParent = index == backIndex && !relationship.isOrdered
+                let skipsParent = index == backIndex && !isOrdered
                 for member in members where !(skipsParent && member === parent) {
-                    planMember(member, of: object, through: relationship)
+                    planMember(member, of: object, layout: layout, link: index)
                 }
             }
         }
     }
 
-    private mutating func planMember(_ member: ManagedObject, of object: ManagedObject, through relationship: RelationshipDescription) {
-        if let index = recordIndex[ObjectIdentifier(member)] {
+    private mutating func planMember(_ member: ManagedObject, of object: ManagedObject, layout: ExportLayout<Output>, link: Int) {
+        if let index = met.value(for: member) {
             records[index].references += 1
-        } else if nests(member, through: relationship) {
-            plan(member, parent: object, backIndex: Self.inverseIndex(of: relationship, in: member))
+            return
+        }
+        let memberLayout = layouts.layout(for: member.entity)
+        if nests(member, layout: memberLayout, owns: layout.links[link].owns) {
+            plan(
+                member, layout: memberLayout, parent: object,
+                backIndex: layout.inverseIndex(ofLink: link, in: member.entity))
         }
     }
 
@@ -214,80 +262,153 @@ struct GraphWalk<Output: GraphOutput> {
         }
     }
 
-    // MARK: Second pass
+    // MARK: Writing
 
-    private mutating func write(_ object: ManagedObject, parent: ManagedObject?, backIndex: Int?) -> Output.Value {
-        let record = records[writtenCount]
+    /// The full form of `object`, which has just been met for the first time.
+    private mutating func write(
+        _ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?
+    ) throws(NeedsFirstPass) -> Output.Value {
+        // Read once: each read of an object's stored property is an exclusivity check.
+        let attributeValues = object.attributeValues
+        let relationshipValues = object.relationshipValues
+        let id: String?
+        if isPlanned {
+            id = records[writtenCount].id
+        } else {
+            guard layout.hasIdentity(attributeValues) else { throw NeedsFirstPass() }
+            id = nil
+        }
         writtenCount += 1
-        var members = Output.members(capacity: object.attributeValues.count + object.relationshipValues.count + 2)
-        writeAttributes(of: object, id: record.id, into: &members)
-        let relationships = object.entity.relationships
-        for index in object.relationshipValues.indices {
-            let relationship = relationships[index]
-            switch object.relationshipValues[index] {
+        var members = layout.builder(
+            presence: layout.usesTemplates
+                ? presence(attributeValues, relationshipValues, layout: layout, id: id, parent: parent, backIndex: backIndex)
+                : 0)
+        writeAttributes(attributeValues, layout: layout, id: id, into: &members)
+        for index in relationshipValues.indices {
+            switch relationshipValues[index] {
             case .toOne(let target):
                 guard let target, index != backIndex else { continue }
-                Output.set(writeMember(target, of: object, through: relationship), forKey: relationship.name, in: &members)
+                let value = try writeMember(
+                    target, as: memberEntity(of: target, through: index, of: layout), of: object,
+                    owns: layout.links[index].owns)
+                members.set(value, slot: layout.linkSlot(index), key: layout.links[index].name)
             case .toMany(let related):
+                let isOrdered = layout.links[index].isOrdered
                 var list = related.members
-                if !relationship.isOrdered, list.count > 1 {
-                    list = sortedLists[sortedListCursor]
-                    sortedListCursor += 1
+                if !isOrdered, list.count > 1 {
+                    if isPlanned {
+                        list = sortedLists[sortedListCursor]
+                        sortedListCursor += 1
+                    } else {
+                        list = GraphEncoder.canonicalOrder(list)
+                    }
                 }
-                let skipsParent = index == backIndex && !relationship.isOrdered
+                let skipsParent = index == backIndex && !isOrdered
+                let owns = layout.links[index].owns
                 var elements: [Output.Value] = []
                 elements.reserveCapacity(list.count)
+                var entity: MemberEntity?
                 for member in list where !(skipsParent && member === parent) {
-                    elements.append(writeMember(member, of: object, through: relationship))
+                    if entity?.layout.entity !== member.entity {
+                        entity = memberEntity(of: member, through: index, of: layout)
+                    }
+                    elements.append(try writeMember(member, as: entity!, of: object, owns: owns))
                 }
-                if !elements.isEmpty { Output.set(Output.array(elements), forKey: relationship.name, in: &members) }
+                if !elements.isEmpty {
+                    members.set(Output.array(elements), slot: layout.linkSlot(index), key: layout.links[index].name)
+                }
             }
         }
-        return Output.object(members)
+        return Output.object(members.members)
+    }
+
+    /// Which slots ``write(_:layout:parent:backIndex:)`` fills for `object`, decided the same way.
+    private func presence(
+        _ attributeValues: [AttributeValue?], _ relationshipValues: [RelationshipValue], layout: ExportLayout<Output>,
+        id: String?, parent: ManagedObject?, backIndex: Int?
+    ) -> UInt64 {
+        var presence: UInt64 = id == nil ? 0 : 1
+        for index in attributeValues.indices {
+            if case .some = attributeValues[index] { presence |= 1 << UInt64(layout.attributeSlot(index)) }
+        }
+        for index in relationshipValues.indices {
+            let isWritten: Bool
+            switch relationshipValues[index] {
+            case .toOne(let target):
+                isWritten = target != nil && index != backIndex
+            case .toMany(let related):
+                // Every member gives one element, but for the parent when the nesting skips it.
+                let skipsParent = index == backIndex && !layout.links[index].isOrdered
+                let members = related.members
+                isWritten = members.count > 1 || (members.count == 1 && !(skipsParent && members[0] === parent))
+            }
+            if isWritten { presence |= 1 << UInt64(layout.linkSlot(index)) }
+        }
+        return presence
+    }
+
+    /// A member's layout and the index of the relationship pointing back to the object it is a member of: the same
+    /// for every member of one entity in a relationship, so a list works it out when the entity changes.
+    private struct MemberEntity {
+        let layout: ExportLayout<Output>
+        let backIndex: Int?
+    }
+
+    private func memberEntity(of member: ManagedObject, through link: Int, of layout: ExportLayout<Output>) -> MemberEntity {
+        MemberEntity(
+            layout: layouts.layout(for: member.entity), backIndex: layout.inverseIndex(ofLink: link, in: member.entity))
     }
 
     private mutating func writeMember(
-        _ member: ManagedObject, of object: ManagedObject, through relationship: RelationshipDescription
-    ) -> Output.Value {
-        if let index = recordIndex[ObjectIdentifier(member)], index < writtenCount {
-            return reference(to: member)
+        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, owns: Bool
+    ) throws(NeedsFirstPass) -> Output.Value {
+        let memberLayout = entity.layout
+        guard nests(member, layout: memberLayout, owns: owns) else {
+            return reference(to: member, layout: memberLayout)
         }
-        guard nests(member, through: relationship) else { return reference(to: member) }
-        return write(member, parent: object, backIndex: Self.inverseIndex(of: relationship, in: member))
+        if isPlanned {
+            // Planning recorded every object that nests.
+            if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout) }
+        } else if metInOnePass.insert(member, root: memberLayout.rootSlot) {
+            return reference(to: member, layout: memberLayout)
+        }
+        return try write(member, layout: memberLayout, parent: object, backIndex: entity.backIndex)
     }
 
-    private func writeAttributes(of object: ManagedObject, id: String?, into members: inout Output.Members) {
-        Output.set(Output.string(object.entity.name), forKey: "class", in: &members)
-        if let id { Output.set(Output.string(id), forKey: "$id", in: &members) }
-        let attributes = object.entity.attributes
-        for index in attributes.indices {
-            if let value = object.attributeValues[index] {
-                Output.set(Output.attribute(value), forKey: attributes[index].name, in: &members)
+    private func writeAttributes(
+        _ attributeValues: [AttributeValue?], layout: ExportLayout<Output>, id: String?,
+        into members: inout MembersBuilder<Output.Value>
+    ) {
+        if let id { members.set(Output.string(id), slot: 0, key: "$id") }
+        for index in attributeValues.indices {
+            if let value = attributeValues[index] {
+                members.set(Output.attribute(value), slot: layout.attributeSlot(index), key: layout.attributeNames[index])
             }
         }
     }
 
     /// The identity stub of an object with identity, else `{"$ref": id}`.
-    private func reference(to object: ManagedObject) -> Output.Value {
-        let entity = object.entity
-        guard Self.hasIdentity(object) else {
-            var members = Output.members(capacity: 1)
-            let id = recordIndex[ObjectIdentifier(object)].flatMap { records[$0].id } ?? ""
-            Output.set(Output.string(id), forKey: "$ref", in: &members)
-            return Output.object(members)
+    private func reference(to object: ManagedObject, layout: ExportLayout<Output>) -> Output.Value {
+        let attributeValues = object.attributeValues
+        guard layout.hasIdentity(attributeValues) else {
+            // Only a planned export meets an object without identity twice.
+            let id = isPlanned ? met.value(for: object).flatMap { records[$0].id } : nil
+            return Output.object(["$ref": Output.string(id ?? "")])
         }
-        var members = Output.members(capacity: entity.identityIndices.count + 1)
-        Output.set(Output.string(entity.name), forKey: "class", in: &members)
-        for (name, index) in zip(entity.identity, entity.identityIndices) {
-            Output.set(Output.attribute(object.attributeValues[index]!), forKey: name, in: &members)
+        var members = layout.builder(presence: layout.identityPresence)
+        for index in layout.identityIndices {
+            members.set(
+                Output.attribute(attributeValues[index]!), slot: layout.attributeSlot(index),
+                key: layout.attributeNames[index])
         }
-        return Output.object(members)
+        return Output.object(members.members)
     }
 
     // MARK: Rules
 
-    private func nests(_ member: ManagedObject, through relationship: RelationshipDescription) -> Bool {
-        nesting == .all || relationship.owns || !Self.hasIdentity(member)
+    /// Whether `member`, met through a relationship that `owns` it or not, is written in full where first met.
+    private func nests(_ member: ManagedObject, layout: ExportLayout<Output>, owns: Bool) -> Bool {
+        nesting == .all || owns || !layout.hasIdentity(member.attributeValues)
     }
 
     /// Whether a stub can name the object: its entity has identity and every identity attribute has a value.
@@ -298,18 +419,16 @@ struct GraphWalk<Output: GraphOutput> {
         return true
     }
 
-    /// The index, in the member's entity, of the relationship that points back along `relationship`.
-    static func inverseIndex(of relationship: RelationshipDescription, in member: ManagedObject) -> Int? {
-        relationship.inverse.flatMap { member.entity.relationshipIndex(named: $0) }
-    }
-
-    /// Calls `body` with each relationship of `object` the flat form writes, and its members in canonical order.
-    private func forEachFlatLink(of object: ManagedObject, _ body: (RelationshipDescription, [ManagedObject]) -> Void) {
+    /// Calls `body` with the index of each relationship of `object` the flat form writes, the relationship, and its
+    /// members in canonical order.
+    private static func forEachFlatLink(
+        of object: ManagedObject, _ body: (Int, RelationshipDescription, [ManagedObject]) -> Void
+    ) {
         for (index, relationship) in zip(object.relationshipValues.indices, object.entity.relationships) {
             var members = object.related(at: index)
             guard let first = members.first, Self.writesFlatSide(relationship, destination: first.entity) else { continue }
             if relationship.isToMany, !relationship.isOrdered { members = GraphEncoder.canonicalOrder(members) }
-            body(relationship, members)
+            body(index, relationship, members)
         }
     }
 
