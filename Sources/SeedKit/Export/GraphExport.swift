@@ -102,7 +102,7 @@ public struct GraphExport {
         while let object = pending.popLast() {
             for (index, relationship) in object.entity.relationships.enumerated() {
                 for member in object.related(at: index)
-                where relationship.owns || member.identityValues == nil {
+                where relationship.owns || !GraphWalk<JSONOutput>.hasIdentity(member) {
                     if nested.insert(ObjectIdentifier(member)).inserted { pending.append(member) }
                 }
             }
