@@ -39,6 +39,60 @@ struct JSONWriterTests {
         #expect(JSON.object(["😀": 1, "\u{FF61}": 2]).text(style: .canonical) == "{\"\u{FF61}\":2,\"😀\":1}")
     }
 
+    @Test func sortsEachObjectByItsOwnKeyBytes() {
+        // A copy keeps its original's layout, so after the swap `second` lists its keys in `first`'s order, and its
+        // composed "é", equal to `first`'s decomposed one as a String, still sorts after "f".
+        let first: [String: JSON] = ["e\u{301}": 1, "f": 2]
+        var second = first
+        second.removeValue(forKey: "e\u{301}")
+        second["\u{E9}"] = 1
+        let text = JSON.array([.object(first), .object(second), .object(first)]).serialized(style: .canonical)
+        #expect(text == Array("[{\"e\u{301}\":1,\"f\":2},{\"f\":2,\"\u{E9}\":1},{\"e\u{301}\":1,\"f\":2}]".utf8))
+    }
+
+    @Test func writesRecordsOfManyShapesInKeyOrder() throws {
+        // More shapes than are remembered, repeated, nested, with keys of every length: each object in key order.
+        var text = "["
+        for round in 0..<3 {
+            for shape in 0..<40 {
+                let keys = (0..<(1 + shape % 7)).map { String(repeating: "k", count: (shape * 7 + $0 * 13) % 23) + "\($0)" }
+                let members = keys.reversed().map { #""\#($0)": {"z": \#(round), "a": [\#(shape)]}"# }
+                text += (text.count > 1 ? "," : "") + "{" + members.joined(separator: ",") + "}"
+            }
+        }
+        text += "]"
+        let value = try JSONDocument(parsing: text).value
+        let canonical = value.serialized(style: .canonical)
+        #expect(try JSONDocument(parsing: canonical).value == value)
+        // Checked independently of the writer's sorting: every object's keys, in text order, ascend by UTF-8 bytes.
+        #expect(canonicalKeysAscend(canonical))
+    }
+
+    /// Whether the keys of each object in compact `text` (no whitespace) ascend by UTF-8 bytes.
+    private func canonicalKeysAscend(_ text: [UInt8]) -> Bool {
+        var lastKeys: [[UInt8]?] = []
+        var index = 0
+        while index < text.count {
+            switch text[index] {
+            case UInt8(ascii: "{"): lastKeys.append(nil)
+            case UInt8(ascii: "["): lastKeys.append(nil)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): lastKeys.removeLast()
+            case UInt8(ascii: "\""):
+                var end = index + 1
+                while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                let string = Array(text[(index + 1)..<end])
+                if text[end + 1] == UInt8(ascii: ":") {
+                    if let last = lastKeys[lastKeys.count - 1], !last.lexicographicallyPrecedes(string) { return false }
+                    lastKeys[lastKeys.count - 1] = string
+                }
+                index = end
+            default: break
+            }
+            index += 1
+        }
+        return true
+    }
+
     @Test func writesEqualValuesAsIdenticalBytes() {
         var first: [String: JSON] = [:]
         for key in ["one", "two", "three", "four", "five", "six"] { first[key] = .number(JSONNumber(key.count)) }
