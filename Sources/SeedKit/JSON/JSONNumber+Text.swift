@@ -11,7 +11,7 @@ enum NumberText {
             // Integral doubles below 2^53 print as their integer; this skips formatting digits twice for them.
             if value.rounded(.towardZero) == value, value.magnitude < 0x1p53 {
                 appendInteger(Int64(value), to: &bytes)
-            } else {
+            } else if !appendShortDecimal(value, to: &bytes) {
                 var text = value.description
                 text.withUTF8 { appendCanonical(text: $0, to: &bytes) }
             }
@@ -20,6 +20,57 @@ enum NumberText {
             text.withUTF8 { appendCanonical(text: $0, to: &bytes) }
         }
     }
+
+    /// Appends the canonical text of a double whose shortest digits are at most 15 and that is at least 10^-7 in
+    /// magnitude, such as `1234.5` or `-0.000123`, without formatting it as a `String`; returns false, appending
+    /// nothing, for any other double.
+    ///
+    /// Why this is exact: with k chosen so that |value| × 10^k is below 10^15, let m be that product rounded to an
+    /// integer. When m / 10^k, a correctly rounded division of two exact doubles, gives `value` back, the decimal
+    /// m × 10^-k reads back as `value`. Distinct decimals of at most 15 significant digits read back as distinct
+    /// doubles, so no shorter decimal does: m's digits are `value`'s shortest digits, those of `description`.
+    static func appendShortDecimal(_ value: Double, to bytes: inout [UInt8]) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 1e-7 && magnitude < 1e15 else { return false }
+        var integerDigits = 1
+        while integerDigits < 15 && magnitude >= powersOfTen[integerDigits] { integerDigits += 1 }
+        if magnitude < 1 {
+            integerDigits = 0
+            while magnitude * powersOfTen[1 - integerDigits] < 1 { integerDigits -= 1 }
+        }
+        // 15 - integerDigits is at most 22, so 10^k is an exact double.
+        let scale = powersOfTen[15 - integerDigits]
+        let scaled = (magnitude * scale).rounded()
+        guard scaled < 1e15, scaled / scale == magnitude else { return false }
+        var significand = UInt64(scaled)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { storage in
+            var count = 0
+            var digitCount = 0
+            var pending = significand
+            while pending > 0 {
+                digitCount += 1
+                pending /= 10
+            }
+            while significand % 10 == 0 { significand /= 10 }
+            var reversed = significand
+            while reversed > 0 {
+                storage[count] = UInt8(truncatingIfNeeded: reversed % 10) &+ 0x30
+                count += 1
+                reversed /= 10
+            }
+            var digits = UnsafeMutableBufferPointer(rebasing: storage[..<count])
+            digits.reverse()
+            let decimal = DecimalDigits(
+                isNegative: value < 0, digits: digits, pointPosition: digitCount - (15 - integerDigits))
+            decimal.appendCanonical(to: &bytes)
+        }
+        return true
+    }
+
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// Appends the decimal digits of `value`.
     @inline(__always)
@@ -57,6 +108,12 @@ struct DecimalDigits {
     var isNegative: Bool
     var digits: UnsafeMutableBufferPointer<UInt8>
     var pointPosition: Int
+
+    init(isNegative: Bool, digits: UnsafeMutableBufferPointer<UInt8>, pointPosition: Int) {
+        self.isNegative = isNegative
+        self.digits = digits
+        self.pointPosition = pointPosition
+    }
 
     /// Reads `text` (`-`? digits (`.` digits)? ([eE] [+-]? digits)?), keeping its significant digits in `storage`,
     /// which must have room for `text.count` bytes.
