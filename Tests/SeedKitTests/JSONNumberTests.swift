@@ -46,6 +46,20 @@ struct JSONNumberTests {
         #expect(seventeen != JSONNumber(0.1))
     }
 
+    @Test func readsEveryDoublesShortestTextAsThatDouble() throws {
+        var state: UInt64 = 11
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Random bits over a wide range of magnitudes, and random fractions of full precision.
+            for value in [Double(bitPattern: 0x3000_0000_0000_0000 + (state >> 8) % 0x2000_0000_0000_0000),
+                Double(state >> 11) * 0x1p-53]
+            {
+                #expect(try read(value.description).storage.double == value, "\(value)")
+                #expect(try read((-value).description).storage.double == -value, "\(-value)")
+            }
+        }
+    }
+
     @Test func rejectsNumbersNoStorageHolds() {
         for (text, message) in [
             ("1e400", "1:2: number out of range"), ("-1e400", "1:2: number out of range"),

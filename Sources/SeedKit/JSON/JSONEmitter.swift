@@ -198,12 +198,16 @@ struct JSONEmitter {
 
     /// Whether two strings have the same UTF-8 bytes (`==` compares by canonical equivalence).
     static func hasSameUTF8(_ lhs: String, _ rhs: String) -> Bool {
-        let same = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                // Keys are short: a loop beats a call to memcmp.
+                for position in left.indices where left[position] != right[position] { return false }
+                return true
             }
         }
-        return (same ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     /// Whether `lhs` comes before `rhs` in UTF-8 byte order, which is Unicode scalar order.
