@@ -40,14 +40,29 @@ struct JSONWriterTests {
     }
 
     @Test func sortsEachObjectByItsOwnKeyBytes() {
-        // A copy keeps its original's layout, so after the swap `second` lists its keys in `first`'s order, and its
-        // composed "é", equal to `first`'s decomposed one as a String, still sorts after "f".
-        let first: [String: JSON] = ["e\u{301}": 1, "f": 2]
-        var second = first
-        second.removeValue(forKey: "e\u{301}")
-        second["\u{E9}"] = 1
-        let text = JSON.array([.object(first), .object(second), .object(first)]).serialized(style: .canonical)
-        #expect(text == Array("[{\"e\u{301}\":1,\"f\":2},{\"f\":2,\"\u{E9}\":1},{\"e\u{301}\":1,\"f\":2}]".utf8))
+        // `respelled` is a copy of `original` with one key swapped for a different spelling that is equal as a
+        // String. In a sparse table the swap keeps the layout, so both list their keys in the same order; the
+        // writer must still sort each by its own bytes.
+        func sparse(_ members: [String: JSON]) -> [String: JSON] {
+            var sparse = [String: JSON](minimumCapacity: 1000)
+            sparse.merge(members) { $1 }
+            return sparse
+        }
+        func respelled(_ original: [String: JSON], _ key: String, as newKey: String) -> [String: JSON] {
+            var copy = original
+            copy[newKey] = copy.removeValue(forKey: key)
+            return copy
+        }
+        let decomposed = sparse(["e\u{301}": 1, "f": 2])
+        #expect(
+            JSON.array([.object(decomposed), .object(respelled(decomposed, "e\u{301}", as: "\u{E9}")), .object(decomposed)])
+                .serialized(style: .canonical)
+                == Array("[{\"e\u{301}\":1,\"f\":2},{\"f\":2,\"\u{E9}\":1},{\"e\u{301}\":1,\"f\":2}]".utf8))
+        // The same with ASCII keys: the Kelvin sign is equal to "K" as a String.
+        let ascii = sparse(["K": 1, "L": 2])
+        #expect(
+            JSON.array([.object(ascii), .object(respelled(ascii, "K", as: "\u{212A}"))]).serialized(style: .canonical)
+                == Array("[{\"K\":1,\"L\":2},{\"L\":2,\"\u{212A}\":1}]".utf8))
     }
 
     @Test func writesRecordsOfManyShapesInKeyOrder() throws {

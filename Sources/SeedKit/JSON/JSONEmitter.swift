@@ -250,6 +250,8 @@ private struct KeyOrders {
         var keys: [String]
         /// The iteration positions of the keys in key order.
         var sortedPositions: [Int]
+        /// Whether every key is ASCII, which makes `==` a byte comparison (see `hasKeys(of:order:)`).
+        var isASCII: Bool
     }
 
     /// How many orders are kept; when full, each new one replaces the oldest.
@@ -291,7 +293,8 @@ private struct KeyOrders {
         let sortedPositions = keys.indices.sorted { JSONEmitter.precedes(keys[$0], keys[$1]) }
         for position in sortedPositions { order.append(iterationIndices[position]) }
         guard keys.count <= Self.maximumKeys else { return }
-        let newOrder = KeyOrder(keys: keys, sortedPositions: sortedPositions)
+        let isASCII = keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let newOrder = KeyOrder(keys: keys, sortedPositions: sortedPositions, isASCII: isASCII)
         if orders.count < Self.capacity {
             orders.append(newOrder)
             remember(orders.count - 1, atDepth: depth)
@@ -307,9 +310,19 @@ private struct KeyOrders {
     private func hasKeys(of members: [String: JSON], order: Int) -> Bool {
         let keys = orders[order].keys
         guard keys.count == iterationIndices.count else { return false }
-        // By bytes, not `==`: keys equal as strings but spelled differently (é composed or not) sort differently.
-        for (key, index) in zip(keys, iterationIndices) where !JSONEmitter.hasSameUTF8(members.keys[index], key) {
-            return false
+        guard orders[order].isASCII else {
+            // By bytes, not `==`: keys equal as strings but spelled differently (é composed or not) sort differently.
+            for (key, index) in zip(keys, iterationIndices) where !JSONEmitter.hasSameUTF8(members.keys[index], key) {
+                return false
+            }
+            return true
+        }
+        // A string equal to an ASCII one but spelled differently has a character that decomposes to one ASCII
+        // character (such as the Kelvin sign), and so has more bytes: for an ASCII key, equal byte counts and `==`
+        // mean equal bytes. `==` is quick for the same string or equal short ones, as in records.
+        for (key, index) in zip(keys, iterationIndices) {
+            let member = members.keys[index]
+            if member.utf8.count != key.utf8.count || member != key { return false }
         }
         return true
     }

@@ -42,26 +42,20 @@ enum NumberText {
         let scale = powersOfTen[15 - integerDigits]
         let scaled = (magnitude * scale).rounded()
         guard scaled < 1e15, scaled / scale == magnitude else { return false }
-        var significand = UInt64(scaled)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { storage in
-            var count = 0
-            var digitCount = 0
-            var pending = significand
-            while pending > 0 {
-                digitCount += 1
-                pending /= 10
+            // The digits of the scaled value, right-aligned; then without its trailing zeros.
+            var start = storage.count
+            var remaining = UInt64(scaled)
+            while remaining > 0 {
+                start -= 1
+                storage[start] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+                remaining /= 10
             }
-            while significand % 10 == 0 { significand /= 10 }
-            var reversed = significand
-            while reversed > 0 {
-                storage[count] = UInt8(truncatingIfNeeded: reversed % 10) &+ 0x30
-                count += 1
-                reversed /= 10
-            }
-            var digits = UnsafeMutableBufferPointer(rebasing: storage[..<count])
-            digits.reverse()
+            var end = storage.count
+            while storage[end - 1] == UInt8(ascii: "0") { end -= 1 }
             let decimal = DecimalDigits(
-                isNegative: value < 0, digits: digits, pointPosition: digitCount - (15 - integerDigits))
+                isNegative: value < 0, digits: UnsafeMutableBufferPointer(rebasing: storage[start..<end]),
+                pointPosition: storage.count - start - (15 - integerDigits))
             decimal.appendCanonical(to: &bytes)
         }
         return true
