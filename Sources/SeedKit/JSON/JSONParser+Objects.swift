@@ -1,5 +1,3 @@
-import Foundation
-
 extension JSONParser {
     /// An object key as read: its bytes between the quotes, which are its UTF-8 unless it has escapes.
     struct KeyText {
@@ -170,7 +168,8 @@ extension JSONParser {
                 for (key, end) in zip(keys, shape.keyEnds) {
                     let length = end - start
                     guard !key.hasEscapes, key.bytes.count == length else { return false }
-                    if length > 0 && memcmp(text.baseAddress! + key.bytes.lowerBound, keyBytes.baseAddress! + start, length) != 0 {
+                    // Keys are short: a loop beats a call to memcmp.
+                    for offset in 0..<length where text[key.bytes.lowerBound + offset] != keyBytes[start + offset] {
                         return false
                     }
                     start = end

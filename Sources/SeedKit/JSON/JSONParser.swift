@@ -140,7 +140,7 @@ struct JSONParser {
         _ container: OpenContainer, depth: Int, keys: inout [KeyText], values: inout ValueStack
     ) throws(JSONParseFailure) -> [String: JSON] {
         let memberKeys = keys[container.keysStart...]
-        defer { keys.removeSubrange(container.keysStart...) }
+        defer { keys.removeLast(keys.count - container.keysStart) }
         let shape = shapes.match(memberKeys, in: bytes, depth: depth)
         if let shape,
             let members = shapes.object(ofShape: shape, takingValuesFrom: &values, at: container.valuesStart)
