@@ -150,7 +150,7 @@ struct JSONParser {
 
         var members = [String: JSON](minimumCapacity: memberKeys.count)
         for (member, keyText) in memberKeys.enumerated() {
-            let key = try string(of: keyText)
+            let key = string(of: keyText)
             let valueIndex = container.valuesStart + member
             if members.updateValue(values.take(at: valueIndex), forKey: key) != nil {
                 values.dropMoved(from: container.valuesStart, through: valueIndex)
@@ -185,13 +185,14 @@ struct JSONParser {
     }
 
     /// The key a ``KeyText`` stands for.
-    private func string(of key: KeyText) throws(JSONParseFailure) -> String {
+    private func string(of key: KeyText) -> String {
         if !key.hasEscapes {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[key.bytes]), as: UTF8.self)
         }
         var reader = JSONParser(bytes: bytes, maxDepth: maxDepth)
         reader.index = key.bytes.lowerBound - 1
-        return try reader.parseString()
+        // Cannot fail: the key was read once already. Not throwing keeps the value stack consistent in `makeObject`.
+        return (try? reader.parseString()) ?? ""
     }
 
     private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseFailure) {
