@@ -46,6 +46,20 @@ struct JSONNumberTests {
         #expect(seventeen != JSONNumber(0.1))
     }
 
+    @Test func readsEveryDoublesShortestTextAsThatDouble() throws {
+        var state: UInt64 = 11
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Random bits over a wide range of magnitudes, and random fractions of full precision.
+            for value in [Double(bitPattern: 0x3000_0000_0000_0000 + (state >> 8) % 0x2000_0000_0000_0000),
+                Double(state >> 11) * 0x1p-53]
+            {
+                #expect(try read(value.description).storage.double == value, "\(value)")
+                #expect(try read((-value).description).storage.double == -value, "\(-value)")
+            }
+        }
+    }
+
     @Test func rejectsNumbersNoStorageHolds() {
         for (text, message) in [
             ("1e400", "1:2: number out of range"), ("-1e400", "1:2: number out of range"),
@@ -135,6 +149,32 @@ struct JSONNumberTests {
             #expect(number.description == text)
             // Every canonical text reads back as an equal number.
             #expect(JSONNumber(text) == number, "\(text)")
+        }
+    }
+
+    @Test func describesDoublesByTheirShortestDigits() {
+        // Short decimals are formatted without `Double.description`: the text must be the same as through it.
+        func textThroughDescription(_ value: Double) -> String {
+            var text = value.description
+            var bytes: [UInt8] = []
+            text.withUTF8 { NumberText.appendCanonical(text: $0, to: &bytes) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var values: [Double] = [
+            0.1, 0.2, 0.3, 0.1 + 0.2, 1e-7, 1.0000001e-7, 9.999999e-8, 0.000001, 0.00001234, 999_999_999_999_999.9,
+            99_999_999_999_999.9, 123_456_789_012_345.6, 12_345_678_901_234.56, 1e15 - 0.5, 0.5, 2.5, 1.1, 9.95,
+            0.09999999999999999, 0.9999999999999999, 1.0000000000000002, 4.35, 1.005, 1234.5678, -0.001, -12.345678,
+        ]
+        var state: UInt64 = 7
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let scale = [1.0, 10, 100, 1000, 1e6, 1e7, 1e9, 1e12][Int(state >> 61)]
+            // A short decimal over a power of ten, and a double with random bits in the same range.
+            values.append(Double(Int64(truncatingIfNeeded: state >> 20) % 100_000_000) / scale)
+            values.append(Double(bitPattern: 0x3E70_0000_0000_0000 + (state >> 16) % 0x0A80_0000_0000_0000))
+        }
+        for value in values where value.isFinite {
+            #expect(JSONNumber(value).description == textThroughDescription(value), "\(value)")
         }
     }
 }

@@ -131,6 +131,39 @@ struct JSONReaderTests {
         #expect(error(#"{"a": {"x": 1, "\u0078": 2}}"#) == "1:16: duplicate key 'x' (first at 1:8)")
     }
 
+    @Test func readsRepeatedRecordsExactly() throws {
+        // Records with the same keys are built from a shared layout after the second one: each must still get its
+        // own values, whatever the nesting, and records with other keys, key orders or escapes must not be mixed up.
+        var records: [String] = []
+        var expected: [JSON] = []
+        for number in 0..<40 {
+            let n = JSON.number(JSONNumber(number))
+            switch number % 5 {
+            case 0, 1:
+                records.append(#"{"id": \#(number), "tags": ["t\#(number)"], "inner": {"x": \#(number), "y": null}}"#)
+                expected.append(["id": n, "tags": [.string("t\(number)")], "inner": ["x": n, "y": nil]])
+            case 2:
+                records.append(#"{"inner": {"y": \#(number), "x": true}, "id": \#(number), "tags": []}"#)
+                expected.append(["inner": ["y": n, "x": true], "id": n, "tags": []])
+            case 3:
+                records.append(#"{"\u0069d": \#(number), "tags": "s", "inner": {"x": 0}}"#)
+                expected.append(["id": n, "tags": "s", "inner": ["x": 0]])
+            default:
+                records.append(#"{"id": \#(number), "tag": 1, "inner": {"x": \#(number), "yy": null}}"#)
+                expected.append(["id": n, "tag": 1, "inner": ["x": n, "yy": nil]])
+            }
+        }
+        #expect(try parse("[" + records.joined(separator: ",") + "]") == .array(expected))
+    }
+
+    @Test func rejectsDuplicateKeysInRepeatedRecords() {
+        let record = #"{"a": 1, "b": 2}"#
+        #expect(error("[\(record), \(record), \(record), {\"a\": 1, \"a\": 2}]") == "1:65: duplicate key 'a' (first at 1:57)")
+        // Equal as Swift strings though their bytes differ (composed and decomposed é): still duplicates.
+        let keys = #"{"\#u{E9}": 1, "e\#u{301}": 2}"#
+        #expect(error("[\(keys), \(keys)]") == #"1:11: duplicate key 'e\#u{301}' (first at 1:3)"#)
+    }
+
     @Test func limitsNestingDepth() throws {
         #expect(error(String(repeating: "[", count: 513) + String(repeating: "]", count: 513)) == "1:513: nesting deeper than 512")
         #expect(throws: Never.self) {

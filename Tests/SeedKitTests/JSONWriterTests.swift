@@ -39,6 +39,75 @@ struct JSONWriterTests {
         #expect(JSON.object(["😀": 1, "\u{FF61}": 2]).text(style: .canonical) == "{\"\u{FF61}\":2,\"😀\":1}")
     }
 
+    @Test func sortsEachObjectByItsOwnKeyBytes() {
+        // `respelled` is a copy of `original` with one key swapped for a different spelling that is equal as a
+        // String. In a sparse table the swap keeps the layout, so both list their keys in the same order; the
+        // writer must still sort each by its own bytes.
+        func sparse(_ members: [String: JSON]) -> [String: JSON] {
+            var sparse = [String: JSON](minimumCapacity: 1000)
+            sparse.merge(members) { $1 }
+            return sparse
+        }
+        func respelled(_ original: [String: JSON], _ key: String, as newKey: String) -> [String: JSON] {
+            var copy = original
+            copy[newKey] = copy.removeValue(forKey: key)
+            return copy
+        }
+        let decomposed = sparse(["e\u{301}": 1, "f": 2])
+        #expect(
+            JSON.array([.object(decomposed), .object(respelled(decomposed, "e\u{301}", as: "\u{E9}")), .object(decomposed)])
+                .serialized(style: .canonical)
+                == Array("[{\"e\u{301}\":1,\"f\":2},{\"f\":2,\"\u{E9}\":1},{\"e\u{301}\":1,\"f\":2}]".utf8))
+        // The same with ASCII keys: the Kelvin sign is equal to "K" as a String.
+        let ascii = sparse(["K": 1, "L": 2])
+        #expect(
+            JSON.array([.object(ascii), .object(respelled(ascii, "K", as: "\u{212A}"))]).serialized(style: .canonical)
+                == Array("[{\"K\":1,\"L\":2},{\"L\":2,\"\u{212A}\":1}]".utf8))
+    }
+
+    @Test func writesRecordsOfManyShapesInKeyOrder() throws {
+        // More shapes than are remembered, repeated, nested, with keys of every length: each object in key order.
+        var text = "["
+        for round in 0..<3 {
+            for shape in 0..<40 {
+                let keys = (0..<(1 + shape % 7)).map { String(repeating: "k", count: (shape * 7 + $0 * 13) % 23) + "\($0)" }
+                let members = keys.reversed().map { #""\#($0)": {"z": \#(round), "a": [\#(shape)]}"# }
+                text += (text.count > 1 ? "," : "") + "{" + members.joined(separator: ",") + "}"
+            }
+        }
+        text += "]"
+        let value = try JSONDocument(parsing: text).value
+        let canonical = value.serialized(style: .canonical)
+        #expect(try JSONDocument(parsing: canonical).value == value)
+        // Checked independently of the writer's sorting: every object's keys, in text order, ascend by UTF-8 bytes.
+        #expect(canonicalKeysAscend(canonical))
+    }
+
+    /// Whether the keys of each object in compact `text` (no whitespace) ascend by UTF-8 bytes.
+    private func canonicalKeysAscend(_ text: [UInt8]) -> Bool {
+        var lastKeys: [[UInt8]?] = []
+        var index = 0
+        while index < text.count {
+            switch text[index] {
+            case UInt8(ascii: "{"): lastKeys.append(nil)
+            case UInt8(ascii: "["): lastKeys.append(nil)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): lastKeys.removeLast()
+            case UInt8(ascii: "\""):
+                var end = index + 1
+                while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                let string = Array(text[(index + 1)..<end])
+                if text[end + 1] == UInt8(ascii: ":") {
+                    if let last = lastKeys[lastKeys.count - 1], !last.lexicographicallyPrecedes(string) { return false }
+                    lastKeys[lastKeys.count - 1] = string
+                }
+                index = end
+            default: break
+            }
+            index += 1
+        }
+        return true
+    }
+
     @Test func writesEqualValuesAsIdenticalBytes() {
         var first: [String: JSON] = [:]
         for key in ["one", "two", "three", "four", "five", "six"] { first[key] = .number(JSONNumber(key.count)) }

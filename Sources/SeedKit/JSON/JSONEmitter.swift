@@ -17,25 +17,26 @@ struct JSONEmitter {
     private enum OpenContainer {
         case array([JSON], next: Int)
         case object([String: JSON], next: Dictionary<String, JSON>.Index)
-        case sortedObject([(key: String, value: JSON)], next: Int)
+        /// An object in key order: its member indices in that order are `memberOrder[orderStart...]`.
+        case sortedObject([String: JSON], orderStart: Int, next: Int)
     }
 
     /// Writes a whole value, with `indent` the nesting level it starts at (for the pretty style).
     ///
-    /// Iterative, so that values of any depth can be written whatever the thread's stack size.
+    /// Iterative, so that values of any depth can be written whatever the thread's stack size. Scalars are written
+    /// straight from their container; only nested containers go on the stack.
     mutating func write(_ root: JSON, indent baseIndent: Int) {
         var containers: [OpenContainer] = []
-        var value = root
-        while true {
+        var keyOrders = KeyOrders()
+        // The member indices of the open sorted objects, in key order, innermost last.
+        var memberOrder: [Dictionary<String, JSON>.Index] = []
+        // Writes a scalar, or an empty container, or opens a container (writing its opening bracket).
+        func begin(_ value: JSON) {
             switch value {
-            case .null:
-                append("null")
-            case .bool(let flag):
-                append(flag ? "true" : "false")
-            case .number(let number):
-                NumberText.appendCanonical(number, to: &bytes)
-            case .string(let string):
-                write(string)
+            case .null: append("null")
+            case .bool(let flag): append(flag ? "true" : "false")
+            case .number(let number): NumberText.appendCanonical(number, to: &bytes)
+            case .string(let string): write(string)
             case .array(let elements):
                 if elements.isEmpty {
                     append("[]")
@@ -49,55 +50,68 @@ struct JSONEmitter {
                 } else {
                     bytes.append(UInt8(ascii: "{"))
                     if sortsKeys {
-                        let sorted = members.sorted { Self.precedes($0.key, $1.key) }
-                        containers.append(.sortedObject(sorted, next: 0))
+                        let orderStart = memberOrder.count
+                        keyOrders.appendIndicesInKeyOrder(of: members, depth: containers.count, to: &memberOrder)
+                        containers.append(.sortedObject(members, orderStart: orderStart, next: 0))
                     } else {
                         containers.append(.object(members, next: members.startIndex))
                     }
                 }
             }
+        }
 
-            // Find the next value to write, closing the containers that are complete.
-            var next: JSON?
-            while next == nil, let container = containers.popLast() {
-                let indent = baseIndent + containers.count + 1
-                switch container {
-                case .array(let elements, let position):
-                    guard position < elements.count else {
-                        writeLineBreak(indent: indent - 1)
-                        bytes.append(UInt8(ascii: "]"))
-                        continue
-                    }
+        begin(root)
+        nextContainer: while let container = containers.popLast() {
+            let indent = baseIndent + containers.count + 1
+            switch container {
+            case .array(let elements, var position):
+                while position < elements.count {
                     if position > 0 { bytes.append(UInt8(ascii: ",")) }
                     writeLineBreak(indent: indent)
-                    next = elements[position]
-                    containers.append(.array(elements, next: position + 1))
-                case .object(let members, let position):
-                    guard position < members.endIndex else {
-                        writeLineBreak(indent: indent - 1)
-                        bytes.append(UInt8(ascii: "}"))
-                        continue
+                    position += 1
+                    if elements[position - 1].isContainer {
+                        containers.append(.array(elements, next: position))
+                        begin(elements[position - 1])
+                        continue nextContainer
                     }
+                    begin(elements[position - 1])
+                }
+                writeLineBreak(indent: indent - 1)
+                bytes.append(UInt8(ascii: "]"))
+            case .object(let members, var position):
+                while position < members.endIndex {
                     if position > members.startIndex { bytes.append(UInt8(ascii: ",")) }
                     writeLineBreak(indent: indent)
-                    writeKey(members[position].key)
-                    next = members[position].value
-                    containers.append(.object(members, next: members.index(after: position)))
-                case .sortedObject(let members, let position):
-                    guard position < members.count else {
-                        writeLineBreak(indent: indent - 1)
-                        bytes.append(UInt8(ascii: "}"))
-                        continue
+                    writeKey(members.keys[position])
+                    let member = position
+                    members.formIndex(after: &position)
+                    if members.values[member].isContainer {
+                        containers.append(.object(members, next: position))
+                        begin(members.values[member])
+                        continue nextContainer
                     }
+                    begin(members.values[member])
+                }
+                writeLineBreak(indent: indent - 1)
+                bytes.append(UInt8(ascii: "}"))
+            case .sortedObject(let members, let orderStart, var position):
+                while orderStart + position < memberOrder.count {
                     if position > 0 { bytes.append(UInt8(ascii: ",")) }
                     writeLineBreak(indent: indent)
-                    writeKey(members[position].key)
-                    next = members[position].value
-                    containers.append(.sortedObject(members, next: position + 1))
+                    let member = memberOrder[orderStart + position]
+                    writeKey(members.keys[member])
+                    position += 1
+                    if members.values[member].isContainer {
+                        containers.append(.sortedObject(members, orderStart: orderStart, next: position))
+                        begin(members.values[member])
+                        continue nextContainer
+                    }
+                    begin(members.values[member])
                 }
+                memberOrder.removeSubrange(orderStart...)
+                writeLineBreak(indent: indent - 1)
+                bytes.append(UInt8(ascii: "}"))
             }
-            guard let next else { return }
-            value = next
         }
     }
 
@@ -182,6 +196,20 @@ struct JSONEmitter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Whether two strings have the same UTF-8 bytes (`==` compares by canonical equivalence).
+    static func hasSameUTF8(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                // Keys are short: a loop beats a call to memcmp.
+                for position in left.indices where left[position] != right[position] { return false }
+                return true
+            }
+        }
+    }
+
     /// Whether `lhs` comes before `rhs` in UTF-8 byte order, which is Unicode scalar order.
     ///
     /// Not `String.<`, which compares by canonical equivalence and orders some strings differently.
@@ -198,5 +226,111 @@ struct JSONEmitter {
             }
         }
         return (order ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+}
+
+extension JSON {
+    /// Whether the value is an array or an object.
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+}
+
+/// The key order of recently written objects, so that objects with the same keys are not sorted again.
+///
+/// Dictionaries that share a layout (the reader builds records with the same keys from one template, and copies
+/// of a dictionary keep its layout) list their keys in the same order, so an object whose keys, in iteration order,
+/// are those of a recent object takes that object's sorted permutation.
+private struct KeyOrders {
+    struct KeyOrder {
+        /// The keys in the dictionary's iteration order.
+        var keys: [String]
+        /// The iteration positions of the keys in key order.
+        var sortedPositions: [Int]
+        /// Whether every key is ASCII, which makes `==` a byte comparison (see `hasKeys(of:order:)`).
+        var isASCII: Bool
+    }
+
+    /// How many orders are kept; when full, each new one replaces the oldest.
+    private static let capacity = 16
+    /// Larger objects are sorted each time: they are rarely repeated.
+    private static let maximumKeys = 64
+
+    private var orders: [KeyOrder] = []
+    private var oldest = 0
+    /// The order last used at each nesting depth, tried first.
+    private var recentAtDepth: [Int] = []
+    /// The member indices of the object being ordered, in iteration order.
+    private var iterationIndices: [Dictionary<String, JSON>.Index] = []
+
+    /// Appends the indices of `members` to `order`, sorted by key in UTF-8 byte order.
+    ///
+    /// - Complexity: O(*n*) for *n* members whose keys match a recent object's; O(*n* log *n*) otherwise.
+    mutating func appendIndicesInKeyOrder(
+        of members: [String: JSON], depth: Int, to order: inout [Dictionary<String, JSON>.Index]
+    ) {
+        iterationIndices.removeAll(keepingCapacity: true)
+        var index = members.startIndex
+        while index != members.endIndex {
+            iterationIndices.append(index)
+            members.formIndex(after: &index)
+        }
+        let recent = depth < recentAtDepth.count ? recentAtDepth[depth] : -1
+        var match = recent >= 0 && hasKeys(of: members, order: recent) ? recent : nil
+        if match == nil {
+            match = orders.indices.first { $0 != recent && hasKeys(of: members, order: $0) }
+        }
+        if let match {
+            remember(match, atDepth: depth)
+            for position in orders[match].sortedPositions { order.append(iterationIndices[position]) }
+            return
+        }
+
+        let keys = iterationIndices.map { members.keys[$0] }
+        let sortedPositions = keys.indices.sorted { JSONEmitter.precedes(keys[$0], keys[$1]) }
+        for position in sortedPositions { order.append(iterationIndices[position]) }
+        guard keys.count <= Self.maximumKeys else { return }
+        let isASCII = keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let newOrder = KeyOrder(keys: keys, sortedPositions: sortedPositions, isASCII: isASCII)
+        if orders.count < Self.capacity {
+            orders.append(newOrder)
+            remember(orders.count - 1, atDepth: depth)
+        } else {
+            orders[oldest] = newOrder
+            for depth in recentAtDepth.indices where recentAtDepth[depth] == oldest { recentAtDepth[depth] = -1 }
+            remember(oldest, atDepth: depth)
+            oldest = (oldest + 1) % Self.capacity
+        }
+    }
+
+    /// Whether the keys of `members`, in iteration order (`iterationIndices`), are those of `orders[order]`.
+    private func hasKeys(of members: [String: JSON], order: Int) -> Bool {
+        let keys = orders[order].keys
+        guard keys.count == iterationIndices.count else { return false }
+        guard orders[order].isASCII else {
+            // By bytes, not `==`: keys equal as strings but spelled differently (é composed or not) sort differently.
+            for (key, index) in zip(keys, iterationIndices) where !JSONEmitter.hasSameUTF8(members.keys[index], key) {
+                return false
+            }
+            return true
+        }
+        // A string equal to an ASCII one but spelled differently has a character that decomposes to one ASCII
+        // character (such as the Kelvin sign), and so has more bytes: for an ASCII key, equal byte counts and `==`
+        // mean equal bytes. `==` is quick for the same string or equal short ones, as in records.
+        for (key, index) in zip(keys, iterationIndices) {
+            let member = members.keys[index]
+            if member.utf8.count != key.utf8.count || member != key { return false }
+        }
+        return true
+    }
+
+    private mutating func remember(_ order: Int, atDepth depth: Int) {
+        if depth >= recentAtDepth.count {
+            recentAtDepth.append(contentsOf: repeatElement(-1, count: depth + 1 - recentAtDepth.count))
+        }
+        recentAtDepth[depth] = order
     }
 }

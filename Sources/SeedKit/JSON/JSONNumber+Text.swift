@@ -11,7 +11,7 @@ enum NumberText {
             // Integral doubles below 2^53 print as their integer; this skips formatting digits twice for them.
             if value.rounded(.towardZero) == value, value.magnitude < 0x1p53 {
                 appendInteger(Int64(value), to: &bytes)
-            } else {
+            } else if !appendShortDecimal(value, to: &bytes) {
                 var text = value.description
                 text.withUTF8 { appendCanonical(text: $0, to: &bytes) }
             }
@@ -20,6 +20,52 @@ enum NumberText {
             text.withUTF8 { appendCanonical(text: $0, to: &bytes) }
         }
     }
+
+    /// Appends the canonical text of a double whose shortest digits are at most 15 and that is at least 10^-7 in
+    /// magnitude, such as `1234.5` or `-0.000123`, without formatting it as a `String`; returns false, appending
+    /// nothing, for any other double.
+    ///
+    /// Why this is exact: with k chosen so that |value| × 10^k is below 10^15, let m be that product rounded to an
+    /// integer. When m / 10^k, a correctly rounded division of two exact doubles, gives `value` back, the decimal
+    /// m × 10^-k reads back as `value`. Distinct decimals of at most 15 significant digits read back as distinct
+    /// doubles, so no shorter decimal does: m's digits are `value`'s shortest digits, those of `description`.
+    static func appendShortDecimal(_ value: Double, to bytes: inout [UInt8]) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 1e-7 && magnitude < 1e15 else { return false }
+        var integerDigits = 1
+        while integerDigits < 15 && magnitude >= powersOfTen[integerDigits] { integerDigits += 1 }
+        if magnitude < 1 {
+            integerDigits = 0
+            while magnitude * powersOfTen[1 - integerDigits] < 1 { integerDigits -= 1 }
+        }
+        // 15 - integerDigits is at most 22, so 10^k is an exact double.
+        let scale = powersOfTen[15 - integerDigits]
+        let scaled = (magnitude * scale).rounded()
+        guard scaled < 1e15, scaled / scale == magnitude else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { storage in
+            // The digits of the scaled value, right-aligned; then without its trailing zeros.
+            var start = storage.count
+            var remaining = UInt64(scaled)
+            while remaining > 0 {
+                start -= 1
+                storage[start] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+                remaining /= 10
+            }
+            var end = storage.count
+            while storage[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            let decimal = DecimalDigits(
+                isNegative: value < 0, digits: UnsafeMutableBufferPointer(rebasing: storage[start..<end]),
+                pointPosition: storage.count - start - (15 - integerDigits))
+            decimal.appendCanonical(to: &bytes)
+        }
+        return true
+    }
+
+    /// 10^0 through 10^22, the powers of ten that doubles hold exactly.
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// Appends the decimal digits of `value`.
     @inline(__always)
@@ -57,6 +103,12 @@ struct DecimalDigits {
     var isNegative: Bool
     var digits: UnsafeMutableBufferPointer<UInt8>
     var pointPosition: Int
+
+    init(isNegative: Bool, digits: UnsafeMutableBufferPointer<UInt8>, pointPosition: Int) {
+        self.isNegative = isNegative
+        self.digits = digits
+        self.pointPosition = pointPosition
+    }
 
     /// Reads `text` (`-`? digits (`.` digits)? ([eE] [+-]? digits)?), keeping its significant digits in `storage`,
     /// which must have room for `text.count` bytes.

@@ -136,7 +136,22 @@ extension JSONParser {
             }
         }
 
-        // Up to 17 digits may be a double's shortest form: check that the nearest double prints back as them.
+        // Up to 17 digits may be a double's shortest form. With an exact power of ten, the double nearest the value
+        // is within a unit or two in the last place of this estimate; the one that prints back as the text's digits
+        // is what reading the text gives (shortest digits read back as their double), without reading it.
+        if significantDigits <= 17 && (-22...22).contains(scale) {
+            let estimate =
+                scale < 0 ? Double(significand) / Self.powersOfTen[-scale] : Double(significand) * Self.powersOfTen[scale]
+            func isValue(_ candidate: Double) -> Bool {
+                candidate.isFinite && Self.shortestDigits(of: candidate) == (significand, scale)
+            }
+            if isValue(estimate) { return JSONNumber(isNegative ? -estimate : estimate) }
+            for candidate in sequence(first: estimate.nextDown.nextDown, next: \.nextUp).prefix(5)
+            where candidate != estimate && isValue(candidate) {
+                return JSONNumber(isNegative ? -candidate : candidate)
+            }
+        }
+        // Otherwise check that the nearest double prints back as the digits.
         if significantDigits <= 17, let value = Double(String(decoding: lexeme, as: UTF8.self)), value.isFinite,
             value != 0, Self.shortestDigits(of: value) == (significand, scale)
         {
@@ -191,10 +206,7 @@ extension JSONParser {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    private static var powersOfTen: [Double] { NumberText.powersOfTen }
 
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool {

@@ -4,6 +4,29 @@ extension JSONParser {
     /// Strings without escapes, the common case, become a `String` straight from their bytes.
     mutating func parseString() throws(JSONParseFailure) -> String {
         let start = index + 1
+        let end = try scanToQuoteOrEscape(from: start)
+        guard bytes[end] == UInt8(ascii: "\"") else {
+            return try parseEscapedString(from: start, firstEscape: end)
+        }
+        index = end + 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// Reads an object key like ``parseString()`` but without making a `String` of it.
+    mutating func skipKey() throws(JSONParseFailure) -> KeyText {
+        let start = index + 1
+        let end = try scanToQuoteOrEscape(from: start)
+        guard bytes[end] == UInt8(ascii: "\"") else {
+            _ = try parseEscapedString(from: start, firstEscape: end)
+            return KeyText(bytes: start..<(index - 1), hasEscapes: true)
+        }
+        index = end + 1
+        return KeyText(bytes: start..<end, hasEscapes: false)
+    }
+
+    /// The position of the closing quote or the first backslash of the string whose text starts at `start`,
+    /// checking the bytes before it: valid UTF-8 and no control characters.
+    private func scanToQuoteOrEscape(from start: Int) throws(JSONParseFailure) -> Int {
         var position = start
         while true {
             position = firstSpecialByte(from: position)
@@ -11,11 +34,8 @@ extension JSONParser {
                 throw JSONParseFailure(offset: start - 1, message: "unterminated string")
             }
             let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                index = position + 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-            } else if byte == UInt8(ascii: "\\") {
-                return try parseEscapedString(from: start, firstEscape: position)
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return position
             } else if byte < 0x20 {
                 throw controlCharacterFailure(at: position)
             } else {

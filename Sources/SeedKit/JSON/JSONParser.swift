@@ -11,6 +11,8 @@ struct JSONParser {
     var index = 0
     /// The unescaped bytes of the string being read, reused from one escaped string to the next.
     var scratch: [UInt8] = []
+    /// The key lists of recent objects, so that objects with the same keys as an earlier one skip hashing them.
+    private var shapes = ObjectShapes()
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -42,8 +44,8 @@ struct JSONParser {
     mutating func parseValue() throws(JSONParseFailure) -> JSON {
         var containers: [OpenContainer] = []
         // Elements and member values of the open containers, innermost last; keys run parallel for objects.
-        var values: [JSON] = []
-        var keys: [String] = []
+        var values = ValueStack()
+        var keys: [KeyText] = []
         readingValues: while true {
             skipWhitespace()
             guard index < bytes.count else { throw failure(expected: "a value") }
@@ -99,7 +101,7 @@ struct JSONParser {
 
             // A value is complete: add it to its container, and close every container that ends after it.
             while let container = containers.last {
-                values.append(value)
+                values.push(consume value)
                 skipWhitespace()
                 let expectation =
                     container.isObject ? "',' or '}' after object member" : "',' or ']' after array element"
@@ -116,11 +118,11 @@ struct JSONParser {
                     continue readingValues
                 case UInt8(ascii: "}") where container.isObject:
                     index += 1
-                    value = .object(try makeObject(container, keys: &keys, values: &values))
+                    value = .object(
+                        try makeObject(container, depth: containers.count - 1, keys: &keys, values: &values))
                 case UInt8(ascii: "]") where !container.isObject:
                     index += 1
-                    value = .array(Array(values[container.valuesStart...]))
-                    values.removeSubrange(container.valuesStart...)
+                    value = .array(values.popArray(from: container.valuesStart))
                 default:
                     throw failure(expected: expectation)
                 }
@@ -131,37 +133,66 @@ struct JSONParser {
     }
 
     /// Moves the members of a closing object off the stacks into a dictionary, rejecting duplicate keys.
+    ///
+    /// An object with the same keys, in the same order, as an earlier one copies that one's dictionary layout and
+    /// fills in its values, which needs neither key strings nor hashing; `depth` says where to look for one first.
     private mutating func makeObject(
-        _ container: OpenContainer, keys: inout [String], values: inout [JSON]
+        _ container: OpenContainer, depth: Int, keys: inout [KeyText], values: inout ValueStack
     ) throws(JSONParseFailure) -> [String: JSON] {
-        let count = values.count - container.valuesStart
-        var members = [String: JSON](minimumCapacity: count)
-        for member in 0..<count {
-            let key = keys[container.keysStart + member]
-            if members.updateValue(values[container.valuesStart + member], forKey: key) != nil {
+        let memberKeys = keys[container.keysStart...]
+        defer { keys.removeLast(keys.count - container.keysStart) }
+        let shape = shapes.match(memberKeys, in: bytes, depth: depth)
+        if let shape,
+            let members = shapes.object(ofShape: shape, takingValuesFrom: &values, at: container.valuesStart)
+        {
+            return members
+        }
+
+        var members = [String: JSON](minimumCapacity: memberKeys.count)
+        for (member, keyText) in memberKeys.enumerated() {
+            let key = string(of: keyText)
+            let valueIndex = container.valuesStart + member
+            if members.updateValue(values.take(at: valueIndex), forKey: key) != nil {
+                values.dropMoved(from: container.valuesStart, through: valueIndex)
                 throw duplicateKeyFailure(key, inObjectAt: container.offset)
             }
         }
-        keys.removeSubrange(container.keysStart...)
-        values.removeSubrange(container.valuesStart...)
+        values.dropMoved(from: container.valuesStart, through: values.count - 1)
+        if let shape {
+            // The second object with these keys: from now on, objects with them copy this one's layout.
+            shapes.setTemplate(from: members, forShape: shape)
+        } else {
+            shapes.add(memberKeys, in: bytes, depth: depth)
+        }
         return members
     }
 
     /// Reads an object key and the ':' after it; `index` is at the key's opening quote (after whitespace).
-    private mutating func parseKey(afterComma: Bool) throws(JSONParseFailure) -> String {
+    private mutating func parseKey(afterComma: Bool) throws(JSONParseFailure) -> KeyText {
         guard index < bytes.count && bytes[index] == UInt8(ascii: "\"") else {
             if afterComma && index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                 throw JSONParseFailure(offset: index, message: "trailing comma in object")
             }
             throw failure(expected: afterComma ? "a string key after ','" : "a string key or '}'")
         }
-        let key = try parseString()
+        let key = try skipKey()
         skipWhitespace()
         guard index < bytes.count && bytes[index] == UInt8(ascii: ":") else {
             throw failure(expected: "':' after object key")
         }
         index += 1
         return key
+    }
+
+    /// The key a ``KeyText`` stands for.
+    private func string(of key: KeyText) -> String {
+        if !key.hasEscapes {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[key.bytes]), as: UTF8.self)
+        }
+        var reader = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        reader.index = key.bytes.lowerBound - 1
+        // Cannot fail: the key was read once already. Not throwing keeps the value stack consistent in `makeObject`.
+        return (try? reader.parseString()) ?? ""
     }
 
     private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseFailure) {
