@@ -116,6 +116,31 @@ struct SeederCommandTests {
         #expect(try names("Employee", store: directory.appendingPathComponent("seed.sqlite")).contains("Dev Patel"))
     }
 
+    @Test func dryRunShowsItsPlanAsSeedDiffDoes() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let sales = directory.appendingPathComponent("Templates/staff/sales.template")
+        let text = try String(contentsOf: sales, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Dev Patel", with: "Dev K. Patel").utf8).write(to: sales)
+        let dry = try Fixtures.runSeed(["--dry-run"], in: directory)
+        #expect(dry.status == 0)
+        #expect(dry.stdout.hasSuffix("""
+            plan, as seed diff shows it:
+            ~ Employee[email=dev@example.com].name: "Dev Patel" → "Dev K. Patel"
+            0 objects added, 0 removed, 1 changed
+
+            """))
+        let json = try JSONDocument(parsing: Array(try Fixtures.runSeed(["--dry-run", "--json"], in: directory).stdout.utf8)).value
+        #expect(json["plan"]?["differences"]?.arrayValue?.first?["path"] == "Employee[email=dev@example.com].name")
+        #expect(try names("Employee", store: directory.appendingPathComponent("seed.sqlite")).contains("Dev Patel"))
+
+        try FileManager.default.removeItem(at: sales)
+        let dryPrune = try Fixtures.runSeed(["--dry-run", "--prune"], in: directory)
+        #expect(dryPrune.stdout.contains("\n- Employee[email=dev@example.com]\n"))
+        #expect(dryPrune.stdout.contains("0 objects added, 1 removed"))
+    }
+
     @Test func jsonReportIsOneObject() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
