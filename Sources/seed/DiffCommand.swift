@@ -3,7 +3,7 @@ import SeedKit
 
 func runDiff(_ arguments: [String]) throws -> Int32 {
     let parsed = try Arguments.parse(
-        arguments, values: ["--templates", "--store", "--model", "--format"], flags: [], operands: 2)
+        arguments, values: ["--templates", "--store", "--model", "--format", "--ignore"], flags: [], operands: 2)
     let format = parsed.value("--format") ?? "text"
     guard ["text", "json", "json-patch", "github"].contains(format) else {
         throw UsageError("unknown format '\(format)'; use text, json, json-patch or github")
@@ -30,6 +30,7 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
             Output.inferredModelWarning(templates: path)
         }
     }
+    options.ignoredProperties = parsed.values("--ignore")
     let sides = try ExportDocument.read(paths: [oldPath, newPath], modelURL: modelURL)
     let diff = try GraphDiff(from: sides[0], to: sides[1], options: options)
     switch format {

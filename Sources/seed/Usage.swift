@@ -9,7 +9,7 @@ enum Usage {
                seed schema [--model FILE | --templates DIR]
                seed model [--templates DIR] [--model FILE] [--summary]
                seed export [--store PATH] [--output FILE] [--entity NAME]... [--format json|templates]
-               seed diff OLD NEW [--model FILE] [--format text|json|json-patch|github]
+               seed diff OLD NEW [--model FILE] [--ignore PATTERN]... [--format text|json|json-patch|github]
                seed diff --templates DIR --store PATH
                seed --version
 
@@ -80,8 +80,8 @@ enum Usage {
         """
 
     static let diff = """
-        usage: seed diff OLD NEW [--model FILE] [--format text|json|json-patch|github]
-               seed diff --templates DIR --store PATH [--model FILE] [--format …]
+        usage: seed diff OLD NEW [--model FILE] [--ignore PATTERN]... [--format text|json|json-patch|github]
+               seed diff --templates DIR --store PATH [--model FILE] [--ignore PATTERN]... [--format …]
 
         Compares two object graphs by entity and identity, never by position. OLD and NEW are each an export file
         (seed export), a template directory or a store. Reports objects added and removed, attribute changes,
@@ -92,6 +92,8 @@ enum Usage {
         in the store are counted, not reported.
 
           --model FILE           the model of a template directory without model.json
+          --ignore PATTERN       leave out changes of Entity.property, *.property or a whole Entity (repeatable;
+                                 not for json-patch, which always turns OLD into NEW)
           --format text          one line per change and a summary (default; coloured on a terminal unless NO_COLOR)
           --format json          one JSON object: {"differences": [...], "summary": {...}}
           --format json-patch    an RFC 6902 patch that turns OLD's canonical export into NEW's

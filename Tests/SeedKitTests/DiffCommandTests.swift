@@ -132,6 +132,16 @@ struct DiffCommandTests {
         let storeSide = try Fixtures.runSeed(["diff", "Templates", "seed.sqlite"], in: directory)
         #expect(storeSide.status == 1 && storeSide.stdout == changed.stdout)
         #expect(try Fixtures.runSeed(["diff", "seed.sqlite", "new.json"], in: directory).status == 0)
+        // Ignoring what changed on purpose leaves the rest, and no differences exits 0.
+        let ignoring = try Fixtures.runSeed(["diff", "old.json", "new.json", "--ignore", "Employee.name"], in: directory)
+        #expect(ignoring.status == 1)
+        #expect(ignoring.stdout.hasPrefix("~ Employee[email=dev@example.com].department:"))
+        let all = try Fixtures.runSeed(
+            ["diff", "old.json", "new.json", "--ignore", "*.name", "--ignore=Employee.department"], in: directory)
+        #expect(all.status == 0 && all.stdout == "no differences\n")
+        let unknown = try Fixtures.runSeed(["diff", "old.json", "new.json", "--ignore", "Employe.name"], in: directory)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown entity 'Employe'; did you mean 'Employee'?"))
     }
 
     @Test func diffFormatsJSONAndGitHub() throws {

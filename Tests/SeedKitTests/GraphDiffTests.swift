@@ -340,6 +340,28 @@ struct GraphDiffTests {
         }.hasDifferences, "outside a drift check, a value only in the new graph is a change")
     }
 
+    @Test func ignoredPropertiesAndEntitiesAreLeftOut() throws {
+        func edits(_ context: ObjectContext, _ objects: [String: ManagedObject]) throws {
+            try objects["ann@example.com"]!.setValue("Ann Lee-Jones", forKey: "name")
+            try objects["cleo@example.com"]!.setValue("Cleo P.", forKey: "name")
+            try objects["Sales"]!.setValue(Decimal(1), forKey: "budget")
+            let addresses = try #require(objects["ann@example.com"]!.value(forKey: "addresses") as? [ManagedObject])
+            try addresses[0].setValue("Leeds", forKey: "city")
+            try context.delete(objects["ORBIT"]!)
+        }
+        let everything = try diff(edits)
+        #expect(everything.changes.count == 5)
+        let some = try diff(options: GraphDiff.Options(ignoredProperties: ["Employee.name", "*.budget", "Project"]), edits)
+        #expect(some.text() == """
+            ~ Employee[email=ann@example.com].addresses[0].city: "Bristol" → "Leeds"
+            0 objects added, 0 removed, 1 changed
+
+            """)
+        #expect(try !diff(options: GraphDiff.Options(ignoredProperties: ["*.name", "*.budget", "Employee.addresses", "Project"]), edits)
+            .hasDifferences, "a relationship's pattern covers the objects nested under it; a subentity's, its root's")
+        #expect(throws: ExportError.self) { try diff(options: GraphDiff.Options(ignoredProperties: ["Departmen.budget"])) { _, _ in } }
+    }
+
     @Test func summaryCountsEachChangedObjectOnceWhateverItsIdentity() throws {
         let old = Fixtures.exportText(model: Fixtures.projectsModelText, objects: [
             #"{"class":"Project","code":"a]1","title":"x"}"#, #"{"class":"Project","code":"a]2","title":"x"}"#,

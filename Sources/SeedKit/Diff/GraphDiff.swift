@@ -30,9 +30,16 @@ public struct GraphDiff: Sendable {
         /// drift check, values the application set where the templates say nothing.
         public var ignoresValuesOnlyInNew = false
 
-        public init(ignoresObjectsOnlyInNew: Bool = false, ignoresValuesOnlyInNew: Bool = false) {
+        /// Properties whose changes are left out, such as timestamps that differ on every run: `Employee.hired`
+        /// (that attribute or relationship of employees and their subentities, and everything nested under it),
+        /// `*.updatedAt` (of every entity), or `Project` (every change of projects, added and removed ones too).
+        /// Model changes are always reported.
+        public var ignoredProperties: [String] = []
+
+        public init(ignoresObjectsOnlyInNew: Bool = false, ignoresValuesOnlyInNew: Bool = false, ignoredProperties: [String] = []) {
             self.ignoresObjectsOnlyInNew = ignoresObjectsOnlyInNew
             self.ignoresValuesOnlyInNew = ignoresValuesOnlyInNew
+            self.ignoredProperties = ignoredProperties
         }
 
         /// The options of a drift check: does the new graph (a store) still hold what the old one (its templates)
@@ -50,7 +57,8 @@ public struct GraphDiff: Sendable {
 
     /// Compares two exports.
     ///
-    /// - Throws: ``ExportError``, located in its document, for an object the model cannot read.
+    /// - Throws: ``ExportError``, located in its document, for an object the model cannot read; for an ignored
+    ///   property of an entity neither model has.
     /// - Complexity: O(*n* log *n*) comparisons of keys for *n* top-level objects, plus parsing the objects whose bytes
     ///   differ.
     public init(from old: ExportDocument, to new: ExportDocument, options: Options = Options()) throws(ExportError) {
@@ -67,7 +75,8 @@ public struct GraphDiff: Sendable {
         comparison.compareObjects()
         comparison.compareLinks()
         var changes = Self.modelChanges(from: old.model, to: new.model)
-        changes += Self.located(comparison.changes, old: old, new: new)
+        let ignored = try IgnoredProperties(options.ignoredProperties, models: [new.model, old.model])
+        changes += Self.located(comparison.changes.filter { !ignored.contains($0.0) }, old: old, new: new)
         self.changes = changes
         self.objectsOnlyInNew = comparison.ignoredObjects
     }
