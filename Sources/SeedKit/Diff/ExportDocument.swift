@@ -45,21 +45,23 @@ public struct ExportDocument: Sendable {
     public init(bytes: [UInt8], file: String? = nil) throws(ExportError) {
         self.bytes = bytes
         self.file = file
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<ExportReader, ExportError> in
+        // What the reader found; the reader itself points into the buffer, so it stays inside the closure.
+        typealias Reading = (keyer: ObjectKeyer, entries: [Entry], keysPending: Bool)
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<Reading, ExportError> in
             var reader = ExportReader(parser: JSONParser(bytes: buffer, maxDepth: Self.maxDepth), file: file)
             do throws(ExportError) {
                 try reader.read()
-                return .success(reader)
+                return .success((reader.keyer!, reader.entries, reader.keysPending))
             } catch {
                 return .failure(error)
             }
         }
-        let reader = try result.get()
-        self.model = reader.keyer!.model
-        self.entries = reader.entries
+        let reading = try result.get()
+        self.model = reading.keyer.model
+        self.entries = reading.entries
         self.keyOrder = []
-        if reader.keysPending { try computeKeys(with: reader.keyer!) }
-        try orderKeys(with: reader.keyer!)
+        if reading.keysPending { try computeKeys(with: reading.keyer) }
+        try orderKeys(with: reading.keyer)
     }
 
     /// Reads an export document from a file.
