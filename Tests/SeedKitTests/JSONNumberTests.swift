@@ -60,6 +60,42 @@ struct JSONNumberTests {
         }
     }
 
+    @Test func readsSixteenAndSeventeenDigitsAsADoubleOnlyWhenTheyAreItsShortestText() throws {
+        // Random digits are the nearest double's shortest text only sometimes: both outcomes are common here.
+        var state: UInt64 = 23
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var doubles = 0
+        var decimals = 0
+        for _ in 0..<30_000 {
+            let lowest: UInt64 = next() % 2 == 0 ? 1_000_000_000_000_000 : 10_000_000_000_000_000
+            let significand = lowest + next() % (9 * lowest)
+            let scale = -Int(next() % 23)
+            let digits = String(significand)
+            // The same value in exponent form and as plain digits with a point.
+            let point = digits.count + scale
+            let plain =
+                point > 0
+                ? String(digits.prefix(point)) + "." + digits.dropFirst(point) + "0"
+                : "0." + String(repeating: "0", count: -point) + digits
+            for text in ["\(digits)e\(scale)", plain] {
+                let number = try read(text)
+                let nearest = try #require(Double(text))
+                if Decimal(string: nearest.description, locale: nil) == Decimal(string: text, locale: nil) {
+                    #expect(number.storage.double == nearest, "\(text)")
+                    doubles += 1
+                } else {
+                    #expect(storageKind(number) == "decimal", "\(text)")
+                    #expect(number.decimalValue == Decimal(string: text, locale: nil), "\(text)")
+                    decimals += 1
+                }
+            }
+        }
+        #expect(doubles > 10_000 && decimals > 10_000)
+    }
+
     @Test func rejectsNumbersNoStorageHolds() {
         for (text, message) in [
             ("1e400", "1:2: number out of range"), ("-1e400", "1:2: number out of range"),

@@ -136,6 +136,9 @@ extension JSONParser {
             }
         }
 
+        if (16...17).contains(significantDigits), let magnitude = Self.shortestDouble(significand, scale: scale) {
+            return JSONNumber(isNegative ? -magnitude : magnitude)
+        }
         // Up to 17 digits may be a double's shortest form. With an exact power of ten, the double nearest the value
         // is within a unit or two in the last place of this estimate; the one that prints back as the text's digits
         // is what reading the text gives (shortest digits read back as their double), without reading it.
@@ -168,6 +171,47 @@ extension JSONParser {
                 offset: start, message: "number has more than 38 significant digits, which no number type holds exactly")
         }
         throw JSONParseFailure(offset: start, message: "number out of range")
+    }
+
+    /// The double whose shortest text is `significand` × 10^`scale`, decided exactly without formatting a double; nil
+    /// when the text is no double's shortest form, or when the answer is too close to call here.
+    ///
+    /// For 16 or 17 significant digits (no trailing zeros) and -22 ≤ `scale` ≤ 0, 10^-scale is an exact double P.
+    /// Measuring R(v) = v − d·P, in units of the text's last digit, for a candidate double d: the text is d's shortest
+    /// form exactly when d is the nearest double (|R(significand)| is below half of d's spacing, times P), no text with
+    /// the same number of digits is nearer to d (|R(significand)| < ½), and neither neighbour one digit shorter
+    /// reads as d (both are farther than half the spacing). R is computed exactly up to a rounding error far below the
+    /// margin used here; answers within the margin go to the slower general path instead.
+    static func shortestDouble(_ significand: UInt64, scale: Int) -> Double? {
+        guard (-22...0).contains(scale) else { return nil }
+        let power = powersOfTen[-scale]
+        // Below 10^17 < 2^57, the significand is its nearest double plus an integer of magnitude at most 8.
+        let approximate = Double(significand)
+        let correction = Double(Int64(bitPattern: significand &- UInt64(approximate)))
+        let margin = 1.0 / 1024
+        var candidate = approximate / power
+        // The quotient of a rounded significand is within about a unit in the last place of the nearest double.
+        for _ in 0..<3 {
+            // A power of two has a narrower spacing below it than above it, which these tests do not cover.
+            guard candidate.significandBitPattern != 0 else { return nil }
+            let product = candidate * power
+            // The fused multiply-add gives the product's rounding error exactly; `approximate - product` is exact
+            // (Sterbenz) because both are within a few units of the significand.
+            let productError = (-product).addingProduct(candidate, power)
+            let residual = (approximate - product) + (correction - productError)
+            let halfSpacing = candidate.ulp * power / 2
+            if residual.magnitude >= halfSpacing + margin {
+                candidate = residual > 0 ? candidate.nextUp : candidate.nextDown
+                continue
+            }
+            let lastDigit = Double(significand % 10)
+            guard residual.magnitude <= halfSpacing - margin, residual.magnitude <= 0.5 - margin,
+                (residual - lastDigit).magnitude >= halfSpacing + margin,
+                (residual + 10 - lastDigit).magnitude >= halfSpacing + margin
+            else { return nil }
+            return candidate
+        }
+        return nil
     }
 
     /// The digits of the shortest text that reads back as `value`, as significand × 10^scale without trailing zeros.

@@ -140,7 +140,8 @@ struct JSONParser {
         _ container: OpenContainer, depth: Int, keys: inout [KeyText], values: inout ValueStack
     ) throws(JSONParseFailure) -> [String: JSON] {
         let memberKeys = keys[container.keysStart...]
-        defer { keys.removeLast(keys.count - container.keysStart) }
+        // One element at a time: `removeLast(_:)` goes through a generic range replacement that costs far more.
+        defer { while keys.count > container.keysStart { keys.removeLast() } }
         let shape = shapes.match(memberKeys, in: bytes, depth: depth)
         if let shape,
             let members = shapes.object(ofShape: shape, takingValuesFrom: &values, at: container.valuesStart)
