@@ -75,13 +75,29 @@ extension JSONParser {
     private func numberFromDigits(
         start: Int, isNegative: Bool, integer: Range<Int>, fraction: Range<Int>, exponent: Int, isInteger: Bool
     ) throws(JSONParseFailure) -> JSONNumber {
-        // The value is significand × 10^scale. The significand is kept while it has at most 19 digits; zeros are
-        // held back until a nonzero digit follows them, so that trailing zeros never count as significant.
+        // The value is significand × 10^scale, the significand without trailing zeros and kept while it has at most
+        // 19 digits; the general loop holds zeros back until a nonzero digit follows them.
         var significand: UInt64 = 0
         var significantDigits = 0
         var pendingZeros = 0
-        // One loop over both digit runs, skipping the '.' between them, without building a collection of them.
-        var offset = integer.lowerBound
+        // Up to 19 digits in all, the common case, fit 64 bits as they are: two tight loops, then trailing zeros off.
+        var offset = integer.count + fraction.count <= 19 ? fraction.upperBound : integer.lowerBound
+        if offset == fraction.upperBound {
+            for offset in integer { significand = significand &* 10 &+ UInt64(bytes[offset] &- 0x30) }
+            for offset in fraction { significand = significand &* 10 &+ UInt64(bytes[offset] &- 0x30) }
+            if significand != 0 {
+                while significand % 10 == 0 {
+                    significand /= 10
+                    pendingZeros += 1
+                }
+                var remaining = significand
+                while remaining != 0 {
+                    significantDigits += 1
+                    remaining /= 10
+                }
+            }
+        }
+        // Otherwise one loop over both digit runs, skipping the '.' between them, without building a collection.
         while offset < fraction.upperBound {
             if offset == integer.upperBound {
                 offset = fraction.lowerBound

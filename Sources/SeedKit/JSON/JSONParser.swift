@@ -119,7 +119,12 @@ struct JSONParser {
                 case UInt8(ascii: "}") where container.isObject:
                     index += 1
                     value = .object(
-                        try makeObject(container, depth: containers.count - 1, keys: &keys, values: &values))
+                        try makeObject(
+                            container, depth: containers.count - 1, memberKeys: keys[container.keysStart...],
+                            values: &values))
+                    // After the slice of member keys is gone, so that this does not copy the array; one element at a
+                    // time because `removeLast(_:)` goes through a generic range replacement that costs far more.
+                    while keys.count > container.keysStart { keys.removeLast() }
                 case UInt8(ascii: "]") where !container.isObject:
                     index += 1
                     value = .array(values.popArray(from: container.valuesStart))
@@ -132,16 +137,14 @@ struct JSONParser {
         }
     }
 
-    /// Moves the members of a closing object off the stacks into a dictionary, rejecting duplicate keys.
+    /// Moves the values of a closing object off the value stack into a dictionary with `memberKeys`, rejecting
+    /// duplicate keys.
     ///
     /// An object with the same keys, in the same order, as an earlier one copies that one's dictionary layout and
     /// fills in its values, which needs neither key strings nor hashing; `depth` says where to look for one first.
     private mutating func makeObject(
-        _ container: OpenContainer, depth: Int, keys: inout [KeyText], values: inout ValueStack
+        _ container: OpenContainer, depth: Int, memberKeys: ArraySlice<KeyText>, values: inout ValueStack
     ) throws(JSONParseFailure) -> [String: JSON] {
-        let memberKeys = keys[container.keysStart...]
-        // One element at a time: `removeLast(_:)` goes through a generic range replacement that costs far more.
-        defer { while keys.count > container.keysStart { keys.removeLast() } }
         let shape = shapes.match(memberKeys, in: bytes, depth: depth)
         if let shape,
             let members = shapes.object(ofShape: shape, takingValuesFrom: &values, at: container.valuesStart)
