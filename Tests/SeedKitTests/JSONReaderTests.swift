@@ -156,6 +156,25 @@ struct JSONReaderTests {
         #expect(try parse("[" + records.joined(separator: ",") + "]") == .array(expected))
     }
 
+    @Test func tellsRepeatedRecordsApartByEveryByteOfTheirKeys() throws {
+        // Keys of one to twenty bytes, each changed at one byte after records with the original keys: whether the
+        // change is in a whole eight-byte word, in the last partial one, or near the end of the text, where fewer than
+        // eight bytes remain to be read, the changed record keeps its own key.
+        for length in 1...20 {
+            let key = String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            for changed in 0..<length {
+                var changedKey = Array(key.utf8)
+                changedKey[changed] = UInt8(ascii: "Z")
+                let other = String(decoding: changedKey, as: UTF8.self)
+                let text = #"[{"\#(key)":1},{"\#(key)":2},{"\#(key)":3},{"\#(other)":4}]"#
+                let expected: JSON = [[key: 1], [key: 2], [key: 3], [other: 4]]
+                #expect(try parse(text) == expected, "\(text)")
+                let last = #"{"k":[{"\#(key)":1},{"\#(key)":2},{"\#(other)":3}]}"#
+                #expect(try parse(last) == ["k": [[key: 1], [key: 2], [other: 3]]], "\(last)")
+            }
+        }
+    }
+
     @Test func rejectsDuplicateKeysInRepeatedRecords() {
         let record = #"{"a": 1, "b": 2}"#
         #expect(error("[\(record), \(record), \(record), {\"a\": 1, \"a\": 2}]") == "1:65: duplicate key 'a' (first at 1:57)")

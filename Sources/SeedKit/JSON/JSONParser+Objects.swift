@@ -64,7 +64,8 @@ extension JSONParser {
     /// that the general path would build differently (say one with a duplicate key).
     struct ObjectShapes {
         struct Shape {
-            /// The UTF-8 of the keys in text order, one after the other.
+            /// The UTF-8 of the keys in text order, one after the other, then eight zero bytes so that comparisons
+            /// can read eight bytes at a time.
             var keyBytes: [UInt8]
             /// Where each key ends in `keyBytes`.
             var keyEnds: [Int]
@@ -88,8 +89,8 @@ extension JSONParser {
         /// The shape whose keys are exactly `keys`, read from `text`, for an object at `depth`.
         mutating func match(_ keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>, depth: Int) -> Int? {
             let recent = depth < recentAtDepth.count ? recentAtDepth[depth] : -1
-            if recent >= 0 && Self.keys(keys, in: text, equal: shapes[recent]) { return recent }
-            for shape in shapes.indices where shape != recent && Self.keys(keys, in: text, equal: shapes[shape]) {
+            if recent >= 0 && self.shape(recent, hasKeys: keys, in: text) { return recent }
+            for shape in shapes.indices where shape != recent && self.shape(shape, hasKeys: keys, in: text) {
                 remember(shape, atDepth: depth)
                 return shape
             }
@@ -138,6 +139,7 @@ extension JSONParser {
                 shape.keyBytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[key.bytes]))
                 shape.keyEnds.append(shape.keyBytes.count)
             }
+            shape.keyBytes.append(contentsOf: repeatElement(0, count: 8))
             let position: Int
             if shapes.count < Self.capacity {
                 position = shapes.count
@@ -159,23 +161,51 @@ extension JSONParser {
         }
 
         /// Whether `keys`, read from `text`, are the keys of `shape`, in the same order.
-        private static func keys(_ keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>, equal shape: Shape)
-            -> Bool
-        {
-            guard keys.count == shape.keyEnds.count else { return false }
-            return shape.keyBytes.withUnsafeBufferPointer { keyBytes in
-                var start = 0
-                for (key, end) in zip(keys, shape.keyEnds) {
-                    let length = end - start
-                    guard !key.hasEscapes, key.bytes.count == length else { return false }
-                    // Keys are short: a loop beats a call to memcmp.
-                    for offset in 0..<length where text[key.bytes.lowerBound + offset] != keyBytes[start + offset] {
-                        return false
+        ///
+        /// Reads the shape in place (a copy of it would retain its arrays) and compares eight bytes at a time.
+        private func shape(_ shape: Int, hasKeys keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard keys.count == shapes[shape].keyEnds.count else { return false }
+            return shapes[shape].keyEnds.withUnsafeBufferPointer { keyEnds in
+                shapes[shape].keyBytes.withUnsafeBufferPointer { keyBytes in
+                    var start = 0
+                    // By index: iterating a zip of the two costs more than the comparisons.
+                    for member in keyEnds.indices {
+                        let key = keys[keys.startIndex + member]
+                        let end = keyEnds[member]
+                        guard !key.hasEscapes, key.bytes.count == end - start,
+                            Self.bytes(of: text, from: key.bytes.lowerBound, equal: keyBytes, from: start, count: end - start)
+                        else { return false }
+                        start = end
                     }
-                    start = end
+                    return true
                 }
-                return true
             }
+        }
+
+        /// Whether `count` bytes of `text` from `textStart` are those of `keyBytes` from `keyStart`, which has at
+        /// least eight bytes after them.
+        @inline(__always)
+        private static func bytes(
+            of text: UnsafeBufferPointer<UInt8>, from textStart: Int, equal keyBytes: UnsafeBufferPointer<UInt8>,
+            from keyStart: Int, count: Int
+        ) -> Bool {
+            var offset = 0
+            // Eight bytes at a time while the text has eight to read; the last, partial word masked to the key's bytes.
+            while offset < count && textStart + offset + 8 <= text.count {
+                let textWord = UInt64(
+                    littleEndian: UnsafeRawPointer(text.baseAddress! + textStart + offset).loadUnaligned(as: UInt64.self))
+                let keyWord = UInt64(
+                    littleEndian: UnsafeRawPointer(keyBytes.baseAddress! + keyStart + offset).loadUnaligned(as: UInt64.self))
+                let remaining = count - offset
+                let mask: UInt64 = remaining >= 8 ? ~0 : (1 << (8 * UInt64(remaining))) - 1
+                if (textWord ^ keyWord) & mask != 0 { return false }
+                offset += 8
+            }
+            while offset < count {
+                if text[textStart + offset] != keyBytes[keyStart + offset] { return false }
+                offset += 1
+            }
+            return true
         }
     }
 }
