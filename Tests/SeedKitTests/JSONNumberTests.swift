@@ -177,7 +177,7 @@ struct JSONNumberTests {
             (JSONNumber(Int64.min), "-9223372036854775808"), (JSONNumber(0.1), "0.1"), (JSONNumber(1.5e-6), "0.0000015"),
             (JSONNumber(1e-7), "1e-7"), (JSONNumber(123.456), "123.456"), (JSONNumber(1e20), "100000000000000000000"),
             (JSONNumber(1e21), "1e+21"), (JSONNumber(-1.7976931348623157e308), "-1.7976931348623157e+308"),
-            (JSONNumber(5e-324), "5e-324"), (JSONNumber(0.1 + 0.2), "0.30000000000000004"),
+            (JSONNumber(Double.leastNonzeroMagnitude), "5e-324"), (JSONNumber(0.1 + 0.2), "0.30000000000000004"),
             (JSONNumber(Decimal(string: "100")!), "100"), (JSONNumber(Decimal(string: "-0.00120")!), "-0.0012"),
             (JSONNumber(Decimal(string: "1e30")!), "1e+30"),
         ]
