@@ -221,3 +221,25 @@ struct DictionaryEncodingTests {
         #expect(try JSON(any: sales.toDictionary()) == expected)
     }
 }
+
+/// Objects fetched from a store encode their relationships, whether or not their faults have fired yet.
+@Suite struct StoredObjectEncodingTests {
+    @Test func fetchedObjectsEncodeTheirUnfiredRelationships() throws {
+        let store = try SQLiteStore.inMemory(model: try Fixtures.sampleModel())
+        let writer = store.newContext()
+        let sales = try writer.insert("Department", values: ["name": "Sales"])
+        let ann = try writer.insert("Employee", values: ["name": "Ann", "email": "ann@example.com"])
+        try ann.setValue(sales, forKey: "department")
+        let apollo = try writer.insert("Project", values: ["code": "APOLLO", "title": "Apollo"])
+        try ann.add(apollo, to: "projects")
+        try writer.save()
+
+        let reader = store.newContext()
+        let employee = try #require(try reader.fetch("Employee").first)
+        let json = employee.toJSON()
+        #expect(json["department"] == .object(["class": "Department", "name": "Sales"]))
+        #expect(json["projects"]?.arrayValue?.first?["code"] == "APOLLO")
+        let department = try #require(try reader.fetch("Department").first)
+        #expect(department.toJSON()["employees"]?.arrayValue?.count == 1)
+    }
+}

@@ -217,6 +217,7 @@ struct GraphWalk<Output: GraphOutput> {
     private mutating func plan(_ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?) {
         _ = met.insert(records.count, for: object)
         records.append(Record(object: object))
+        object.fireFaults()
         // Not `layout.links.indices`: an object whose context is gone has had its links removed.
         for index in object.relationshipValues.indices {
             switch object.relationshipValues[index] {
@@ -269,6 +270,7 @@ struct GraphWalk<Output: GraphOutput> {
         _ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?
     ) throws(NeedsFirstPass) -> Output.Value {
         // Read once: each read of an object's stored property is an exclusivity check.
+        object.fireFaults()
         let attributeValues = object.attributeValues
         let relationshipValues = object.relationshipValues
         let id: String?

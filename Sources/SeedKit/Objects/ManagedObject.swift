@@ -155,6 +155,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if !faults.isEmpty { faults = [] }
     }
 
+    /// Loads every relationship still waiting in the store, for code that reads `relationshipValues` directly.
+    func fireFaults() {
+        guard !faults.isEmpty else { return }
+        for index in faults.indices where !faults.isEmpty && faults[index] != -1 { fireFault(index) }
+    }
+
     /// Loads a relationship still in the persistent store before it is read or changed.
     @inlinable @inline(__always)
     func fireFaultIfNeeded(_ index: Int) {
