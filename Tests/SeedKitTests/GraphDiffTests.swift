@@ -569,6 +569,28 @@ struct GraphDiffTests {
         #expect(error.description.hasPrefix("bad.json:6:") && error.message == "nesting deeper than 4096")
     }
 
+    @Test func deepChainsOfObjectsWithIdentityDiffAndPatchWithoutOverflowingTheStack() throws {
+        let model = #"{"entities":{"Node":{"identity":["name"],"attributes":{"name":"string"},"#
+            + #""relationships":{"children":{"to":"Node","many":true,"ordered":true,"owns":true,"inverse":"parent"},"#
+            + #""parent":{"to":"Node","inverse":"children"}}}}}"#
+        // 1,500 levels of ownership: 3,000 levels of JSON, within the reader's limit.
+        func chain(leaf: String) -> String {
+            var text = #"{"class":"Node","name":"\#(leaf)"}"#
+            for level in (0..<1_499).reversed() { text = #"{"children":[\#(text)],"class":"Node","name":"n\#(level)"}"# }
+            return Fixtures.exportText(model: model, objects: [text])
+        }
+        let (oldText, newText) = (chain(leaf: "leaf"), chain(leaf: "leaf2"))
+        let old = try ExportDocument(bytes: Array(oldText.utf8))
+        let new = try ExportDocument(bytes: Array(newText.utf8))
+        let diff = try GraphDiff(from: old, to: new)
+        #expect(diff.changes.map(\.path) == ["Node[name=leaf2]", "Node[name=leaf]"])
+        #expect(diff.changes.map(\.kind) == [.added, .removed])
+        let patch = JSONPatch(from: old, to: new)
+        let patched = try patch.apply(to: JSONDocument(parsing: oldText, maxDepth: 4096).value)
+        #expect(patched == (try JSONDocument(parsing: newText, maxDepth: 4096).value))
+        #expect(patched != (try JSONDocument(parsing: oldText, maxDepth: 4096).value))
+    }
+
     @Test func identicalObjectsWithoutIdentityAreCountedNotRefused() throws {
         let context = ObjectContext(model: try Fixtures.graphModel())
         for _ in 0..<3 { try context.insert("Node", values: ["title": "same"]) }

@@ -37,12 +37,23 @@ struct FlatGraph {
     /// - Throws: ``ExportError`` with a pointer relative to the object, for content the model cannot read.
     mutating func add(topLevel object: JSON, key: String, offset: Int) throws(ExportError) {
         let entity = try keyer.entity(of: object, pointer: .root, default: nil)
-        try define(object, entity: entity, key: key, pointer: .root, offset: offset)
+        // Objects nested in full wait here rather than on the call stack: an export may nest thousands deep.
+        var pending = [Nested(object: object, entity: entity, key: key, pointer: .root)]
+        while let next = pending.popLast() {
+            try define(next, offset: offset, nesting: &pending)
+        }
     }
 
-    private mutating func define(
-        _ object: JSON, entity: Entity, key: String, pointer: JSONPointer, offset: Int
-    ) throws(ExportError) {
+    /// An object written in full, waiting to be defined.
+    private struct Nested {
+        var object: JSON
+        var entity: Entity
+        var key: String
+        var pointer: JSONPointer
+    }
+
+    private mutating func define(_ nested: Nested, offset: Int, nesting pending: inout [Nested]) throws(ExportError) {
+        let (object, entity, key, pointer) = (nested.object, nested.entity, nested.key, nested.pointer)
         guard case .object(let members) = object else {
             throw ExportError("expected an object of \(entity.name)", pointer: pointer)
         }
@@ -58,7 +69,7 @@ struct FlatGraph {
             if entity.attribute(named: name) != nil {
                 attributes[name] = value
             } else if let relationship = entity.relationship(named: name) {
-                try link(key, entity: entity, relationship, to: value, pointer: pointer.appending(name), offset: offset)
+                try link(key, entity: entity, relationship, to: value, pointer: pointer.appending(name), nesting: &pending)
             } else {
                 throw ExportError(
                     "unknown key '\(name)' of \(entity.name)\(Suggestion.didYouMean(name, among: entity.propertyNames))",
@@ -70,7 +81,7 @@ struct FlatGraph {
 
     private mutating func link(
         _ key: String, entity: Entity, _ relationship: RelationshipDescription, to value: JSON, pointer: JSONPointer,
-        offset: Int
+        nesting pending: inout [Nested]
     ) throws(ExportError) {
         let destination = keyer.model.entity(named: relationship.destination)!
         let elements: [JSON]
@@ -102,7 +113,7 @@ struct FlatGraph {
                 continue
             }
             let isNested = isWrittenInFull(element, of: member, through: relationship)
-            if isNested { try define(element, entity: member, key: memberKey, pointer: elementPointer, offset: offset) }
+            if isNested { pending.append(Nested(object: element, entity: member, key: memberKey, pointer: elementPointer)) }
             record(key, relationship, memberKey, memberEntity: member, isNested: isNested)
         }
     }

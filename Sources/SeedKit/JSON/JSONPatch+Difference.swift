@@ -51,7 +51,15 @@ private struct Differ {
         case content([UInt8])
     }
 
+    /// How deep a comparison recurses; below, a changed value is replaced whole, which is still a correct patch and
+    /// keeps values nested thousands deep from overflowing the stack.
+    static let maxDepth = 256
+
     mutating func compare(_ old: JSON, _ new: JSON, at path: JSONPointer) {
+        guard path.tokens.count < Self.maxDepth else {
+            if old != new { operations.append(.replace(path: path, value: new)) }
+            return
+        }
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             for key in oldMembers.keys.sorted() where newMembers[key] == nil {
