@@ -22,16 +22,11 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
     default:
         throw UsageError("give OLD and NEW, or --templates DIR and --store PATH")
     }
-    for path in [oldPath, newPath] where modelURL == nil {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-            !FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("model.json"))
-        {
-            Output.inferredModelWarning(templates: path)
-        }
-    }
     options.ignoredProperties = parsed.values("--ignore")
     let sides = try ExportDocument.read(paths: [oldPath, newPath], modelURL: modelURL)
+    for (path, side) in zip([oldPath, newPath], sides) where side.isModelInferred {
+        Output.inferredModelWarning(templates: path)
+    }
     let diff = try GraphDiff(from: sides[0], to: sides[1], options: options)
     switch format {
     case "json":

@@ -89,6 +89,8 @@ struct GraphDiffTests {
         let model = directory.appendingPathComponent("model.json")
         try FileManager.default.moveItem(at: templates.appendingPathComponent("model.json"), to: model)
         #expect(try GraphDiff(from: ExportDocument(path: templates.path, modelURL: model), to: fromStore).changes.isEmpty)
+        #expect(!fromTemplates.isModelInferred && !fromStore.isModelInferred)
+        #expect(try ExportDocument(path: templates.path).isModelInferred, "without the model, it is inferred, and says so")
         // An invalid one lists every issue, located.
         try Fixtures.write(#"{"class": "Project", "code": "X", "title": 7}"#, to: "Templates/x.template", in: directory)
         let error = try #require(throws: ExportError.self) { try ExportDocument(path: templates.path, modelURL: model) }

@@ -61,6 +61,7 @@ extension ExportDocument {
         }
         try self.init(exporting: context)
         if let set = input.set { sourceLocations = Self.definitions(in: set, keyer: ObjectKeyer(model: model)) }
+        isModelInferred = input.isModelInferred
     }
 
     /// Where each object with identity is written in full in a template set (else where it is first referenced).

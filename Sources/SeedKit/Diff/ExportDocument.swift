@@ -31,6 +31,8 @@ public struct ExportDocument: Sendable {
     let bytes: [UInt8]
     /// The top-level objects, in document order.
     let entries: [Entry]
+    /// Whether the export came from a template directory whose model was inferred, there being no model file.
+    public internal(set) var isModelInferred = false
     /// Where each object is defined in the files the export was made from, by key, when not from an export file
     /// (see ``init(templates:modelURL:)``).
     var sourceLocations: [String: SourceLocation] = [:]
