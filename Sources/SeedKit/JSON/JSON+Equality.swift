@@ -6,11 +6,13 @@ extension JSON {
     ///
     /// - Complexity: O(*n*) in the size of the smaller value, on a heap-allocated stack rather than the call stack.
     public static func == (lhs: JSON, rhs: JSON) -> Bool {
-        var pending = [(lhs, rhs)]
-        while let (left, right) = pending.popLast() {
-            switch (left, right) {
+        // Scalars compare without allocating: the stack only grows for containers' children.
+        var pending: [(JSON, JSON)] = []
+        var pair = (lhs, rhs)
+        while true {
+            switch pair {
             case (.null, .null):
-                continue
+                break
             case let (.bool(a), .bool(b)):
                 guard a == b else { return false }
             case let (.number(a), .number(b)):
@@ -29,8 +31,9 @@ extension JSON {
             default:
                 return false
             }
+            guard let next = pending.popLast() else { return true }
+            pair = next
         }
-        return true
     }
 
     /// Hashes the value's kind and scalars, and the shape of its first few levels: equal values hash equally,
