@@ -2,7 +2,7 @@ import Foundation
 
 extension AttributeValue {
     /// Orders two values of the same type: numbers numerically, strings by Unicode scalars (so the order is the
-    /// same on every platform), dates in time, false before true, data and JSON by their bytes or text.
+    /// same on every platform), dates in time, false before true, data by its bytes and JSON by its canonical bytes.
     ///
     /// - Returns: nil when the types differ.
     func compare(to other: AttributeValue) -> ComparisonResult? {
@@ -22,7 +22,11 @@ extension AttributeValue {
             return a == b ? .orderedSame : (a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending)
         case (.uuid(let a), .uuid(let b)): return order(a.uuidString, b.uuidString)
         case (.url(let a), .url(let b)): return order(a.absoluteString, b.absoluteString)
-        case (.json(let a), .json(let b)): return order("\(a)", "\(b)")
+        case (.json(let a), .json(let b)):
+            // Canonical bytes: equal values give equal bytes, and the order does not depend on dictionary order,
+            // which changes from process to process.
+            let lhs = a.serialized(style: .canonical), rhs = b.serialized(style: .canonical)
+            return lhs == rhs ? .orderedSame : (lhs.lexicographicallyPrecedes(rhs) ? .orderedAscending : .orderedDescending)
         default: return nil
         }
     }
