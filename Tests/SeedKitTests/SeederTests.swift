@@ -132,6 +132,53 @@ struct SeederTests {
         }
     }
 
+    /// A first seed saves the templates' own objects instead of copying them: the store and the ledger must be
+    /// exactly what a run copying them into the store's context writes, for graphs of every shape.
+    @Test(arguments: [1, 2])
+    func firstSeedWritesWhatARunWrites(batch: UInt64) throws {
+        let model = try Fixtures.graphModel()
+        var generator = SeededGenerator(seed: 0x1_5EED_0000 + batch)
+        for round in 0..<50 {
+            let source = ObjectContext(model: model)
+            let json = try GraphSpec.random(using: &generator).build(in: source).toJSON()
+            func templates() throws -> ObjectContext {
+                let context = ObjectContext(model: model)
+                try context.fromJSON(json)
+                return context
+            }
+            let inserted = try SQLiteStore.inMemory(model: model)
+            let insertion = try inserted.connection.inTransaction(.immediate) {
+                #expect(try SeedInsertion.isPossible(in: inserted, ledger: SeedLedger()))
+                let templates = try templates()
+                return try withExtendedLifetime(templates) { try SeedInsertion(saving: templates, to: inserted) }
+            }
+            let copied = try SQLiteStore.inMemory(model: model)
+            let run = try copied.connection.inTransaction(.immediate) {
+                let run = SeedRun(templates: try templates(), context: copied.newContext(), ledger: SeedLedger(), options: SeedOptions())
+                try run.apply()
+                try run.context.save()
+                return run
+            }
+            #expect(insertion.ledger.objects == run.ledgerAfterSave().objects, "batch \(batch) round \(round)")
+            #expect(insertion.counts == run.counts, "batch \(batch) round \(round)")
+            let exported = try GraphExport().document(of: inserted.newContext())
+            #expect(exported == (try GraphExport().document(of: copied.newContext())), "batch \(batch) round \(round)")
+        }
+    }
+
+    /// A store holding any object, or a ledger with any entry, is met by a run instead.
+    @Test func firstSeedNeedsAnEmptyStore() throws {
+        let store = try SQLiteStore.inMemory(model: try Fixtures.graphModel())
+        #expect(try SeedInsertion.isPossible(in: store, ledger: SeedLedger()))
+        var ledger = SeedLedger()
+        ledger.objects["Tag[\"a\"]"] = SeedLedger.Entry(entity: "Tag", rowID: 1, hash: "0")
+        #expect(try !SeedInsertion.isPossible(in: store, ledger: ledger))
+        let context = store.newContext()
+        try context.insert("Tag", values: ["label": "a"])
+        try context.save()
+        #expect(try !SeedInsertion.isPossible(in: store, ledger: SeedLedger()))
+    }
+
     @Test func hashIsFNV1a() {
         #expect(SeedHash.hex(of: []) == "cbf29ce484222325")
         #expect(SeedHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")

@@ -17,7 +17,7 @@
 public final class ObjectContext {
     public let model: EntityModel
     /// The store fetches read from and saves write to; nil for a context that lives in memory only.
-    public let store: SQLiteStore?
+    public private(set) var store: SQLiteStore?
     /// How saves and merges settle an object changed both here and in the store.
     public var mergePolicy: MergePolicy = .rejectConflicts
 
@@ -48,6 +48,18 @@ public final class ObjectContext {
     public init(model: EntityModel, store: SQLiteStore) {
         precondition(model == store.model, "a context's model must be its store's model")
         self.model = model
+        self.store = store
+    }
+
+    /// Makes a context that lives in memory one of `store`'s, so that its next save inserts its objects there.
+    ///
+    /// The seeder reads templates into a context of their own before it opens the store; when the store holds nothing
+    /// they could meet, saving that context writes them as they are, without copying them into a second graph.
+    ///
+    /// - Precondition: The context has no store, every object it has is inserted, and `store` has its model.
+    func attach(to store: SQLiteStore) {
+        precondition(self.store == nil && model == store.model, "only a context in memory attaches, to a store of its model")
+        precondition(registered.count == inserted.objects.count, "a context attaches before anything of it is saved")
         self.store = store
     }
 

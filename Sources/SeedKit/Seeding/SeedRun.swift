@@ -39,10 +39,12 @@ final class SeedRun {
     private(set) var counts: [String: SeedReport.Counts] = [:]
     private(set) var keptKeys: [String] = []
 
-    private var keys: [ObjectIdentifier: String] = [:]
+    /// The keys of template objects.
+    private var templateKeys: SeedKeys
+    /// The keys of stored objects: the template key each was matched with.
+    private var storedKeys: [ObjectIdentifier: String] = [:]
     private var matches: [ObjectIdentifier: ManagedObject] = [:]
     private var matched: Set<ObjectIdentifier> = []
-    private var ordinals: [String: Int] = [:]
     private var rowsByRoot: [String: [Int64: ManagedObject]] = [:]
     private var fetchedByRoot: [String: [ManagedObject]] = [:]
     /// How stored objects are found by identity, per root entity; see `storedObject(rootEntity:identity:)`.
@@ -61,6 +63,7 @@ final class SeedRun {
         self.ledger = ledger
         self.options = options
         self.valueText = SeedValueText(model: context.model)
+        self.templateKeys = SeedKeys(model: context.model)
     }
 
     /// Decides every object's action, then changes the context accordingly; empties the templates' context.
@@ -75,7 +78,7 @@ final class SeedRun {
         let templateKeys = ledger.objects.isEmpty ? [] : Set(objects.map { templateKey($0) })
         for (key, entry) in ledger.objects.sorted(by: { $0.key < $1.key }) where !templateKeys.contains(key) {
             let object = try storedObject(entity: entry.entity, rowID: entry.rowID)
-            if let object { keys[ObjectIdentifier(object)] = key }
+            if let object { storedKeys[ObjectIdentifier(object)] = key }
             stale.append((key, entry, object, false))
         }
         // Every hash is taken before anything changes: applying one object touches its neighbours' inverses.
@@ -96,7 +99,7 @@ final class SeedRun {
             object.attributeValues = step.template.attributeValues
             context.register(inserted: object)
             matches[ObjectIdentifier(step.template)] = object
-            keys[ObjectIdentifier(object)] = step.key
+            storedKeys[ObjectIdentifier(object)] = step.key
         }
         for step in plan where step.action == .insert || step.action == .update || step.action == .merge {
             try write(step.template, to: matches[ObjectIdentifier(step.template)]!, merging: step.action == .merge)
@@ -122,7 +125,7 @@ final class SeedRun {
             (step.key, step.action == .kept ? nil : matches[ObjectIdentifier(step.template)])
         }
         // Their identifiers may name other objects once they are freed.
-        for step in plan { keys[ObjectIdentifier(step.template)] = nil }
+        templateKeys = SeedKeys(model: context.model)
         plan = []
         matches = [:]
         matched = []
@@ -220,7 +223,7 @@ final class SeedRun {
         var stored: ManagedObject?
         if let identity = template.identityValues {
             stored = try storedObject(rootEntity: template.entity.rootName, identity: identity)
-        } else if let (owner, index) = owner(of: template) {
+        } else if let (owner, index) = SeedKeys.owner(of: template) {
             if let storedOwner = try storeObject(for: owner),
                 let storedIndex = storedOwner.entity.relationshipIndex(named: owner.entity.relationships[index].name),
                 let position = owner.objects(at: index).firstIndex(where: { $0 === template })
@@ -233,7 +236,7 @@ final class SeedRun {
         }
         if let stored {
             matches[id] = stored
-            keys[ObjectIdentifier(stored)] = templateKey(template)
+            storedKeys[ObjectIdentifier(stored)] = templateKey(template)
         }
         return stored
     }
@@ -288,45 +291,17 @@ final class SeedRun {
         return try statement.step() ? statement.int64(at: 0) : 0
     }
 
-    /// The object holding `object` through an owning to-many, and that relationship's index in the owner.
-    private func owner(of object: ManagedObject) -> (ManagedObject, Int)? {
-        for (index, relationship) in object.entity.relationships.enumerated() where !relationship.isToMany {
-            guard let owner = object.object(at: index), let inverse = relationship.inverse,
-                let ownerIndex = owner.entity.relationshipIndex(named: inverse),
-                owner.entity.relationships[ownerIndex].owns
-            else { continue }
-            return (owner, ownerIndex)
-        }
-        return nil
-    }
-
     // MARK: Keys and hashes
 
     private func templateKey(_ object: ManagedObject) -> String {
-        if let key = keys[ObjectIdentifier(object)] { return key }
-        let key: String
-        if let identity = object.identityValues {
-            key = identityKey(object.entity, identity)
-        } else if let (owner, index) = owner(of: object) {
-            let position = owner.objects(at: index).firstIndex { $0 === object } ?? 0
-            key = "\(templateKey(owner))/\(owner.entity.relationships[index].name)/\(position)"
-        } else {
-            ordinals[object.entity.name, default: 0] += 1
-            key = "\(object.entity.name)#\(ordinals[object.entity.name]!)"
-        }
-        keys[ObjectIdentifier(object)] = key
-        return key
+        templateKeys.key(of: object)
     }
 
     /// A stored object's key: the template key it was matched with, its identity, or its row.
     private func storeKey(_ object: ManagedObject) -> String {
-        if let key = keys[ObjectIdentifier(object)] { return key }
-        if let identity = object.identityValues { return identityKey(object.entity, identity) }
+        if let key = storedKeys[ObjectIdentifier(object)] { return key }
+        if let identity = object.identityValues { return templateKeys.identityKey(object.entity, identity) }
         return "\(object.entity.rootName)@\(object.objectID.number)"
-    }
-
-    private func identityKey(_ entity: Entity, _ identity: [AttributeValue]) -> String {
-        valueText.identityKey(entity, identity)
     }
 
     /// The hash of the object's value text (see ``SeedValueText``), related objects named by `key`.

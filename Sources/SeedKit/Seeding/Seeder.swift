@@ -13,7 +13,8 @@ import Foundation
 /// A run reads every template and the model and checks them all before it opens the store: an invalid set leaves
 /// the store untouched (not even created). Then, in one `BEGIN IMMEDIATE` transaction, it compares the set's
 /// fingerprint with the store's ``SeedLedger``: an unchanged set ends the run. Otherwise objects are upserted by
-/// identity and the ledger rewritten in the same transaction. Concurrent seeders on one store serialize on that
+/// identity (or, into a store with nothing to meet, inserted as read: ``SeedInsertion``) and the ledger rewritten in
+/// the same transaction. Concurrent seeders on one store serialize on that
 /// transaction: the first applies, the later ones find the fingerprint and do nothing.
 public struct Seeder {
     public let storePath: String
@@ -100,17 +101,24 @@ public struct Seeder {
                 return try unchangedReport(report, store.connection)
             }
             let ledger = try SeedLedger.read(from: store.connection)
-            let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
-            try run.apply()
-            try run.context.save()
-            var newLedger = run.ledgerAfterSave()
+            var newLedger: SeedLedger
+            if try SeedInsertion.isPossible(in: store, ledger: ledger) {
+                let insertion = try SeedInsertion(saving: templatesContext, to: store)
+                newLedger = insertion.ledger
+                report.entities = insertion.counts
+            } else {
+                let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
+                try run.apply()
+                try run.context.save()
+                newLedger = run.ledgerAfterSave()
+                report.entities = run.counts
+                report.keptObjects = run.keptKeys
+            }
             newLedger.fingerprint = input.fingerprint
             newLedger.templates = templates.relativePath
             for (path, hash) in fileHashes { newLedger.files[path] = hash }
             try newLedger.write(to: store.connection)
             report.status = .applied
-            report.entities = run.counts
-            report.keptObjects = run.keptKeys
             return report
         }
     }

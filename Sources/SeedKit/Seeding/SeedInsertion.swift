@@ -1,0 +1,48 @@
+/// The first seed of an empty store: the templates' objects are saved as they are.
+///
+///     if try SeedInsertion.isPossible(in: store, ledger: ledger) {
+///         let insertion = try SeedInsertion(saving: templates, to: store)
+///         try insertion.ledger.write(to: store.connection)
+///     }
+///
+/// When the store holds no object and the ledger no entry, no template object can meet a stored one: each is an
+/// insert. So instead of a ``SeedRun`` copying the templates into the store's context, the templates' own context is
+/// attached to the store and saved, and the ledger takes each object's key and value hash — the entries a run would
+/// write, as both name objects through ``SeedKeys`` and hash them through ``SeedValueText``.
+///
+/// - Complexity: O(*n*) in the number of template objects and their relationships.
+struct SeedInsertion {
+    /// The ledger entries of the saved objects; the caller adds the fingerprint and files.
+    private(set) var ledger = SeedLedger()
+    /// Inserted objects per entity.
+    private(set) var counts: [String: SeedReport.Counts] = [:]
+
+    /// Whether the store has no row in any entity's table and the ledger no object: a first seed.
+    static func isPossible(in store: SQLiteStore, ledger: SeedLedger) throws -> Bool {
+        guard ledger.objects.isEmpty else { return false }
+        for table in store.schema.tables.values {
+            let statement = try store.connection.prepare(sql: "SELECT EXISTS (SELECT 1 FROM \(table.quoted))")
+            if try statement.step(), statement.int64(at: 0) != 0 { return false }
+        }
+        return true
+    }
+
+    /// Saves the templates' objects to the store, inside the caller's transaction, and names and hashes them.
+    ///
+    /// - Precondition: ``isPossible(in:ledger:)`` said so, inside the same write transaction.
+    init(saving templates: ObjectContext, to store: SQLiteStore) throws {
+        let objects = templates.insertedObjects
+        // Keys before the save: an object without identity or owner is named by its order in the templates.
+        var keys = SeedKeys(model: store.model)
+        for object in objects { _ = keys.key(of: object) }
+        templates.attach(to: store)
+        try templates.save()
+        var text = SeedValueText(model: store.model)
+        ledger.objects.reserveCapacity(objects.count)
+        for object in objects {
+            let hash = text.valueHash(of: object) { keys.key(of: $0) }
+            ledger.objects[keys.key(of: object)] = SeedLedger.Entry(entity: object.entity.name, rowID: object.objectID.number, hash: hash)
+            counts[object.entity.name, default: .init()].inserted += 1
+        }
+    }
+}
