@@ -55,6 +55,12 @@ extension Timestamp {
     ///
     /// - Complexity: O(1).
     public var iso8601String: String {
+        iso8601Text(keepingEveryFractionDigit: false)
+    }
+
+    /// The ISO 8601 text, with its fraction trimmed of trailing zeros (and left out when zero), or with all nine digits
+    /// so that text order is time order (see `storeText`).
+    func iso8601Text(keepingEveryFractionDigit: Bool) -> String {
         let (days, secondOfDay) = seconds.flooredQuotientAndRemainder(dividingBy: 86_400)
         let date = CivilDate(daysSince1970: days)
         // Longest text: a sign and 12 year digits, "-MM-DDTHH:MM:SS", ".nnnnnnnnn", "Z".
@@ -71,10 +77,10 @@ extension Timestamp {
             writer.writeDigits(secondOfDay / 60 % 60, count: 2)
             writer.write(UInt8(ascii: ":"))
             writer.writeDigits(secondOfDay % 60, count: 2)
-            if nanoseconds != 0 {
+            if nanoseconds != 0 || keepingEveryFractionDigit {
                 var fraction = Int64(nanoseconds)
                 var digitCount = 9
-                while fraction % 10 == 0 {
+                while fraction % 10 == 0 && !keepingEveryFractionDigit {
                     fraction /= 10
                     digitCount -= 1
                 }

@@ -36,7 +36,9 @@ struct SeedInsertion {
         var keys = SeedKeys(model: store.model)
         for object in objects { _ = keys.key(of: object) }
         templates.attach(to: store)
-        try templates.save()
+        // `save()` without its validation: decoding the templates validated these very objects.
+        try templates.persistChanges()
+        _ = templates.commit()
         var text = SeedValueText(model: store.model)
         ledger.objects.reserveCapacity(objects.count)
         for object in objects {

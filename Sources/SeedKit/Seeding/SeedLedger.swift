@@ -98,7 +98,10 @@ public struct SeedLedger: Sendable {
             try file.execute(arguments: [.text(path), .text(hash)])
         }
         let object = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.objectsTable)\" VALUES (?, ?, ?, ?)")
-        for (key, entry) in objects.sorted(by: { $0.key < $1.key }) {
+        // In key order, so that each row lands at the end of the key index. The keys are sorted alone: sorting the
+        // entries with them copies each entry's strings at every move.
+        for key in objects.keys.sorted() {
+            let entry = objects[key]!
             try object.execute(arguments: [.text(key), .text(entry.entity), .integer(entry.rowID), .text(entry.hash)])
         }
     }

@@ -54,14 +54,6 @@ extension Timestamp {
     /// ISO 8601 with all nine fraction digits, `2024-03-01T09:30:00.000000001Z`, so text order is time order (for years
     /// 0001-9999) and nanoseconds are kept.
     var storeText: String {
-        var text = iso8601String
-        text.removeLast()  // "Z"
-        if let dot = text.lastIndex(of: ".") {
-            let digits = text.distance(from: dot, to: text.endIndex) - 1
-            text += String(repeating: "0", count: 9 - digits)
-        } else {
-            text += ".000000000"
-        }
-        return text + "Z"
+        iso8601Text(keepingEveryFractionDigit: true)
     }
 }
