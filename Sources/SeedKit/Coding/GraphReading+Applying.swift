@@ -69,7 +69,7 @@ extension GraphReading {
                 guard let blocker = candidate.related(at: index).first(where: {
                     !doomedIDs.contains(ObjectIdentifier($0)) && !owners.contains(ObjectIdentifier($0))
                 }) else { continue }
-                let place = removals.first { $0.object === candidate }?.place ?? Place(input: 0, pointer: .root)
+                let place = removals.first { $0.object === candidate }?.place ?? Place(input: 0)
                 problem(
                     .deleteDenied, at: place,
                     "unlinking \(candidate) deletes it, as its owner owns it, but it has \(relationship.name) (\(blocker)) and that delete rule is deny")

@@ -57,7 +57,7 @@ extension GraphReading {
 
     /// Records a to-one target of `pending`; a different target stated elsewhere is a conflict.
     private func state(_ target: PendingObject?, for pending: PendingObject, at index: Int, place: Place, isStated: Bool) {
-        if isStated { pending.statedToOne.insert(index) }
+        if isStated && !pending.statedToOne.contains(index) { pending.statedToOne.append(index) }
         guard let stated = pending.toOne[index] else {
             pending.toOne[index] = Fact(value: target, place: place)
             return

@@ -6,42 +6,62 @@
 final class GraphReading {
     /// A place in the input: which input, and where in it.
     ///
-    /// A place is its container's pointer and its own key or index, so that the places of an object's members share
-    /// the object's pointer instead of each copying it: reading stores a place per fact, and most are never shown.
+    /// A place is its container's node and its own key or index, so that the places of an object's members share
+    /// the object's node instead of each copying a pointer: reading stores a place per fact, and most are never
+    /// shown. A node is one small object per dictionary read (its parent and its step); a pointer is built from the
+    /// nodes only for a place that is shown.
     struct Place {
-        private enum Step {
+        fileprivate enum Step {
             case key(String)
             case index(Int)
         }
 
+        /// A container's place: the node of its own container, and its step there.
+        fileprivate final class Node {
+            let parent: Node?
+            let step: Step
+
+            init(parent: Node?, step: Step) {
+                self.parent = parent
+                self.step = step
+            }
+        }
+
         let input: Int
-        private let container: JSONPointer
+        private let container: Node?
         private let step: Step?
 
-        init(input: Int, pointer: JSONPointer) {
+        /// The top of an input.
+        init(input: Int) {
             self.input = input
-            self.container = pointer
+            self.container = nil
             self.step = nil
         }
 
-        private init(input: Int, container: JSONPointer, step: Step) {
+        private init(input: Int, container: Node?, step: Step?) {
             self.input = input
             self.container = container
             self.step = step
         }
 
         var pointer: JSONPointer {
-            switch step {
-            case nil: container
-            case .key(let key)?: container.appending(key)
-            case .index(let index)?: container.appending(index)
+            var tokens: [String] = []
+            if let step { tokens.append(step.token) }
+            var node = container
+            while let current = node {
+                tokens.append(current.step.token)
+                node = current.parent
             }
+            return JSONPointer(tokens: tokens.reversed())
         }
 
-        var isRoot: Bool { step == nil && container.tokens.isEmpty }
+        var isRoot: Bool { step == nil && container == nil }
 
-        /// The same place with its pointer built: for a place whose members' places are made next.
-        var resolved: Place { step == nil ? self : Place(input: input, pointer: pointer) }
+        /// The same place as a container: for a place whose members' places are made next.
+        var resolved: Place {
+            guard let step else { return self }
+            return Place(input: input, container: Node(parent: container, step: step), step: nil)
+        }
 
         func appending(_ key: String) -> Place { Place(input: input, container: resolved.container, step: .key(key)) }
         func appending(_ index: Int) -> Place { Place(input: input, container: resolved.container, step: .index(index)) }
@@ -107,8 +127,9 @@ final class GraphReading {
         var attributes: FactsByIndex<AttributeValue?>
         /// To-one targets, stated or implied by the inverse of another object's relationship.
         var toOne: FactsByIndex<PendingObject?>
-        /// The to-one relationships the input states on this object itself, the ones applied.
-        var statedToOne: Set<Int> = []
+        /// The to-one relationships the input states on this object itself, the ones applied: an array, as there are
+        /// few, and a set would be an allocation per object.
+        var statedToOne: [Int] = []
         var toMany: [Int: MemberList] = [:]
         /// To-many relationships given as `null`.
         var clearedToMany: Set<Int> = []
@@ -178,7 +199,10 @@ final class GraphReading {
 
     /// Reads, resolves, checks and, without problems, applies.
     func run() throws(GraphDecodingErrors) -> (roots: [ManagedObject], changes: PopulateChanges) {
-        for (index, input) in inputs.enumerated() { read(input, at: index) }
+        // Several files: the next is parsed on another thread while one is read.
+        let ahead = inputs.count(where: { $0.text != nil }) > 1
+            ? ParseAhead(texts: inputs.map { input in input.text.map { ($0, input.file) } }) : nil
+        for (index, input) in inputs.enumerated() { read(input, at: index, ahead: ahead) }
         resolve()
         check()
         checkDeletions()
@@ -201,19 +225,23 @@ final class GraphReading {
 
     // MARK: Reading
 
-    private func read(_ input: DecoderInput, at index: Int) {
+    private func read(_ input: DecoderInput, at index: Int, ahead: ParseAhead?) {
         var parsed = input.value
         if let text = input.text {
-            // The document goes when this returns: locations, needed only for problems, parse the text again.
-            do {
-                parsed = try JSONDocument(parsing: text, file: input.file).value
-            } catch {
+            // The value goes when this returns: locations, needed only for problems, parse the text again.
+            let result = ahead?.value(at: index)
+                ?? Result { () throws(JSONSyntaxError) in try JSONDocument(parsing: text, file: input.file).value }
+            switch result {
+            case .success(let value):
+                parsed = value
+            case .failure(let error):
                 syntaxErrors[index] = error
                 return
             }
         }
         guard let value = parsed else { return }
-        let place = Place(input: index, pointer: .root)
+        defer { if input.text != nil { ahead?.release(value) } }
+        let place = Place(input: index)
         if populated != nil {
             if let link = readObject(value, at: place, expected: nil) { rootLinks.append((link, place)) }
             return
@@ -506,5 +534,15 @@ final class GraphReading {
 
     func text(of value: AttributeValue?) -> String {
         value.map { $0.json.text() } ?? "null"
+    }
+}
+
+extension GraphReading.Place.Step {
+    /// The step as a JSON Pointer reference token.
+    fileprivate var token: String {
+        switch self {
+        case .key(let key): key
+        case .index(let index): String(index)
+        }
     }
 }
