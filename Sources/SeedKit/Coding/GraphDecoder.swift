@@ -62,6 +62,17 @@ public struct GraphDecoder {
         let reading = GraphReading(context: context, inputs: inputs)
         return try reading.run().roots
     }
+
+    /// Reads every input into the context as ``decode()`` does, handing the inputs to the run, so that their texts go
+    /// as soon as everything is checked instead of with the decoder; the decoder has no inputs afterwards.
+    ///
+    /// For a caller that holds no other copy of the texts, this lowers the peak memory of a large decode by their size.
+    @discardableResult
+    mutating func decodeReleasingInputs() throws(GraphDecodingErrors) -> [ManagedObject] {
+        var taken: [DecoderInput] = []
+        swap(&taken, &inputs)
+        return try GraphReading(context: context, inputs: consume taken).run().roots
+    }
 }
 
 /// One input of a decoder: a value, with the document it was parsed from when there is one, or text to parse.

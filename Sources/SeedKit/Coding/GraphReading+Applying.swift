@@ -92,6 +92,9 @@ extension GraphReading {
             // A new object takes its values before it is registered, so it is indexed by its identity at once.
             let object = context.instantiate(pending.entity)
             for index in pending.attributes.indices { object.attributeValues[index] = pending.attributes[index]!.value }
+            // Applied: the facts go now, rather than with the run, so that they and the new objects are not all held
+            // at once.
+            pending.attributes = FactsByIndex(count: 0)
             context.register(inserted: object)
             pending.object = object
             changes.inserted.append(object)

@@ -176,7 +176,8 @@ final class GraphReading {
 
     let context: ObjectContext
     let model: EntityModel
-    let inputs: [DecoderInput]
+    /// The inputs; their texts go once everything is checked (see ``run()``).
+    private(set) var inputs: [DecoderInput]
     var problems: [Problem] = []
     var pendingObjects: [PendingObject] = []
     var pendingByIdentity: [String: [IdentityKey: PendingObject]] = [:]
@@ -204,9 +205,15 @@ final class GraphReading {
             ? ParseAhead(texts: inputs.map { input in input.text.map { ($0, input.file) } }) : nil
         for (index, input) in inputs.enumerated() { read(input, at: index, ahead: ahead) }
         resolve()
+        // What only reading and resolving need goes before the objects are made: a run holds every pending object and
+        // every new object at once, and that is its peak.
+        relationshipFacts = []
+        pendingByIdentity = [:]
         check()
         checkDeletions()
         guard problems.isEmpty else { throw decodingErrors() }
+        // The texts locate problems only, and there are none.
+        for index in inputs.indices { inputs[index].text = nil }
         let changes = apply()
         let roots = rootLinks.compactMap { entry -> ManagedObject? in
             switch entry.link {

@@ -52,15 +52,17 @@ extension ExportDocument {
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
     public init(templates: URL, modelURL: URL? = nil) throws {
-        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        var input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        // Read before decoding, which takes the files.
+        let definitions = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } }
         let (context, issues) = input.decode()
-        guard let context, let model = input.model, issues.isEmpty else {
+        guard let context, issues.isEmpty else {
             throw ExportError(
                 "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
                     + issues.map(\.description).joined(separator: "\n"))
         }
         try self.init(exporting: context)
-        if let set = input.set { sourceLocations = Self.definitions(in: set, keyer: ObjectKeyer(model: model)) }
+        sourceLocations = definitions ?? [:]
         isModelInferred = input.isModelInferred
     }
 

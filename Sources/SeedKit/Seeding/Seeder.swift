@@ -30,7 +30,7 @@ public struct Seeder {
     /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
     /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
     public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) -> SeedReport {
-        let input = try SeedInput(templates: templates, options: options)
+        var input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
         report.isModelInferred = input.isModelInferred
         report.fileCount = input.set?.files.count ?? 0
@@ -70,9 +70,8 @@ public struct Seeder {
                 return try unchangedReport(report, store.connection)
             }
         }
+        // The files' contents go to the decoder: the ledger needs only their paths and hashes.
         let (decoded, issues) = input.decode()
-        // The files' contents are decoded: the ledger needs only their paths and hashes.
-        input.set = nil
         guard issues.isEmpty, let templatesContext = decoded else {
             report.issues = issues
             return report
@@ -175,15 +174,19 @@ struct SeedInput {
 
     /// The templates decoded into a context of their own, with every problem: syntax, types, references, and
     /// objects that could not be saved.
-    /// The set's own issues (refused links) come first, but the files are decoded anyway: every problem at once.
-    func decode() -> (context: ObjectContext?, issues: [SeedIssue]) {
-        guard let model, let set else { return (nil, issues) }
+    ///
+    /// The set's own issues (refused links) come first, but the files are decoded anyway: every problem at once. The
+    /// files go to the decoder, which lets their contents go once they are checked: ``set`` is nil afterwards, so
+    /// read what is needed of it first.
+    mutating func decode() -> (context: ObjectContext?, issues: [SeedIssue]) {
+        guard let model, let files = set?.files else { return (nil, issues) }
+        set = nil
         let context = ObjectContext(model: model)
         var decoder = GraphDecoder(context: context)
-        for file in set.files { decoder.add(bytes: file.bytes, file: file.displayPath) }
+        for file in consume files { decoder.add(bytes: file.bytes, file: file.displayPath) }
         var issues = issues
         do {
-            try decoder.decode()
+            try decoder.decodeReleasingInputs()
         } catch {
             issues += error.errors.map(SeedIssue.init)
         }
