@@ -84,6 +84,11 @@ extension GraphReading {
         let doomed = doomedObjects(removals)
         let before = ObjectStates(capturing: pendingObjects.compactMap(\.existing) + removals.map(\.object))
 
+        var newIdentities: [String: Int] = [:]
+        for pending in pendingObjects where pending.existing == nil && pending.identity != nil {
+            newIdentities[pending.entity.rootName, default: 0] += 1
+        }
+        for (root, count) in newIdentities { context.reserveIdentities(count, rootEntity: root) }
         for pending in pendingObjects {
             if let existing = pending.existing {
                 pending.object = existing
@@ -95,7 +100,8 @@ extension GraphReading {
             // Applied: the facts go now, rather than with the run, so that they and the new objects are not all held
             // at once.
             pending.attributes = FactsByIndex(count: 0)
-            context.register(inserted: object)
+            // A pending object's identity is the values it states for the identity attributes: the object's.
+            context.register(inserted: object, identity: pending.identity)
             pending.object = object
             changes.inserted.append(object)
         }

@@ -149,22 +149,6 @@ final class GraphReading {
         }
     }
 
-    /// Identity values with their hash taken once: each is looked up, stored, and rehashed as the table grows, and
-    /// hashing strings is the expensive part.
-    struct IdentityKey: Hashable {
-        let values: [AttributeValue]
-        private let hash: Int
-
-        init(_ values: [AttributeValue]) {
-            self.values = values
-            self.hash = values.hashValue
-        }
-
-        static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.hash == rhs.hash && lhs.values == rhs.values }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-    }
-
     /// To-many members in first-stated order, without repeats.
     struct MemberList {
         var members: [PendingObject] = []

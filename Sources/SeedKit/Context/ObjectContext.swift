@@ -28,7 +28,7 @@ public final class ObjectContext {
     var faultSiblingsCursor = 0
     /// The entity whose fault fired last and its to-one destinations' registry tables; see `foreignKeyDestinations`.
     var lastFaultDestinations: (entity: Entity, tables: [RowTable?])?
-    private var identityIndex: [String: [[AttributeValue]: ManagedObject]] = [:]
+    private var identityIndex: [String: [IdentityKey: ManagedObject]] = [:]
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()
     var deleted = OrderedObjects()
@@ -156,14 +156,17 @@ public final class ObjectContext {
     }
 
     /// Registers a newly created object as inserted.
-    func register(inserted object: ManagedObject) {
+    ///
+    /// - Parameter identity: The object's identity values when the caller has them already, to index it without
+    ///   gathering them again.
+    func register(inserted object: ManagedObject, identity: [AttributeValue]? = nil) {
         object.context = self
         // Over a store, temporary numbers are negative: row ids, which become the permanent numbers, are positive.
         object.objectID = ObjectID(entityName: object.entity.rootName, number: store == nil ? nextNumber : -nextNumber)
         nextNumber += 1
         registered[object.objectID] = object
         inserted.insert(object)
-        if let identity = object.identityValues { index(object, identity: identity) }
+        if let identity = identity ?? object.identityValues { index(object, identity: identity) }
     }
 
     // MARK: State
@@ -197,7 +200,7 @@ public final class ObjectContext {
     ///
     /// - Complexity: O(1) on average, plus one indexed query over a store when no registered object has them.
     func registeredObject(rootEntity: String, identity: [AttributeValue]) -> ManagedObject? {
-        if let object = identityIndex[rootEntity]?[identity] { return object }
+        if let object = identityIndex[rootEntity]?[IdentityKey(identity)] { return object }
         return store == nil ? nil : storedObject(rootEntity: rootEntity, identity: identity)
     }
 
@@ -222,13 +225,20 @@ public final class ObjectContext {
     func index(_ object: ManagedObject, identity: [AttributeValue]) {
         // The first holder keeps the entry; a second holder is an identity conflict that save reports. One merge hashes
         // the identity once, where a lookup then an insert hashed it twice.
-        identityIndex[object.entity.rootName, default: [:]].merge(CollectionOfOne((identity, object))) { first, _ in first }
+        identityIndex[object.entity.rootName, default: [:]].merge(CollectionOfOne((IdentityKey(identity), object))) { first, _ in first }
+    }
+
+    /// Makes room in the identity index for `count` more objects of an inheritance tree, so that registering many
+    /// objects at once does not grow the index step by step.
+    func reserveIdentities(_ count: Int, rootEntity: String) {
+        let current = identityIndex[rootEntity]?.count ?? 0
+        identityIndex[rootEntity, default: [:]].reserveCapacity(current + count)
     }
 
     func identityDidChange(_ object: ManagedObject, from old: [AttributeValue]?) {
         guard registered[object.objectID] === object else { return }
-        if let old, identityIndex[object.entity.rootName]?[old] === object {
-            identityIndex[object.entity.rootName]?[old] = nil
+        if let old, identityIndex[object.entity.rootName]?[IdentityKey(old)] === object {
+            identityIndex[object.entity.rootName]?[IdentityKey(old)] = nil
         }
         if let identity = object.identityValues { index(object, identity: identity) }
     }
@@ -251,7 +261,7 @@ public final class ObjectContext {
 
     func markDeleted(_ object: ManagedObject) {
         registered[object.objectID] = nil
-        if let identity = object.identityValues, identityIndex[object.entity.rootName]?[identity] === object {
+        if let identity = object.identityValues.map(IdentityKey.init), identityIndex[object.entity.rootName]?[identity] === object {
             identityIndex[object.entity.rootName]?[identity] = nil
         }
         if inserted.remove(object) {
