@@ -73,6 +73,13 @@ final class GraphReading {
         var place: Place
     }
 
+    /// A value one dictionary states for the property at `index`, while the dictionary is read.
+    struct StatedValue<Value> {
+        let index: Int
+        let value: Value
+        let place: Place
+    }
+
     /// Facts about an object's properties by property index: an array, as indices are small and dense.
     struct FactsByIndex<Value> {
         private var facts: [Fact<Value>?]
@@ -266,8 +273,8 @@ final class GraphReading {
             : resolveClass(members["class"], at: place, expected: expected)
         else { return nil }
 
-        var attributeFacts: [(index: Int, value: AttributeValue?, place: Place)] = []
-        var relationshipValues: [(index: Int, value: JSON, place: Place)] = []
+        var attributeFacts: [StatedValue<AttributeValue?>] = []
+        var relationshipValues: [StatedValue<JSON>] = []
         var unreadable: [Int] = []
         var isStub = true
         for (key, value) in members.sorted(by: { $0.key < $1.key }) where key != "class" && key != "$id" {
@@ -275,13 +282,13 @@ final class GraphReading {
             if let index = entity.attributeIndex(named: key) {
                 if !entity.identityIndices.contains(index) { isStub = false }
                 if let fact = readAttribute(value, of: entity, at: index, place: keyPlace) {
-                    attributeFacts.append((index, fact, keyPlace))
+                    attributeFacts.append(StatedValue(index: index, value: fact, place: keyPlace))
                 } else {
                     unreadable.append(index)
                 }
             } else if let index = entity.relationshipIndex(named: key) {
                 isStub = false
-                relationshipValues.append((index, value, keyPlace))
+                relationshipValues.append(StatedValue(index: index, value: value, place: keyPlace))
             } else {
                 isStub = false
                 let kind: String
@@ -407,7 +414,7 @@ final class GraphReading {
     }
 
     /// The identity values the dictionary states, when it states all of them.
-    private func identity(in facts: [(index: Int, value: AttributeValue?, place: Place)], of entity: Entity) -> [AttributeValue]? {
+    private func identity(in facts: [StatedValue<AttributeValue?>], of entity: Entity) -> [AttributeValue]? {
         guard !entity.identityIndices.isEmpty else { return nil }
         var values: [AttributeValue] = []
         for index in entity.identityIndices {
