@@ -8,21 +8,13 @@ extension GraphReading {
         for fact in relationshipFacts {
             let source = fact.source
             let relationship = source.entity.relationships[fact.index]
-            guard let links = fact.links else {
-                if relationship.isToMany {
-                    source.clearedToMany.insert(fact.index)
-                } else {
-                    state(nil, for: source, at: fact.index, place: fact.place, isStated: true)
-                }
-                continue
-            }
-            for (link, place) in links {
-                guard let target = resolved(link, at: place) else { continue }
+            func link(_ link: Link, at place: Place) {
+                guard let target = resolved(link, at: place) else { return }
                 guard target.entity.isKind(of: relationship.destination) else {
                     problem(
                         .typeMismatch, at: place,
                         "\(describe(target)) is not a \(relationship.destination); '\(relationship.name)' of \(source.entity.name) holds \(model.destination(of: relationship).kinds.joined(separator: ", ")) objects")
-                    continue
+                    return
                 }
                 if relationship.isToMany {
                     source.toMany[fact.index, default: MemberList()].append(target)
@@ -34,6 +26,16 @@ extension GraphReading {
                 {
                     state(source, for: target, at: inverseIndex, place: place, isStated: false)
                 }
+            }
+            switch fact.value {
+            case .null where relationship.isToMany:
+                source.clearedToMany.insert(fact.index)
+            case .null:
+                state(nil, for: source, at: fact.index, place: fact.place, isStated: true)
+            case .target(let target):
+                link(target, at: fact.place)
+            case .members(let members):
+                for (member, place) in members { link(member, at: place) }
             }
         }
         for (link, place) in rootLinks { _ = resolved(link, at: place) }
@@ -57,7 +59,7 @@ extension GraphReading {
 
     /// Records a to-one target of `pending`; a different target stated elsewhere is a conflict.
     private func state(_ target: PendingObject?, for pending: PendingObject, at index: Int, place: Place, isStated: Bool) {
-        if isStated && !pending.statedToOne.contains(index) { pending.statedToOne.append(index) }
+        if isStated { pending.statedToOne.insert(index) }
         guard let stated = pending.toOne[index] else {
             pending.toOne[index] = Fact(value: target, place: place)
             return

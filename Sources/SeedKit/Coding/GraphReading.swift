@@ -101,17 +101,53 @@ final class GraphReading {
         var indices: [Int] { facts.indices.filter { facts[$0] != nil } }
     }
 
+    /// Property indices, kept in a bit mask while they are below 64, so that the common set costs no allocation: a
+    /// pending object has one per kind of fact.
+    struct PropertyIndexSet {
+        private var bits: UInt64 = 0
+        private var others: Set<Int> = []
+
+        func contains(_ index: Int) -> Bool {
+            index < 64 ? bits & (1 << UInt64(index)) != 0 : others.contains(index)
+        }
+
+        mutating func insert(_ index: Int) {
+            if index < 64 { bits |= 1 << UInt64(index) } else { others.insert(index) }
+        }
+
+        /// The indices in ascending order.
+        func sorted() -> [Int] {
+            var indices: [Int] = []
+            var rest = bits
+            while rest != 0 {
+                indices.append(rest.trailingZeroBitCount)
+                rest &= rest - 1
+            }
+            if !others.isEmpty { indices += others.sorted() }
+            return indices
+        }
+    }
+
     /// A related object as written: a dictionary read into a pending object, or a `"$ref"` resolved after reading.
     enum Link {
         case object(PendingObject)
         case reference(String)
     }
 
-    /// The value of one relationship key: its links, or nil for `null`.
+    /// The value of one relationship key, stated at `place`.
     struct RelationshipFact {
+        /// What a relationship key holds.
+        enum Value {
+            case null
+            /// A to-one's target, written at the fact's place: no array for the common case.
+            case target(Link)
+            /// A to-many's members, each with its place.
+            case members([(link: Link, place: Place)])
+        }
+
         let source: PendingObject
         let index: Int
-        let links: [(link: Link, place: Place)]?
+        let value: Value
         let place: Place
     }
 
@@ -134,9 +170,8 @@ final class GraphReading {
         var attributes: FactsByIndex<AttributeValue?>
         /// To-one targets, stated or implied by the inverse of another object's relationship.
         var toOne: FactsByIndex<PendingObject?>
-        /// The to-one relationships the input states on this object itself, the ones applied: an array, as there are
-        /// few, and a set would be an allocation per object.
-        var statedToOne: [Int] = []
+        /// The to-one relationships the input states on this object itself, the ones applied.
+        var statedToOne = PropertyIndexSet()
         var toMany: [Int: MemberList] = [:]
         /// To-many relationships given as `null`.
         var clearedToMany: Set<Int> = []
@@ -470,7 +505,7 @@ final class GraphReading {
         let relationship = entity.relationships[index]
         let destination = model.destination(of: relationship)
         if value == .null {
-            relationshipFacts.append(RelationshipFact(source: pending, index: index, links: nil, place: place))
+            relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .null, place: place))
             return
         }
         if relationship.isToMany {
@@ -492,7 +527,7 @@ final class GraphReading {
                 let elementPlace = listPlace.appending(position)
                 if let link = readObject(element, at: elementPlace, expected: destination) { links.append((link, elementPlace)) }
             }
-            relationshipFacts.append(RelationshipFact(source: pending, index: index, links: links, place: place))
+            relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .members(links), place: place))
         } else {
             guard case .object = value else {
                 if case .array = value {
@@ -507,7 +542,7 @@ final class GraphReading {
                 return
             }
             guard let link = readObject(value, at: place, expected: destination) else { return }
-            relationshipFacts.append(RelationshipFact(source: pending, index: index, links: [(link, place)], place: place))
+            relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .target(link), place: place))
         }
     }
 
