@@ -7,11 +7,54 @@
 ///
 /// - Complexity: O(*n*) in the number of bytes.
 enum SeedHash {
+    private static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x100_0000_01b3
+
     static func hex<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        text(of: fold(bytes, into: offsetBasis))
+    }
+
+    /// The hashes of several byte arrays, each the same as ``hex(of:)`` gives, computed four arrays at a time.
+    ///
+    /// Each byte costs one multiplication that waits for the previous byte's: one array at a time leaves the
+    /// multiplier idle most of the time, four interleaved keep it busy, about three times as fast.
+    ///
+    /// - Complexity: O(*n*) in the number of bytes.
+    static func hexes(of arrays: [[UInt8]]) -> [String] {
+        var hashes: [String] = []
+        hashes.reserveCapacity(arrays.count)
+        var start = arrays.startIndex
+        while arrays.endIndex - start >= 4 {
+            let (a, b, c, d) = (arrays[start], arrays[start + 1], arrays[start + 2], arrays[start + 3])
+            var (ha, hb, hc, hd) = (offsetBasis, offsetBasis, offsetBasis, offsetBasis)
+            let common = min(a.count, b.count, c.count, d.count)
+            for index in 0..<common {
+                ha = (ha ^ UInt64(a[index])) &* prime
+                hb = (hb ^ UInt64(b[index])) &* prime
+                hc = (hc ^ UInt64(c[index])) &* prime
+                hd = (hd ^ UInt64(d[index])) &* prime
+            }
+            hashes.append(text(of: fold(a[common...], into: ha)))
+            hashes.append(text(of: fold(b[common...], into: hb)))
+            hashes.append(text(of: fold(c[common...], into: hc)))
+            hashes.append(text(of: fold(d[common...], into: hd)))
+            start += 4
         }
+        hashes += arrays[start...].map { hex(of: $0) }
+        return hashes
+    }
+
+    /// The hash continued from `hash` over `bytes`.
+    private static func fold<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into hash: UInt64) -> UInt64 {
+        var hash = hash
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* prime
+        }
+        return hash
+    }
+
+    /// 16 lowercase hex digits.
+    private static func text(of hash: UInt64) -> String {
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

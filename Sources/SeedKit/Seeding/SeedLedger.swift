@@ -8,7 +8,8 @@
 /// hash to what the seeder wrote: it is kept) from one it may update.
 ///
 /// Tables: `_seedkit_seed_sets` (one row), `_seedkit_seed_files` (path, hash), `_seedkit_seed_objects` (key,
-/// entity, row id, hash).
+/// entity, row id, hash), and `_seedkit_seed_counts` (entity, number of objects, and the set row they were counted
+/// for), which stores written before it was added lack.
 public struct SeedLedger: Sendable {
     /// One seeded object.
     public struct Entry: Sendable, Hashable {
@@ -32,6 +33,7 @@ public struct SeedLedger: Sendable {
     static let setsTable = "_seedkit_seed_sets"
     static let filesTable = "_seedkit_seed_files"
     static let objectsTable = "_seedkit_seed_objects"
+    static let countsTable = "_seedkit_seed_counts"
 
     /// The ledger of the store on `connection`; empty when nothing was ever seeded.
     ///
@@ -64,19 +66,36 @@ public struct SeedLedger: Sendable {
         return try sets.step() ? sets.text(at: 0) : nil
     }
 
-    /// The number of seeded objects of each entity, counted by the store.
+    /// The number of seeded objects of each entity: the counts written with the ledger, else counted by the store.
     ///
-    /// - Complexity: O(*n*) in the number of seeded objects, inside SQLite: no entry is read out.
+    /// The written counts hold the fingerprint and time of the set row they were written with: a ledger rewritten
+    /// since by an older SeedKit, which does not know the counts table, no longer matches them, and neither does
+    /// the ledger of a store written before the table existed. Those are counted.
+    ///
+    /// - Complexity: O(*e*) for *e* entities when the counts match the ledger; else O(*n* log *n*) in the number of
+    ///   seeded objects, inside SQLite.
     static func objectCounts(in connection: SQLiteConnection) throws -> [String: Int] {
         guard try hasTables(connection) else { return [:] }
-        let counts = try connection.prepare(sql: "SELECT \"entity\", count(*) FROM \"\(objectsTable)\" GROUP BY \"entity\"")
         var result: [String: Int] = [:]
+        if try hasTable(countsTable, connection) {
+            let written = try connection.prepare(sql: """
+                SELECT c."entity", c."objects" FROM "\(countsTable)" c JOIN "\(setsTable)" s
+                ON c."fingerprint" = s."fingerprint" AND c."applied_at" = s."applied_at"
+                """)
+            while try written.step() { result[written.text(at: 0)] = Int(written.int64(at: 1)) }
+            if !result.isEmpty { return result }
+        }
+        let counts = try connection.prepare(sql: "SELECT \"entity\", count(*) FROM \"\(objectsTable)\" GROUP BY \"entity\"")
         while try counts.step() { result[counts.text(at: 0)] = Int(counts.int64(at: 1)) }
         return result
     }
 
     private static func hasTables(_ connection: SQLiteConnection) throws -> Bool {
-        let tables = try connection.prepare(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(setsTable)'")
+        try hasTable(setsTable, connection)
+    }
+
+    private static func hasTable(_ name: String, _ connection: SQLiteConnection) throws -> Bool {
+        let tables = try connection.prepare(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(name)'")
         return try tables.step() && tables.int64(at: 0) == 1
     }
 
@@ -104,5 +123,35 @@ public struct SeedLedger: Sendable {
             let entry = objects[key]!
             try object.execute(arguments: [.text(key), .text(entry.entity), .integer(entry.rowID), .text(entry.hash)])
         }
+        try writeCounts(to: connection)
+    }
+
+    /// Replaces the number of objects of each entity, for the set row just written: what a later launch that
+    /// finds its set applied reports, without counting the objects table.
+    ///
+    /// - Complexity: O(*n*) in the number of seeded objects, in memory; one row per entity.
+    private func writeCounts(to connection: SQLiteConnection) throws {
+        // Few entities: a list, with the last one found tried first, costs less per object than a dictionary.
+        var counts: [(entity: String, objects: Int)] = []
+        var last = 0
+        for entry in objects.values {
+            if last < counts.count, counts[last].entity == entry.entity {
+                counts[last].objects += 1
+            } else if let index = counts.firstIndex(where: { $0.entity == entry.entity }) {
+                counts[index].objects += 1
+                last = index
+            } else {
+                counts.append((entry.entity, 1))
+                last = counts.count - 1
+            }
+        }
+        try connection.execute(sql: """
+            CREATE TABLE IF NOT EXISTS "\(Self.countsTable)" ("entity" TEXT PRIMARY KEY, "objects" INTEGER NOT NULL, "fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL);
+            DELETE FROM "\(Self.countsTable)";
+            """)
+        let count = try connection.cachedStatement(sql: """
+            INSERT INTO "\(Self.countsTable)" SELECT ?, ?, "fingerprint", "applied_at" FROM "\(Self.setsTable)"
+            """)
+        for (entity, objects) in counts { try count.execute(arguments: [.text(entity), .integer(Int64(objects))]) }
     }
 }

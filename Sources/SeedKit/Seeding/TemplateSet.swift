@@ -1,13 +1,22 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `.template` files under a directory, read and hashed, in sorted relative-path order: one seed input.
 ///
 ///     let set = try TemplateSet(directory: URL(fileURLWithPath: "Templates"))
 ///     set.files.map(\.relativePath)   // ["departments.template", "staff/ann.template", …]
 ///
-/// Files are found recursively; every other file is ignored (the model file is read separately). A symbolic link
-/// that leads outside the directory is refused: it is reported as an issue of the set, so a set cannot read files it
-/// does not hold.
+/// Files are found recursively; every other file is ignored (the model file is read separately), and so are
+/// directories named `*.template`. A symbolic link to a file is followed when it leads inside the directory; one
+/// that leads outside is refused: it is reported as an issue of the set, so a set cannot read files it does not hold.
+/// Symbolic links to directories are not walked into, so no link can make the walk loop.
+///
+/// Every later launch of an application reads its whole set to find it unchanged, so this is POSIX work, without
+/// Foundation's URL and file manager in the loop, and the files are read and hashed on all cores.
 ///
 /// - Complexity: O(*n*) in the total size of the files.
 public struct TemplateSet: Sendable {
@@ -31,38 +40,31 @@ public struct TemplateSet: Sendable {
 
     /// Reads every template file under `directory`.
     ///
-    /// - Throws: ``SeedError`` when the directory is missing or a file cannot be read.
+    /// - Throws: ``SeedError`` when the directory is missing, it or a directory below it cannot be listed, or a
+    ///   file cannot be read (the first such file in path order).
     public init(directory: URL) throws(SeedError) {
         self.directory = directory
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw SeedError("no template directory at \(directory.relativePath)")
-        }
-        let root = directory.resolvingSymlinksInPath().standardizedFileURL.path
-        guard let enumerator = manager.enumerator(atPath: directory.path) else {
-            throw SeedError("cannot list the template directory \(directory.relativePath)")
+        var walk = try Walk(directory: directory)
+        try walk.walk(relativeDirectory: "")
+        let found = walk.found.sorted { $0.relativePath < $1.relativePath }
+        // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
+        let reads = Mutex([(bytes: [UInt8], hash: String)?](repeating: nil, count: found.count))
+        DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
+            let indices = task * 4..<min(task * 4 + 4, found.count)
+            let contents = indices.map { Self.contents(ofFile: found[$0].path) }
+            let hashes = SeedHash.hexes(of: contents.map { $0 ?? [] })
+            reads.withLock { reads in
+                for (offset, index) in indices.enumerated() { reads[index] = contents[offset].map { ($0, hashes[offset]) } }
+            }
         }
         var files: [File] = []
-        var issues: [SeedIssue] = []
-        for case let relativePath as String in enumerator where relativePath.hasSuffix(".\(Self.fileExtension)") {
-            let url = directory.appendingPathComponent(relativePath)
-            let displayPath = directory.relativePath == "." ? relativePath : "\(directory.relativePath)/\(relativePath)"
-            let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
-            guard resolved.hasPrefix(root + "/") else {
-                issues.append(SeedIssue(file: displayPath, message: "a symbolic link leading outside the template directory is refused"))
-                continue
-            }
-            var isFileDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: resolved, isDirectory: &isFileDirectory), !isFileDirectory.boolValue else { continue }
-            guard let data = manager.contents(atPath: url.path) else {
-                throw SeedError("cannot read the template file \(displayPath)")
-            }
-            let bytes = [UInt8](data)
-            files.append(File(relativePath: relativePath, displayPath: displayPath, bytes: bytes, hash: SeedHash.hex(of: bytes)))
+        files.reserveCapacity(found.count)
+        for (entry, read) in zip(found, reads.withLock { $0 }) {
+            guard let read else { throw SeedError("cannot read the template file \(entry.displayPath)") }
+            files.append(File(relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: read.hash))
         }
-        self.files = files.sorted { $0.relativePath < $1.relativePath }
-        self.issues = issues.sorted()
+        self.files = files
+        self.issues = walk.issues.sorted()
     }
 
     /// A hash of every file's path and contents and of the model: equal fingerprints, equal seed input.
@@ -70,5 +72,146 @@ public struct TemplateSet: Sendable {
         var text = "model \(modelFingerprint)\n"
         for file in files { text += "\(file.hash) \(file.relativePath)\n" }
         return SeedHash.hex(of: text.utf8)
+    }
+
+    /// The bytes of the regular file at `path` (a symbolic link is followed); nil when it cannot be opened or read,
+    /// or is not a regular file (a FIFO is opened without blocking and refused).
+    ///
+    /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
+    private static func contents(ofFile path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        var failed = false
+        // One byte more than fstat says, so that the read that fills the array also sees the end of the file.
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+            let read = Self.read(descriptor, filling: UnsafeMutableRawBufferPointer(buffer))
+            count = read ?? 0
+            failed = read == nil
+        }
+        if failed { return nil }
+        if bytes.count > size {
+            // The file grew since fstat: read on to its end, as reading it whole would.
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                guard let count = chunk.withUnsafeMutableBytes({ Self.read(descriptor, filling: $0) }) else { return nil }
+                bytes.append(contentsOf: chunk[..<count])
+                if count < chunk.count { return bytes }
+            }
+        }
+        return bytes
+    }
+
+    /// Reads until `buffer` is full or the file ends, retrying reads a signal interrupts.
+    ///
+    /// - Returns: The number of bytes read; nil on an error.
+    private static func read(_ descriptor: Int32, filling buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        var count = 0
+        while count < buffer.count {
+            #if canImport(Glibc)
+            let got = Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            #else
+            let got = Darwin.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            #endif
+            if got > 0 {
+                count += got
+            } else if got == 0 {
+                return count
+            } else if errno != EINTR {
+                return nil
+            }
+        }
+        return count
+    }
+}
+
+/// The walk of a template directory: the template files found, and the links refused.
+private struct Walk {
+    /// A file to read: where it is below the directory, where to open it, and how to show it.
+    struct Entry: Sendable {
+        var relativePath: String
+        var path: String
+        var displayPath: String
+    }
+
+    /// The directory's path, for opening.
+    let path: String
+    /// The directory as given by the caller, for messages.
+    let displayPath: String
+    /// The directory with every symbolic link resolved, followed by `/`: what a link must resolve below.
+    let resolvedPrefix: String
+    var found: [Entry] = []
+    var issues: [SeedIssue] = []
+
+    init(directory: URL) throws(SeedError) {
+        path = directory.path
+        displayPath = directory.relativePath
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, let resolved = realpath(path, nil) else {
+            throw SeedError("no template directory at \(displayPath)")
+        }
+        resolvedPrefix = String(cString: resolved) + "/"
+        free(resolved)
+    }
+
+    private func display(_ relativePath: String) -> String {
+        relativePath.isEmpty ? displayPath : displayPath == "." ? relativePath : "\(displayPath)/\(relativePath)"
+    }
+
+    /// Walks the directory at `relativeDirectory` ("" for the top) and every directory below it.
+    ///
+    /// - Complexity: O(*n*) in the number of entries: `lstat` only where the file system leaves the type unknown,
+    ///   `realpath` only for symbolic links named like templates.
+    mutating func walk(relativeDirectory: String) throws(SeedError) {
+        let directoryPath = relativeDirectory.isEmpty ? path : "\(path)/\(relativeDirectory)"
+        guard let stream = opendir(directoryPath) else {
+            throw SeedError("cannot list the template directory \(display(relativeDirectory))")
+        }
+        defer { closedir(stream) }
+        var subdirectories: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let relativePath = relativeDirectory.isEmpty ? name : "\(relativeDirectory)/\(name)"
+            let entryPath = "\(path)/\(relativePath)"
+            var type = entry.pointee.d_type
+            if type == UInt8(DT_UNKNOWN) {
+                var status = stat()
+                guard lstat(entryPath, &status) == 0 else { continue }
+                type = Self.directoryEntryType(of: status.st_mode)
+            }
+            if type == UInt8(DT_DIR) { subdirectories.append(relativePath) }
+            guard name.hasSuffix(".\(TemplateSet.fileExtension)"), type != UInt8(DT_DIR) else { continue }
+            if type == UInt8(DT_LNK) {
+                // A link whose target is missing, or a loop of links, is skipped like a missing file.
+                guard let target = realpath(entryPath, nil) else { continue }
+                let resolved = String(cString: target)
+                free(target)
+                guard resolved.hasPrefix(resolvedPrefix) else {
+                    issues.append(SeedIssue(file: display(relativePath), message: "a symbolic link leading outside the template directory is refused"))
+                    continue
+                }
+                var status = stat()
+                guard stat(resolved, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            }
+            // Other kinds of file (a FIFO, a socket) are found too, and fail to read: they are not templates.
+            found.append(Entry(relativePath: relativePath, path: entryPath, displayPath: display(relativePath)))
+        }
+        for subdirectory in subdirectories { try walk(relativeDirectory: subdirectory) }
+    }
+
+    /// The `d_type` value for a `st_mode`: directory, symbolic link, or else regular file, as this walk treats
+    /// every other kind (reading refuses what is not a regular file).
+    private static func directoryEntryType(of mode: mode_t) -> UInt8 {
+        switch mode & S_IFMT {
+        case S_IFDIR: UInt8(DT_DIR)
+        case S_IFLNK: UInt8(DT_LNK)
+        default: UInt8(DT_REG)
+        }
     }
 }
