@@ -90,7 +90,7 @@ struct TemplateSetTests {
     }
 
     @Test func aDirectoryGivenThroughALinkIsRead() throws {
-        let (root, templates) = try Self.templates(["a.template": "a"])
+        let (root, _) = try Self.templates(["a.template": "a"])
         defer { try? FileManager.default.removeItem(at: root) }
         try Self.link("Linked", to: "Templates", in: root)
         let set = try TemplateSet(directory: root.appendingPathComponent("Linked"))
