@@ -51,6 +51,28 @@ struct DictionaryDecodingTests {
         #expect(employee.department?.name == "Ops")
     }
 
+    /// A decode of many files lets each text go once read and reads it again only to locate a problem found later:
+    /// the location comes from the text read again, and without one (the file went or changed), only the pointer.
+    @Test func textsReadAgainLocateProblemsFoundAfterReading() throws {
+        let staff = Array("[\n  {\"class\": \"Employee\", \"email\": \"a@x\", \"name\": \"A\",\n   \"addresses\": [{\"$ref\": \"hom\"}]}\n]".utf8)
+        let places = Array(#"{"class": "Address", "$id": "home", "street": "Main"}"#.utf8)
+        for reloads in [true, false] {
+            var decoder = GraphDecoder(context: try Fixtures.companyContext())
+            var reloaded = 0
+            decoder.add(bytes: staff, file: "staff.json") {
+                reloaded += 1
+                return reloads ? staff : nil
+            }
+            decoder.add(bytes: places, file: "places.json") { places }
+            let errors = try #require(throws: GraphDecodingErrors.self) { try decoder.decodeReleasingInputs() }.errors
+            #expect(errors.count == 1)
+            #expect(errors.first?.pointer.description == "/0/addresses/0/$ref")
+            #expect(errors.first?.file == "staff.json")
+            #expect(errors.first?.location.map { [$0.line, $0.column] } == (reloads ? [3, 27] : nil))
+            #expect(reloaded == 1, "only the file with a problem is read again")
+        }
+    }
+
     @Test func factsAccumulateAndMustAgree() throws {
         let context = try Fixtures.companyContext()
         let objects = try context.fromJSON([

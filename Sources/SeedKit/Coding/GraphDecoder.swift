@@ -52,6 +52,13 @@ public struct GraphDecoder {
         inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: nil, text: bytes))
     }
 
+    /// Adds UTF-8 JSON text that `reload` can read again, so that the run lets it go as soon as it is read: decoding
+    /// many files then holds one file's text at a time, not all of them. A problem is located in the text `reload`
+    /// gives; without it (the file went or changed), the problem has a pointer but no line and column.
+    mutating func add(bytes: [UInt8], file: String?, reload: @escaping () -> [UInt8]?) {
+        inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: nil, text: bytes, reload: reload))
+    }
+
     /// Reads every input into the context: the objects at the top of the inputs, in input order (each element of a
     /// top-level array in turn).
     ///
@@ -83,4 +90,7 @@ struct DecoderInput {
     let syntaxError: JSONSyntaxError?
     /// UTF-8 text not parsed yet; the run parses it when it reads it (see `GraphReading.read`).
     var text: [UInt8]? = nil
+    /// Reads the text again, or nil when it is gone or changed: for an input whose text the run lets go once read,
+    /// and needs again only to locate a problem.
+    var reload: (() -> [UInt8]?)? = nil
 }

@@ -142,10 +142,13 @@ extension GraphReading {
         return GraphDecodingErrors(errors: errors)
     }
 
-    /// The document of an input, for locations; a text input is parsed again, as its value was let go after reading.
+    /// The document of an input, for locations; a text input is parsed again (and read again, if it was let go), as
+    /// its value was let go after reading.
     private func document(of input: Int) -> JSONDocument? {
         if let document = inputs[input].document ?? reparsed[input] { return document }
-        guard let text = inputs[input].text, let document = try? JSONDocument(parsing: text, file: inputs[input].file) else {
+        guard let text = inputs[input].text ?? inputs[input].reload?(),
+            let document = try? JSONDocument(parsing: text, file: inputs[input].file)
+        else {
             return nil
         }
         reparsed[input] = document

@@ -27,21 +27,23 @@ final class GraphReading {
             }
         }
 
-        let input: Int
+        // The input's number last and 32 bits wide: a place is then 32 bytes, not 40, and reading keeps one per fact.
         private let container: Node?
         private let step: Step?
+        private let inputNumber: Int32
+
+        /// The index of the input the place is in.
+        var input: Int { Int(inputNumber) }
 
         /// The top of an input.
         init(input: Int) {
-            self.input = input
-            self.container = nil
-            self.step = nil
+            self.init(input: input, container: nil, step: nil)
         }
 
         private init(input: Int, container: Node?, step: Step?) {
-            self.input = input
             self.container = container
             self.step = step
+            self.inputNumber = Int32(input)
         }
 
         var pointer: JSONPointer {
@@ -229,7 +231,10 @@ final class GraphReading {
         // Several files: the next is parsed on another thread while one is read.
         let ahead = inputs.count(where: { $0.text != nil }) > 1
             ? ParseAhead(texts: inputs.map { input in input.text.map { ($0, input.file) } }) : nil
-        for (index, input) in inputs.enumerated() { read(input, at: index, ahead: ahead) }
+        for index in inputs.indices {
+            read(inputs[index], at: index, ahead: ahead)
+            if inputs[index].reload != nil { inputs[index].text = nil }
+        }
         resolve()
         // What only reading and resolving need goes before the objects are made: a run holds every pending object and
         // every new object at once, and that is its peak.

@@ -23,9 +23,12 @@ final class ParseAhead: Sendable {
     /// Starts parsing; `texts` holds each input's UTF-8 text and file name, nil for an input that is not text.
     init(texts: [(bytes: [UInt8], file: String?)?], lookahead: Int = 8) {
         room = DispatchSemaphore(value: lookahead)
+        // Each text is taken out as it is parsed: the parser holds none it is done with.
+        let unparsed = Mutex(texts)
+        let count = texts.count
         DispatchQueue.global().async { [results, released, produced, room] in
-            for (index, text) in texts.enumerated() {
-                guard let text else { continue }
+            for index in 0..<count {
+                guard let text = unparsed.withLock({ $0[index].take() }) else { continue }
                 room.wait()
                 // Values the reading let go are freed here, off the reading's thread.
                 var garbage: [JSON] = []

@@ -176,14 +176,22 @@ struct SeedInput {
     /// objects that could not be saved.
     ///
     /// The set's own issues (refused links) come first, but the files are decoded anyway: every problem at once. The
-    /// files go to the decoder, which lets their contents go once they are checked: ``set`` is nil afterwards, so
-    /// read what is needed of it first.
+    /// files go to the decoder, which lets each one's contents go once it is read, and reads a file again only to
+    /// locate a problem in it (when it still has the hash it was read with): ``set`` is nil afterwards, so read what
+    /// is needed of it first.
     mutating func decode() -> (context: ObjectContext?, issues: [SeedIssue]) {
-        guard let model, let files = set?.files else { return (nil, issues) }
+        guard let model, let taken = set else { return (nil, issues) }
         set = nil
+        let directory = taken.directory
+        let files = (consume taken).files
         let context = ObjectContext(model: model)
         var decoder = GraphDecoder(context: context)
-        for file in consume files { decoder.add(bytes: file.bytes, file: file.displayPath) }
+        for file in consume files {
+            let path = directory.appendingPathComponent(file.relativePath).path, hash = file.hash
+            decoder.add(bytes: file.bytes, file: file.displayPath) {
+                TemplateSet.contents(ofFile: path).flatMap { SeedHash.hex(of: $0) == hash ? $0 : nil }
+            }
+        }
         var issues = issues
         do {
             try decoder.decodeReleasingInputs()

@@ -78,7 +78,7 @@ public struct TemplateSet: Sendable {
     /// or is not a regular file (a FIFO is opened without blocking and refused).
     ///
     /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
-    private static func contents(ofFile path: String) -> [UInt8]? {
+    static func contents(ofFile path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
