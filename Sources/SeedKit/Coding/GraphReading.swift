@@ -236,23 +236,24 @@ final class GraphReading {
             if inputs[index].reload != nil { inputs[index].text = nil }
         }
         resolve()
+        let rootObjects = rootLinks.map { entry -> PendingObject? in
+            switch entry.link {
+            case .object(let pending): pending
+            case .reference(let id): pendingByID[id]?.value
+            }
+        }
         // What only reading and resolving need goes before the objects are made: a run holds every pending object and
         // every new object at once, and that is its peak.
         relationshipFacts = []
         pendingByIdentity = [:]
+        rootLinks = []
         check()
         checkDeletions()
         guard problems.isEmpty else { throw decodingErrors() }
         // The texts locate problems only, and there are none.
         for index in inputs.indices { inputs[index].text = nil }
         let changes = apply()
-        let roots = rootLinks.compactMap { entry -> ManagedObject? in
-            switch entry.link {
-            case .object(let pending): pending.object
-            case .reference(let id): pendingByID[id]?.value.object
-            }
-        }
-        return (roots, changes)
+        return (rootObjects.compactMap { $0?.object }, changes)
     }
 
     func problem(
