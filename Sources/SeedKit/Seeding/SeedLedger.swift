@@ -117,9 +117,9 @@ public struct SeedLedger: Sendable {
             try file.execute(arguments: [.text(path), .text(hash)])
         }
         let object = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.objectsTable)\" VALUES (?, ?, ?, ?)")
-        // In key order, so that each row lands at the end of the key index. The keys are sorted alone: sorting the
-        // entries with them copies each entry's strings at every move.
-        for key in objects.keys.sorted() {
+        // In the dictionary's order: sorting 200,000 keys first, so that each row would land at the end of the key
+        // index, cost four times what it saved in index updates (`perf record` of a seed).
+        for key in objects.keys {
             let entry = objects[key]!
             try object.execute(arguments: [.text(key), .text(entry.entity), .integer(entry.rowID), .text(entry.hash)])
         }
