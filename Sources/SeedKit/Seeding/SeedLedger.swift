@@ -119,9 +119,12 @@ public struct SeedLedger: Sendable {
         let object = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.objectsTable)\" VALUES (?, ?, ?, ?)")
         // In the dictionary's order: sorting 200,000 keys first, so that each row would land at the end of the key
         // index, cost four times what it saved in index updates (`perf record` of a seed).
-        for key in objects.keys {
-            let entry = objects[key]!
-            try object.execute(arguments: [.text(key), .text(entry.entity), .integer(entry.rowID), .text(entry.hash)])
+        for (key, entry) in objects {
+            try object.bind(key, at: 1)
+            try object.bind(entry.entity, at: 2)
+            try object.bind(entry.rowID, at: 3)
+            try object.bind(entry.hash, at: 4)
+            try object.execute()
         }
         try writeCounts(to: connection)
     }
