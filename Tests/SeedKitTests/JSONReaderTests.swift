@@ -132,7 +132,7 @@ struct JSONReaderTests {
     }
 
     @Test func readsRepeatedRecordsExactly() throws {
-        // Records with the same keys are built from a shared layout after the second one: each must still get its
+        // Records with the same keys share the key layout of the first one: each must still get its
         // own values, whatever the nesting, and records with other keys, key orders or escapes must not be mixed up.
         var records: [String] = []
         var expected: [JSON] = []
@@ -181,6 +181,9 @@ struct JSONReaderTests {
         // Equal as Swift strings though their bytes differ (composed and decomposed é): still duplicates.
         let keys = #"{"\#u{E9}": 1, "e\#u{301}": 2}"#
         #expect(error("[\(keys), \(keys)]") == #"1:11: duplicate key 'e\#u{301}' (first at 1:3)"#)
+        // Objects of more than eight keys find duplicates through their index rather than by comparing each pair.
+        let many = (0..<12).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        #expect(error("{\(many), \"k7\": 0}") == "1:114: duplicate key 'k7' (first at 1:65)")
     }
 
     @Test func limitsNestingDepth() throws {

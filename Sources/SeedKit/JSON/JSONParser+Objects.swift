@@ -33,35 +33,37 @@ extension JSONParser {
             count += 1
         }
 
-        /// Moves out the value at `position`, whose slot must then be dropped with ``dropMoved(from:through:)``.
-        mutating func take(at position: Int) -> JSON {
-            (base + position).move()
-        }
-
-        /// Drops the values from `start` on, when those up to `last` were moved out and the rest were not.
-        mutating func dropMoved(from start: Int, through last: Int) {
-            (base + last + 1).deinitialize(count: count - last - 1)
-            count = start
-        }
-
         /// Moves the values from `start` on into an array.
         mutating func popArray(from start: Int) -> [JSON] {
-            let elements = count - start
-            let array = [JSON](unsafeUninitializedCapacity: elements) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: base + start, count: elements)
-                initialized = elements
-            }
+            // Appending a sequence that moves the values out: `Array(unsafeUninitializedCapacity:)` allocates through
+            // an unspecialized path of the standard library that looks up the storage class's generic metadata on
+            // every call, and appending one value at a time checks the array's uniqueness for each.
+            var array: [JSON] = []
+            array.append(contentsOf: MovingValues(position: base + start, end: base + count))
             count = start
             return array
         }
     }
 
-    /// The key lists of recently read objects, each with a dictionary of those keys once a second object has them.
+    /// Values of a ``ValueStack`` moved out one by one as they are iterated, which must be to the end.
+    struct MovingValues: Sequence, IteratorProtocol {
+        var position: UnsafeMutablePointer<JSON>
+        let end: UnsafeMutablePointer<JSON>
+
+        var underestimatedCount: Int { end - position }
+
+        mutating func next() -> JSON? {
+            guard position < end else { return nil }
+            defer { position += 1 }
+            return position.move()
+        }
+    }
+
+    /// The key lists of recently read objects, each with the key layout of the objects that have them.
     ///
-    /// Documents repeat objects with the same keys in the same order (records). Copying a dictionary keeps its
-    /// layout, so such an object is built by copying the template and setting its values by index: no key strings
-    /// are made and none is hashed. Keys compare by their bytes in the text, so a shape never matches an object
-    /// that the general path would build differently (say one with a duplicate key).
+    /// Documents repeat objects with the same keys in the same order (records). Such an object shares the layout of
+    /// the first one, so it needs no key strings and no hashing. Keys compare by their bytes in the text, so a shape
+    /// never matches an object that the general path would build differently (say one with a duplicate key).
     struct ObjectShapes {
         struct Shape {
             /// The UTF-8 of the keys in text order, one after the other, then eight zero bytes so that comparisons
@@ -69,11 +71,7 @@ extension JSONParser {
             var keyBytes: [UInt8]
             /// Where each key ends in `keyBytes`.
             var keyEnds: [Int]
-            /// The keys, all mapped to null; nil until a second object with them is read, so that one-off objects
-            /// cost no extra hashing.
-            var template: [String: JSON]?
-            /// The index in `template` of each key, in text order.
-            var slots: [Dictionary<String, JSON>.Index] = []
+            var layout: JSONKeyLayout
         }
 
         /// How many shapes are kept; when full, each new one replaces the oldest.
@@ -97,43 +95,19 @@ extension JSONParser {
             return nil
         }
 
-        /// Builds an object of `shape`, which has a template, taking its values from `values` at `start...`.
-        ///
-        /// - Complexity: O(*n*) for *n* members, without hashing.
-        func object(ofShape shape: Int, takingValuesFrom values: inout ValueStack, at start: Int) -> [String: JSON]? {
-            guard var members = shapes[shape].template else { return nil }
-            let slots = shapes[shape].slots
-            for member in slots.indices {
-                members.values[slots[member]] = values.take(at: start + member)
-            }
-            values.dropMoved(from: start, through: values.count - 1)
-            return members
+        func layout(of shape: Int) -> JSONKeyLayout {
+            shapes[shape].layout
         }
 
-        /// Gives `shape` the layout of `members`, an object with its keys, for later objects to copy.
-        mutating func setTemplate(from members: [String: JSON], forShape shape: Int) {
-            let template = members.mapValues { _ in JSON.null }
-            var slots: [Dictionary<String, JSON>.Index] = []
-            slots.reserveCapacity(members.count)
-            shapes[shape].keyBytes.withUnsafeBufferPointer { keyBytes in
-                var start = 0
-                for end in shapes[shape].keyEnds {
-                    let key = String(decoding: UnsafeBufferPointer(rebasing: keyBytes[start..<end]), as: UTF8.self)
-                    slots.append(template.index(forKey: key)!)
-                    start = end
-                }
-            }
-            shapes[shape].template = template
-            shapes[shape].slots = slots
-        }
-
-        /// Records the keys of an object at `depth` that matched no shape, unless they are not worth keeping.
-        mutating func add(_ keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>, depth: Int) {
+        /// Records the keys and layout of an object at `depth` that matched no shape, unless they are not worth keeping.
+        mutating func add(
+            _ keys: ArraySlice<KeyText>, layout: JSONKeyLayout, in text: UnsafeBufferPointer<UInt8>, depth: Int
+        ) {
             guard keys.count <= Self.maximumKeys, !keys.contains(where: \.hasEscapes) else {
                 remember(-1, atDepth: depth)
                 return
             }
-            var shape = Shape(keyBytes: [], keyEnds: [], template: nil)
+            var shape = Shape(keyBytes: [], keyEnds: [], layout: layout)
             shape.keyEnds.reserveCapacity(keys.count)
             for key in keys {
                 shape.keyBytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[key.bytes]))

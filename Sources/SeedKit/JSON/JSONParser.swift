@@ -60,7 +60,7 @@ struct JSONParser {
                 skipWhitespace()
                 if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    value = .object([:])
+                    value = .object(JSONObject())
                 } else {
                     containers.append(
                         OpenContainer(isObject: true, valuesStart: values.count, keysStart: keys.count, offset: offset))
@@ -137,38 +137,27 @@ struct JSONParser {
         }
     }
 
-    /// Moves the values of a closing object off the value stack into a dictionary with `memberKeys`, rejecting
+    /// Moves the values of a closing object off the value stack into an object with `memberKeys`, rejecting
     /// duplicate keys.
     ///
-    /// An object with the same keys, in the same order, as an earlier one copies that one's dictionary layout and
-    /// fills in its values, which needs neither key strings nor hashing; `depth` says where to look for one first.
+    /// An object with the same keys, in the same order, as a recent one shares that one's key layout, which needs
+    /// neither key strings nor hashing; `depth` says where to look for one first.
     private mutating func makeObject(
         _ container: OpenContainer, depth: Int, memberKeys: ArraySlice<KeyText>, values: inout ValueStack
-    ) throws(JSONParseFailure) -> [String: JSON] {
-        let shape = shapes.match(memberKeys, in: bytes, depth: depth)
-        if let shape,
-            let members = shapes.object(ofShape: shape, takingValuesFrom: &values, at: container.valuesStart)
-        {
-            return members
+    ) throws(JSONParseFailure) -> JSONObject {
+        if let shape = shapes.match(memberKeys, in: bytes, depth: depth) {
+            return JSONObject(layout: shapes.layout(of: shape), values: values.popArray(from: container.valuesStart))
         }
-
-        var members = [String: JSON](minimumCapacity: memberKeys.count)
-        for (member, keyText) in memberKeys.enumerated() {
-            let key = string(of: keyText)
-            let valueIndex = container.valuesStart + member
-            if members.updateValue(values.take(at: valueIndex), forKey: key) != nil {
-                values.dropMoved(from: container.valuesStart, through: valueIndex)
-                throw duplicateKeyFailure(key, inObjectAt: container.offset)
-            }
+        var keys: [String] = []
+        keys.reserveCapacity(memberKeys.count)
+        for keyText in memberKeys { keys.append(string(of: keyText)) }
+        switch JSONKeyLayout.checking(keys) {
+        case .success(let layout):
+            shapes.add(memberKeys, layout: layout, in: bytes, depth: depth)
+            return JSONObject(layout: layout, values: values.popArray(from: container.valuesStart))
+        case .failure(let duplicate):
+            throw duplicateKeyFailure(duplicate.key, inObjectAt: container.offset)
         }
-        values.dropMoved(from: container.valuesStart, through: values.count - 1)
-        if let shape {
-            // The second object with these keys: from now on, objects with them copy this one's layout.
-            shapes.setTemplate(from: members, forShape: shape)
-        } else {
-            shapes.add(memberKeys, in: bytes, depth: depth)
-        }
-        return members
     }
 
     /// Reads an object key and the ':' after it; `index` is at the key's opening quote (after whitespace).
@@ -195,7 +184,7 @@ struct JSONParser {
         }
         var reader = JSONParser(bytes: bytes, maxDepth: maxDepth)
         reader.index = key.bytes.lowerBound - 1
-        // Cannot fail: the key was read once already. Not throwing keeps the value stack consistent in `makeObject`.
+        // Cannot fail: the key was read once already.
         return (try? reader.parseString()) ?? ""
     }
 
