@@ -175,6 +175,17 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func keepsTheKeysOfARecordWhoseShapeIsForgottenWhileItIsRead() throws {
+        // The second record is expected to have the keys of the first, and its "a" and "b" do; then the objects
+        // inside it take the place of every remembered shape, the last one with "c" where the first record had it.
+        // The record's own "c" must not be taken for a key of that shape.
+        let nested = (1...15).map { #"{"k\#($0)": 0}"# }.joined(separator: ",") + #",{"x": 0, "b": 0, "c": 0}"#
+        let json = try parse(#"[{"a": 1, "b": 0, "c": 2}, {"a": 1, "b": [\#(nested)], "c": 2}]"#)
+        let second = try #require(json.arrayValue?.last?.objectValue)
+        #expect(second.keys == ["a", "b", "c"])
+        #expect(second["b"]?.arrayValue?.last == ["x": 0, "b": 0, "c": 0])
+    }
+
     @Test func rejectsDuplicateKeysInRepeatedRecords() {
         let record = #"{"a": 1, "b": 2}"#
         #expect(error("[\(record), \(record), \(record), {\"a\": 1, \"a\": 2}]") == "1:65: duplicate key 'a' (first at 1:57)")
