@@ -43,6 +43,12 @@ struct JSONReaderTests {
         #expect(try parse(#""\u0000x\u00e9\u20AC""#) == .string("\u{0}xé€"))
         #expect(try parse(#""\uD83D\uDE00 and 😀""#) == .string("😀 and 😀"))
         #expect(try parse(#"{"é\u00e9": "日本語"}"#) == ["éé": "日本語"])
+        // Text of escapes only, which unescapes to the fewest bytes, at most as many as the text has.
+        #expect(try parse(#""\"\"\\\n""#) == .string("\"\"\\\n"))
+        let escapes = String(repeating: #"\u00e9\uD83D\uDE00\"x"#, count: 50)
+        #expect(try parse("[\"\(escapes)\", 1]") == [.string(String(repeating: "é😀\"x", count: 50)), 1])
+        #expect(error(#""\u00e9"#) == "1:1: unterminated string")
+        #expect(error(#""ab\"#) == "1:4: unterminated string")
     }
 
     @Test func readsLongStringsAcrossWordBoundaries() throws {
