@@ -89,8 +89,8 @@ func runStatus(_ arguments: [String]) throws -> Int32 {
         Output.json(.object([
             "store": .string(storePath), "fingerprint": ledger.fingerprint.map(JSON.string) ?? .null,
             "appliedAt": ledger.appliedAt.map(JSON.string) ?? .null, "templates": ledger.templates.map(JSON.string) ?? .null,
-            "files": .object(ledger.files.mapValues(JSON.string)),
-            "entities": .object(perEntity.mapValues { .number(JSONNumber(Int64($0))) }),
+            "files": .object(JSONObject(ledger.files.mapValues(JSON.string))),
+            "entities": .object(JSONObject(perEntity.mapValues { JSON.number(JSONNumber(Int64($0))) })),
         ]))
         return 0
     }

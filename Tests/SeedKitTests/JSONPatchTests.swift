@@ -217,7 +217,7 @@ struct JSONPatchTests {
 
     @Test func differenceMatchesArrayElementsOnKeys() throws {
         func record(_ id: Int, _ age: Int? = nil) -> JSON {
-            var members: [String: JSON] = ["id": .number(JSONNumber(id))]
+            var members: JSONObject = ["id": .number(JSONNumber(id))]
             if let age { members["age"] = .number(JSONNumber(age)) }
             return .object(members)
         }
@@ -321,7 +321,7 @@ private enum RandomJSON {
             let count = Int.random(in: 0...6, using: &random)
             return .array((0..<count).map { _ in value(depth: depth - 1, using: &random) })
         default:
-            var members: [String: JSON] = [:]
+            var members: JSONObject = [:]
             for _ in 0..<Int.random(in: 0...4, using: &random) {
                 members[["a", "b", "c", "d/e", "~f"].randomElement(using: &random)!] =
                     value(depth: depth - 1, using: &random)

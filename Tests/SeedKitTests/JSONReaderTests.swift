@@ -43,6 +43,12 @@ struct JSONReaderTests {
         #expect(try parse(#""\u0000x\u00e9\u20AC""#) == .string("\u{0}xé€"))
         #expect(try parse(#""\uD83D\uDE00 and 😀""#) == .string("😀 and 😀"))
         #expect(try parse(#"{"é\u00e9": "日本語"}"#) == ["éé": "日本語"])
+        // Text of escapes only, which unescapes to the fewest bytes, at most as many as the text has.
+        #expect(try parse(#""\"\"\\\n""#) == .string("\"\"\\\n"))
+        let escapes = String(repeating: #"\u00e9\uD83D\uDE00\"x"#, count: 50)
+        #expect(try parse("[\"\(escapes)\", 1]") == [.string(String(repeating: "é😀\"x", count: 50)), 1])
+        #expect(error(#""\u00e9"#) == "1:1: unterminated string")
+        #expect(error(#""ab\"#) == "1:4: unterminated string")
     }
 
     @Test func readsLongStringsAcrossWordBoundaries() throws {
@@ -132,7 +138,7 @@ struct JSONReaderTests {
     }
 
     @Test func readsRepeatedRecordsExactly() throws {
-        // Records with the same keys are built from a shared layout after the second one: each must still get its
+        // Records with the same keys share the key layout of the first one: each must still get its
         // own values, whatever the nesting, and records with other keys, key orders or escapes must not be mixed up.
         var records: [String] = []
         var expected: [JSON] = []
@@ -175,12 +181,26 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func keepsTheKeysOfARecordWhoseShapeIsForgottenWhileItIsRead() throws {
+        // The second record is expected to have the keys of the first, and its "a" and "b" do; then the objects
+        // inside it take the place of every remembered shape, the last one with "c" where the first record had it.
+        // The record's own "c" must not be taken for a key of that shape.
+        let nested = (1...15).map { #"{"k\#($0)": 0}"# }.joined(separator: ",") + #",{"x": 0, "b": 0, "c": 0}"#
+        let json = try parse(#"[{"a": 1, "b": 0, "c": 2}, {"a": 1, "b": [\#(nested)], "c": 2}]"#)
+        let second = try #require(json.arrayValue?.last?.objectValue)
+        #expect(second.keys == ["a", "b", "c"])
+        #expect(second["b"]?.arrayValue?.last == ["x": 0, "b": 0, "c": 0])
+    }
+
     @Test func rejectsDuplicateKeysInRepeatedRecords() {
         let record = #"{"a": 1, "b": 2}"#
         #expect(error("[\(record), \(record), \(record), {\"a\": 1, \"a\": 2}]") == "1:65: duplicate key 'a' (first at 1:57)")
         // Equal as Swift strings though their bytes differ (composed and decomposed é): still duplicates.
         let keys = #"{"\#u{E9}": 1, "e\#u{301}": 2}"#
         #expect(error("[\(keys), \(keys)]") == #"1:11: duplicate key 'e\#u{301}' (first at 1:3)"#)
+        // Objects of more than eight keys find duplicates through their index rather than by comparing each pair.
+        let many = (0..<12).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        #expect(error("{\(many), \"k7\": 0}") == "1:114: duplicate key 'k7' (first at 1:65)")
     }
 
     @Test func limitsNestingDepth() throws {

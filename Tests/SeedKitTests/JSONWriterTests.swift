@@ -41,25 +41,19 @@ struct JSONWriterTests {
 
     @Test func sortsEachObjectByItsOwnKeyBytes() {
         // `respelled` is a copy of `original` with one key swapped for a different spelling that is equal as a
-        // String. In a sparse table the swap keeps the layout, so both list their keys in the same order; the
-        // writer must still sort each by its own bytes.
-        func sparse(_ members: [String: JSON]) -> [String: JSON] {
-            var sparse = [String: JSON](minimumCapacity: 1000)
-            sparse.merge(members) { $1 }
-            return sparse
-        }
-        func respelled(_ original: [String: JSON], _ key: String, as newKey: String) -> [String: JSON] {
+        // String, so both have keys equal as strings; the writer must still sort each by its own bytes.
+        func respelled(_ original: JSONObject, _ key: String, as newKey: String) -> JSONObject {
             var copy = original
             copy[newKey] = copy.removeValue(forKey: key)
             return copy
         }
-        let decomposed = sparse(["e\u{301}": 1, "f": 2])
+        let decomposed: JSONObject = ["e\u{301}": 1, "f": 2]
         #expect(
             JSON.array([.object(decomposed), .object(respelled(decomposed, "e\u{301}", as: "\u{E9}")), .object(decomposed)])
                 .serialized(style: .canonical)
                 == Array("[{\"e\u{301}\":1,\"f\":2},{\"f\":2,\"\u{E9}\":1},{\"e\u{301}\":1,\"f\":2}]".utf8))
         // The same with ASCII keys: the Kelvin sign is equal to "K" as a String.
-        let ascii = sparse(["K": 1, "L": 2])
+        let ascii: JSONObject = ["K": 1, "L": 2]
         #expect(
             JSON.array([.object(ascii), .object(respelled(ascii, "K", as: "\u{212A}"))]).serialized(style: .canonical)
                 == Array("[{\"K\":1,\"L\":2},{\"L\":2,\"\u{212A}\":1}]".utf8))
@@ -109,10 +103,10 @@ struct JSONWriterTests {
     }
 
     @Test func writesEqualValuesAsIdenticalBytes() {
-        var first: [String: JSON] = [:]
+        var first: JSONObject = [:]
         for key in ["one", "two", "three", "four", "five", "six"] { first[key] = .number(JSONNumber(key.count)) }
         first["list"] = [1.0, .number(JSONNumber(Decimal(string: "0.1")!)), ["b": 1, "a": 2]]
-        var second: [String: JSON] = ["list": [1, 0.1, ["a": 2.0, "b": .number(JSONNumber(Decimal(1)))]]]
+        var second: JSONObject = ["list": [1, 0.1, ["a": 2.0, "b": .number(JSONNumber(Decimal(1)))]]]
         for key in ["six", "five", "four", "three", "two", "one"] {
             second[key] = .number(JSONNumber(Double(key.count)))
         }
@@ -197,7 +191,7 @@ struct JSONWriterTests {
                 try writer.endObject()
             }
             try writer.endObject()
-            var expected: [String: JSON] = [:]
+            var expected: JSONObject = [:]
             for key in ["m", "b", "z", "a"] { expected[key] = ["y": .string(key), "x": [2, 1]] }
             #expect(try writer.finish() == JSON.object(expected).serialized(style: style))
         }

@@ -113,7 +113,7 @@ struct SeederTests {
         }
         #expect(seeded.count == 11)
         for (key, hash, object) in seeded {
-            var members: [String: JSON] = ["$class": .string(object.entity.name)]
+            var members: JSONObject = ["$class": .string(object.entity.name)]
             for (index, attribute) in object.entity.attributes.enumerated() {
                 members[attribute.name] = object.attributeValue(at: index)?.json ?? .null
             }

@@ -17,7 +17,7 @@ protocol GraphOutput {
 /// Builds ``JSON`` values.
 enum JSONOutput: GraphOutput {
     static var placeholder: JSON { .null }
-    static func object(_ members: [String: JSON]) -> JSON { .object(members) }
+    static func object(_ members: [String: JSON]) -> JSON { .object(JSONObject(members)) }
     static func array(_ elements: [JSON]) -> JSON { .array(elements) }
     static func string(_ text: String) -> JSON { .string(text) }
     static func attribute(_ value: AttributeValue) -> JSON { value.json }

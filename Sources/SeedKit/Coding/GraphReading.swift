@@ -379,7 +379,7 @@ final class GraphReading {
         return .object(pending)
     }
 
-    private func readReference(_ reference: JSON, members: [String: JSON], at place: Place) -> Link? {
+    private func readReference(_ reference: JSON, members: JSONObject, at place: Place) -> Link? {
         guard case .string(let id) = reference else {
             problem(.typeMismatch, at: place.appending("$ref"), "\"$ref\" names an \"$id\" and must be a string, got \(reference.kindDescription)")
             return nil

@@ -65,7 +65,7 @@ extension GraphDiff {
     /// "column"}…], "summary": {"added", "removed", "changed", "model", "onlyInNew"}}`, absent members left out.
     public var json: JSON {
         let differences = changes.map { change -> JSON in
-            var members: [String: JSON] = [
+            var members: JSONObject = [
                 "kind": .string(change.kind.rawValue), "path": .string(change.path), "object": .string(change.object),
             ]
             if let property = change.property { members["property"] = .string(property) }

@@ -24,6 +24,10 @@ extension JSON {
                 pending.append(contentsOf: zip(a, b))
             case let (.object(a), .object(b)):
                 guard a.count == b.count else { return false }
+                if a.hasSameLayout(as: b) {
+                    pending.append(contentsOf: zip(a.values, b.values))
+                    break
+                }
                 for (key, value) in a {
                     guard let other = b[key] else { return false }
                     pending.append((value, other))

@@ -30,7 +30,8 @@ extension JSON {
             }
         case .string(let string): string
         case .array(let elements): elements.map(\.anyValue)
-        case .object(let members): members.mapValues(\.anyValue)
+        case .object(let members):
+            Dictionary(uniqueKeysWithValues: members.lazy.map { ($0.key, $0.value.anyValue) }) as [String: Any]
         }
     }
 
@@ -64,7 +65,7 @@ extension JSON {
             return .number(JSONNumber(decimal))
         }
         if let members = value as? [String: Any] {
-            var object = [String: JSON](minimumCapacity: members.count)
+            var object = JSONObject()
             for (key, member) in members {
                 path.append(key)
                 object[key] = try converting(member, path: &path)

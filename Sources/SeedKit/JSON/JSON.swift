@@ -12,7 +12,7 @@ public enum JSON: Sendable, Hashable {
     case number(JSONNumber)
     case string(String)
     case array([JSON])
-    case object([String: JSON])
+    case object(JSONObject)
 }
 
 extension JSON {
@@ -44,7 +44,7 @@ extension JSON {
         return nil
     }
 
-    public var objectValue: [String: JSON]? {
+    public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
@@ -73,6 +73,8 @@ extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressibl
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSON...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSON)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        var members = JSONObject()
+        for (key, value) in elements { members[key] = value }
+        self = .object(members)
     }
 }

@@ -16,9 +16,9 @@ struct JSONEmitter {
     /// A container being written: its children and the next one to write.
     private enum OpenContainer {
         case array([JSON], next: Int)
-        case object([String: JSON], next: Dictionary<String, JSON>.Index)
-        /// An object in key order: its member indices in that order are `memberOrder[orderStart...]`.
-        case sortedObject([String: JSON], orderStart: Int, next: Int)
+        case object(JSONObject, next: Int)
+        /// An object in key order: its member positions in that order are `memberOrder[orderStart...]`.
+        case sortedObject(JSONObject, orderStart: Int, next: Int)
     }
 
     /// Writes a whole value, with `indent` the nesting level it starts at (for the pretty style).
@@ -28,8 +28,8 @@ struct JSONEmitter {
     mutating func write(_ root: JSON, indent baseIndent: Int) {
         var containers: [OpenContainer] = []
         var keyOrders = KeyOrders()
-        // The member indices of the open sorted objects, in key order, innermost last.
-        var memberOrder: [Dictionary<String, JSON>.Index] = []
+        // The member positions of the open sorted objects, in key order, innermost last.
+        var memberOrder: [Int] = []
         // Writes a scalar, or an empty container, or opens a container (writing its opening bracket).
         func begin(_ value: JSON) {
             switch value {
@@ -51,10 +51,10 @@ struct JSONEmitter {
                     bytes.append(UInt8(ascii: "{"))
                     if sortsKeys {
                         let orderStart = memberOrder.count
-                        keyOrders.appendIndicesInKeyOrder(of: members, depth: containers.count, to: &memberOrder)
+                        keyOrders.appendPositionsInKeyOrder(of: members, depth: containers.count, to: &memberOrder)
                         containers.append(.sortedObject(members, orderStart: orderStart, next: 0))
                     } else {
-                        containers.append(.object(members, next: members.startIndex))
+                        containers.append(.object(members, next: 0))
                     }
                 }
             }
@@ -79,12 +79,12 @@ struct JSONEmitter {
                 writeLineBreak(indent: indent - 1)
                 bytes.append(UInt8(ascii: "]"))
             case .object(let members, var position):
-                while position < members.endIndex {
-                    if position > members.startIndex { bytes.append(UInt8(ascii: ",")) }
+                while position < members.count {
+                    if position > 0 { bytes.append(UInt8(ascii: ",")) }
                     writeLineBreak(indent: indent)
                     writeKey(members.keys[position])
                     let member = position
-                    members.formIndex(after: &position)
+                    position += 1
                     if members.values[member].isContainer {
                         containers.append(.object(members, next: position))
                         begin(members.values[member])
@@ -196,20 +196,6 @@ struct JSONEmitter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Whether two strings have the same UTF-8 bytes (`==` compares by canonical equivalence).
-    static func hasSameUTF8(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                // Keys are short: a loop beats a call to memcmp.
-                for position in left.indices where left[position] != right[position] { return false }
-                return true
-            }
-        }
-    }
-
     /// Whether `lhs` comes before `rhs` in UTF-8 byte order, which is Unicode scalar order.
     ///
     /// Not `String.<`, which compares by canonical equivalence and orders some strings differently.
@@ -241,17 +227,15 @@ extension JSON {
 
 /// The key order of recently written objects, so that objects with the same keys are not sorted again.
 ///
-/// Dictionaries that share a layout (the reader builds records with the same keys from one template, and copies
-/// of a dictionary keep its layout) list their keys in the same order, so an object whose keys, in iteration order,
-/// are those of a recent object takes that object's sorted permutation.
+/// Objects that share a key layout (the reader gives records with the same keys one layout, and copies of an object
+/// keep it) list their keys in the same order, so an object whose layout is a recent object's takes that object's
+/// sorted permutation.
 private struct KeyOrders {
     struct KeyOrder {
-        /// The keys in the dictionary's iteration order.
-        var keys: [String]
-        /// The iteration positions of the keys in key order.
+        /// Held, so that no other layout can take its identity while the order is kept.
+        var layout: JSONKeyLayout
+        /// The positions of the keys in key order.
         var sortedPositions: [Int]
-        /// Whether every key is ASCII, which makes `==` a byte comparison (see `hasKeys(of:order:)`).
-        var isASCII: Bool
     }
 
     /// How many orders are kept; when full, each new one replaces the oldest.
@@ -263,38 +247,27 @@ private struct KeyOrders {
     private var oldest = 0
     /// The order last used at each nesting depth, tried first.
     private var recentAtDepth: [Int] = []
-    /// The member indices of the object being ordered, in iteration order.
-    private var iterationIndices: [Dictionary<String, JSON>.Index] = []
 
-    /// Appends the indices of `members` to `order`, sorted by key in UTF-8 byte order.
+    /// Appends the positions of the members of `members` to `order`, sorted by key in UTF-8 byte order.
     ///
-    /// - Complexity: O(*n*) for *n* members whose keys match a recent object's; O(*n* log *n*) otherwise.
-    mutating func appendIndicesInKeyOrder(
-        of members: [String: JSON], depth: Int, to order: inout [Dictionary<String, JSON>.Index]
-    ) {
-        iterationIndices.removeAll(keepingCapacity: true)
-        var index = members.startIndex
-        while index != members.endIndex {
-            iterationIndices.append(index)
-            members.formIndex(after: &index)
-        }
+    /// - Complexity: O(*n*) for *n* members whose layout is a recent object's; O(*n* log *n*) otherwise.
+    mutating func appendPositionsInKeyOrder(of members: JSONObject, depth: Int, to order: inout [Int]) {
         let recent = depth < recentAtDepth.count ? recentAtDepth[depth] : -1
-        var match = recent >= 0 && hasKeys(of: members, order: recent) ? recent : nil
+        var match = recent >= 0 && orders[recent].layout === members.layout ? recent : nil
         if match == nil {
-            match = orders.indices.first { $0 != recent && hasKeys(of: members, order: $0) }
+            match = orders.indices.first { $0 != recent && orders[$0].layout === members.layout }
         }
         if let match {
             remember(match, atDepth: depth)
-            for position in orders[match].sortedPositions { order.append(iterationIndices[position]) }
+            order.append(contentsOf: orders[match].sortedPositions)
             return
         }
 
-        let keys = iterationIndices.map { members.keys[$0] }
+        let keys = members.keys
         let sortedPositions = keys.indices.sorted { JSONEmitter.precedes(keys[$0], keys[$1]) }
-        for position in sortedPositions { order.append(iterationIndices[position]) }
+        order.append(contentsOf: sortedPositions)
         guard keys.count <= Self.maximumKeys else { return }
-        let isASCII = keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
-        let newOrder = KeyOrder(keys: keys, sortedPositions: sortedPositions, isASCII: isASCII)
+        let newOrder = KeyOrder(layout: members.layout, sortedPositions: sortedPositions)
         if orders.count < Self.capacity {
             orders.append(newOrder)
             remember(orders.count - 1, atDepth: depth)
@@ -304,27 +277,6 @@ private struct KeyOrders {
             remember(oldest, atDepth: depth)
             oldest = (oldest + 1) % Self.capacity
         }
-    }
-
-    /// Whether the keys of `members`, in iteration order (`iterationIndices`), are those of `orders[order]`.
-    private func hasKeys(of members: [String: JSON], order: Int) -> Bool {
-        let keys = orders[order].keys
-        guard keys.count == iterationIndices.count else { return false }
-        guard orders[order].isASCII else {
-            // By bytes, not `==`: keys equal as strings but spelled differently (é composed or not) sort differently.
-            for (key, index) in zip(keys, iterationIndices) where !JSONEmitter.hasSameUTF8(members.keys[index], key) {
-                return false
-            }
-            return true
-        }
-        // A string equal to an ASCII one but spelled differently has a character that decomposes to one ASCII
-        // character (such as the Kelvin sign), and so has more bytes: for an ASCII key, equal byte counts and `==`
-        // mean equal bytes. `==` is quick for the same string or equal short ones, as in records.
-        for (key, index) in zip(keys, iterationIndices) {
-            let member = members.keys[index]
-            if member.utf8.count != key.utf8.count || member != key { return false }
-        }
-        return true
     }
 
     private mutating func remember(_ order: Int, atDepth depth: Int) {

@@ -15,13 +15,15 @@ extension JSONParser {
             index = position
             throw failure(expected: "a digit after '-'")
         }
+        // The digits as one integer, read as they are skipped; it wraps around past 19 digits, when it is not used.
+        var digits: UInt64 = 0
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
             if position < bytes.count && isDigit(bytes[position]) {
                 throw JSONParseFailure(offset: start, message: "leading zeros are not allowed")
             }
         } else {
-            position = skipDigits(from: position)
+            position = skipDigits(from: position, into: &digits)
         }
         let integerEnd = position
         var fractionEnd = position
@@ -34,7 +36,7 @@ extension JSONParser {
                 index = position
                 throw failure(expected: "a digit after '.'")
             }
-            position = skipDigits(from: position)
+            position = skipDigits(from: position, into: &digits)
             fractionEnd = position
         }
         if position < bytes.count && bytes[position] | 0x20 == UInt8(ascii: "e") {
@@ -58,13 +60,21 @@ extension JSONParser {
         }
         index = position
 
-        if isInteger && integerEnd - integerStart <= 18 {
+        let fractionDigits = max(fractionEnd - integerEnd - 1, 0)
+        let digitCount = integerEnd - integerStart + fractionDigits
+        if isInteger && digitCount <= 18 {
             // Eighteen digits always fit 64 bits.
-            var value: Int64 = 0
-            for offset in integerStart..<integerEnd {
-                value = value &* 10 &+ Int64(bytes[offset] &- 0x30)
-            }
+            let value = Int64(digits)
             return JSONNumber(isNegative ? -value : value)
+        }
+        // At most 15 digits, so that they are an exact double, and an exact power of ten: one operation rounds
+        // correctly, and the nearest double prints back as the same digits (`numberFromDigits` decides the same way
+        // after taking off trailing zeros, and the exact quotient is the same number either way).
+        let scale = exponent - fractionDigits
+        if digitCount <= 15 && (-22...22).contains(scale) {
+            let magnitude =
+                scale < 0 ? Double(digits) / Self.powersOfTen[-scale] : Double(digits) * Self.powersOfTen[scale]
+            return JSONNumber(isNegative ? -magnitude : magnitude)
         }
         return try numberFromDigits(
             start: start, isNegative: isNegative, integer: integerStart..<integerEnd,
@@ -90,11 +100,7 @@ extension JSONParser {
                     significand /= 10
                     pendingZeros += 1
                 }
-                var remaining = significand
-                while remaining != 0 {
-                    significantDigits += 1
-                    remaining /= 10
-                }
+                significantDigits = Self.decimalDigitCount(of: significand)
             }
         }
         // Otherwise one loop over both digit runs, skipping the '.' between them, without building a collection.
@@ -268,15 +274,34 @@ extension JSONParser {
 
     private static var powersOfTen: [Double] { NumberText.powersOfTen }
 
+    /// 10^0 through 10^19, every power of ten a `UInt64` holds.
+    private static let integerPowersOfTen: [UInt64] = (0...19).map { exponent in
+        (0..<exponent).reduce(1) { power, _ in power * 10 }
+    }
+
+    /// The number of decimal digits of a nonzero `value`.
+    ///
+    /// From its bit length, which gives the digit count or one less (log10(2) ≈ 1233/4096), instead of dividing by
+    /// ten once per digit: those divisions depend on each other and cost more than the rest of reading a number.
+    @inline(__always)
+    private static func decimalDigitCount(of value: UInt64) -> Int {
+        let estimate = ((64 - value.leadingZeroBitCount) * 1233) >> 12
+        return value >= integerPowersOfTen[estimate] ? estimate + 1 : estimate
+    }
+
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10
     }
 
+    /// The position after the digits from `position`, which are appended to `digits` (wrapping around).
     @inline(__always)
-    private func skipDigits(from position: Int) -> Int {
+    private func skipDigits(from position: Int, into digits: inout UInt64) -> Int {
         var position = position
-        while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+        while position < bytes.count && isDigit(bytes[position]) {
+            digits = digits &* 10 &+ UInt64(bytes[position] &- 0x30)
+            position += 1
+        }
         return position
     }
 }

@@ -5,10 +5,10 @@ extension JSONParser {
         var hasEscapes: Bool
     }
 
-    /// The values of the open containers, innermost last, in memory the parser manages itself, so that a closing
-    /// container moves its values out instead of copying them (and then releasing the originals).
-    struct ValueStack: ~Copyable {
-        private var base: UnsafeMutablePointer<JSON>
+    /// A stack of the parser's, in memory it manages itself: no uniqueness or bounds checks on each push and pop,
+    /// and a closing container moves its values out instead of copying them (and then releasing the originals).
+    struct ParseStack<Element>: ~Copyable {
+        private var base: UnsafeMutablePointer<Element>
         private var capacity = 64
         private(set) var count = 0
 
@@ -21,47 +21,74 @@ extension JSONParser {
             base.deallocate()
         }
 
-        mutating func push(_ value: consuming JSON) {
+        var last: Element? {
+            count > 0 ? base[count - 1] : nil
+        }
+
+        /// The element at `position`, which must be below `count`.
+        subscript(position: Int) -> Element {
+            unsafeAddress { UnsafePointer(base + position) }
+            unsafeMutableAddress { base + position }
+        }
+
+        /// The elements from `start` on, valid until the stack changes.
+        func elements(from start: Int) -> UnsafeBufferPointer<Element> {
+            UnsafeBufferPointer(start: base + start, count: count - start)
+        }
+
+        mutating func push(_ element: consuming Element) {
             if count == capacity {
-                let larger = UnsafeMutablePointer<JSON>.allocate(capacity: capacity * 2)
+                let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
                 larger.moveInitialize(from: base, count: count)
                 base.deallocate()
                 base = larger
                 capacity *= 2
             }
-            (base + count).initialize(to: value)
+            (base + count).initialize(to: element)
             count += 1
         }
 
-        /// Moves out the value at `position`, whose slot must then be dropped with ``dropMoved(from:through:)``.
-        mutating func take(at position: Int) -> JSON {
-            (base + position).move()
-        }
-
-        /// Drops the values from `start` on, when those up to `last` were moved out and the rest were not.
-        mutating func dropMoved(from start: Int, through last: Int) {
-            (base + last + 1).deinitialize(count: count - last - 1)
+        /// Removes the elements from `start` on.
+        mutating func removeAll(from start: Int) {
+            (base + start).deinitialize(count: count - start)
             count = start
         }
+    }
+}
 
-        /// Moves the values from `start` on into an array.
-        mutating func popArray(from start: Int) -> [JSON] {
-            let elements = count - start
-            let array = [JSON](unsafeUninitializedCapacity: elements) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: base + start, count: elements)
-                initialized = elements
-            }
-            count = start
-            return array
+extension JSONParser.ParseStack where Element == JSON {
+    /// Moves the values from `start` on into an array.
+    mutating func popArray(from start: Int) -> [JSON] {
+        // Appending a sequence that moves the values out: `Array(unsafeUninitializedCapacity:)` allocates through
+        // an unspecialized path of the standard library that looks up the storage class's generic metadata on
+        // every call, and appending one value at a time checks the array's uniqueness for each.
+        var array: [JSON] = []
+        array.append(contentsOf: JSONParser.MovingValues(position: base + start, end: base + count))
+        count = start
+        return array
+    }
+}
+
+extension JSONParser {
+    /// Values of a ``ParseStack`` moved out one by one as they are iterated, which must be to the end.
+    struct MovingValues: Sequence, IteratorProtocol {
+        var position: UnsafeMutablePointer<JSON>
+        let end: UnsafeMutablePointer<JSON>
+
+        var underestimatedCount: Int { end - position }
+
+        mutating func next() -> JSON? {
+            guard position < end else { return nil }
+            defer { position += 1 }
+            return position.move()
         }
     }
 
-    /// The key lists of recently read objects, each with a dictionary of those keys once a second object has them.
+    /// The key lists of recently read objects, each with the key layout of the objects that have them.
     ///
-    /// Documents repeat objects with the same keys in the same order (records). Copying a dictionary keeps its
-    /// layout, so such an object is built by copying the template and setting its values by index: no key strings
-    /// are made and none is hashed. Keys compare by their bytes in the text, so a shape never matches an object
-    /// that the general path would build differently (say one with a duplicate key).
+    /// Documents repeat objects with the same keys in the same order (records). Such an object shares the layout of
+    /// the first one, so it needs no key strings and no hashing. Keys compare by their bytes in the text, so a shape
+    /// never matches an object that the general path would build differently (say one with a duplicate key).
     struct ObjectShapes {
         struct Shape {
             /// The UTF-8 of the keys in text order, one after the other, then eight zero bytes so that comparisons
@@ -69,11 +96,19 @@ extension JSONParser {
             var keyBytes: [UInt8]
             /// Where each key ends in `keyBytes`.
             var keyEnds: [Int]
-            /// The keys, all mapped to null; nil until a second object with them is read, so that one-off objects
-            /// cost no extra hashing.
-            var template: [String: JSON]?
-            /// The index in `template` of each key, in text order.
-            var slots: [Dictionary<String, JSON>.Index] = []
+            var layout: JSONKeyLayout
+            /// Which shape this is of those that have taken its place, so that a prediction notices a replacement.
+            var generation: Int
+        }
+
+        /// A guess that an object being read has the keys of a shape, checked key by key as they are read.
+        struct Prediction {
+            var shape: Int
+            var generation: Int
+
+            static let none = Prediction(shape: -1, generation: 0)
+
+            var isActive: Bool { shape >= 0 }
         }
 
         /// How many shapes are kept; when full, each new one replaces the oldest.
@@ -85,9 +120,49 @@ extension JSONParser {
         private var oldest = 0
         /// The shape last seen at each nesting depth, tried first.
         private var recentAtDepth: [Int] = []
+        private var generations = 0
+
+        /// A prediction that an object opening at `depth` has the keys of the shape last seen there.
+        func prediction(atDepth depth: Int) -> Prediction {
+            guard depth < recentAtDepth.count, recentAtDepth[depth] >= 0 else { return .none }
+            let shape = recentAtDepth[depth]
+            return Prediction(shape: shape, generation: shapes[shape].generation)
+        }
+
+        /// The end of the key at `start` in `text` when it is the predicted shape's key number `member`, followed by
+        /// its closing quote; nil otherwise.
+        ///
+        /// Such a key needs no scanning: its bytes are those of a key read before, without escapes.
+        func predictedKeyEnd(
+            _ prediction: Prediction, member: Int, at start: Int, in text: UnsafeBufferPointer<UInt8>
+        ) -> Int? {
+            guard shapes[prediction.shape].generation == prediction.generation else { return nil }
+            return shapes[prediction.shape].keyEnds.withUnsafeBufferPointer { keyEnds in
+                guard member < keyEnds.count else { return nil }
+                let keyStart = member == 0 ? 0 : keyEnds[member - 1]
+                let count = keyEnds[member] - keyStart
+                guard start + count < text.count, text[start + count] == UInt8(ascii: "\""),
+                    shapes[prediction.shape].keyBytes.withUnsafeBufferPointer({ keyBytes in
+                        Self.bytes(of: text, from: start, equal: keyBytes, from: keyStart, count: count)
+                    })
+                else { return nil }
+                return start + count
+            }
+        }
+
+        /// The predicted shape when every one of an object's `memberCount` keys was found predicted, and it has no
+        /// other keys.
+        func confirmed(_ prediction: Prediction, memberCount: Int) -> Int? {
+            guard prediction.isActive, shapes[prediction.shape].generation == prediction.generation,
+                shapes[prediction.shape].keyEnds.count == memberCount
+            else { return nil }
+            return prediction.shape
+        }
 
         /// The shape whose keys are exactly `keys`, read from `text`, for an object at `depth`.
-        mutating func match(_ keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>, depth: Int) -> Int? {
+        mutating func match(
+            _ keys: UnsafeBufferPointer<KeyText>, in text: UnsafeBufferPointer<UInt8>, depth: Int
+        ) -> Int? {
             let recent = depth < recentAtDepth.count ? recentAtDepth[depth] : -1
             if recent >= 0 && self.shape(recent, hasKeys: keys, in: text) { return recent }
             for shape in shapes.indices where shape != recent && self.shape(shape, hasKeys: keys, in: text) {
@@ -97,43 +172,21 @@ extension JSONParser {
             return nil
         }
 
-        /// Builds an object of `shape`, which has a template, taking its values from `values` at `start...`.
-        ///
-        /// - Complexity: O(*n*) for *n* members, without hashing.
-        func object(ofShape shape: Int, takingValuesFrom values: inout ValueStack, at start: Int) -> [String: JSON]? {
-            guard var members = shapes[shape].template else { return nil }
-            let slots = shapes[shape].slots
-            for member in slots.indices {
-                members.values[slots[member]] = values.take(at: start + member)
-            }
-            values.dropMoved(from: start, through: values.count - 1)
-            return members
+        func layout(of shape: Int) -> JSONKeyLayout {
+            shapes[shape].layout
         }
 
-        /// Gives `shape` the layout of `members`, an object with its keys, for later objects to copy.
-        mutating func setTemplate(from members: [String: JSON], forShape shape: Int) {
-            let template = members.mapValues { _ in JSON.null }
-            var slots: [Dictionary<String, JSON>.Index] = []
-            slots.reserveCapacity(members.count)
-            shapes[shape].keyBytes.withUnsafeBufferPointer { keyBytes in
-                var start = 0
-                for end in shapes[shape].keyEnds {
-                    let key = String(decoding: UnsafeBufferPointer(rebasing: keyBytes[start..<end]), as: UTF8.self)
-                    slots.append(template.index(forKey: key)!)
-                    start = end
-                }
-            }
-            shapes[shape].template = template
-            shapes[shape].slots = slots
-        }
-
-        /// Records the keys of an object at `depth` that matched no shape, unless they are not worth keeping.
-        mutating func add(_ keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>, depth: Int) {
+        /// Records the keys and layout of an object at `depth` that matched no shape, unless they are not worth
+        /// keeping.
+        mutating func add(
+            _ keys: UnsafeBufferPointer<KeyText>, layout: JSONKeyLayout, in text: UnsafeBufferPointer<UInt8>, depth: Int
+        ) {
             guard keys.count <= Self.maximumKeys, !keys.contains(where: \.hasEscapes) else {
                 remember(-1, atDepth: depth)
                 return
             }
-            var shape = Shape(keyBytes: [], keyEnds: [], template: nil)
+            generations += 1
+            var shape = Shape(keyBytes: [], keyEnds: [], layout: layout, generation: generations)
             shape.keyEnds.reserveCapacity(keys.count)
             for key in keys {
                 shape.keyBytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[key.bytes]))
@@ -163,14 +216,16 @@ extension JSONParser {
         /// Whether `keys`, read from `text`, are the keys of `shape`, in the same order.
         ///
         /// Reads the shape in place (a copy of it would retain its arrays) and compares eight bytes at a time.
-        private func shape(_ shape: Int, hasKeys keys: ArraySlice<KeyText>, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        private func shape(
+            _ shape: Int, hasKeys keys: UnsafeBufferPointer<KeyText>, in text: UnsafeBufferPointer<UInt8>
+        ) -> Bool {
             guard keys.count == shapes[shape].keyEnds.count else { return false }
             return shapes[shape].keyEnds.withUnsafeBufferPointer { keyEnds in
                 shapes[shape].keyBytes.withUnsafeBufferPointer { keyBytes in
                     var start = 0
                     // By index: iterating a zip of the two costs more than the comparisons.
                     for member in keyEnds.indices {
-                        let key = keys[keys.startIndex + member]
+                        let key = keys[member]
                         let end = keyEnds[member]
                         guard !key.hasEscapes, key.bytes.count == end - start,
                             Self.bytes(of: text, from: key.bytes.lowerBound, equal: keyBytes, from: start, count: end - start)

@@ -25,6 +25,8 @@ struct JSONParser {
         var valuesStart: Int
         var keysStart: Int
         var offset: Int
+        /// For an object, the shape its keys have matched so far, if any.
+        var prediction = ObjectShapes.Prediction.none
     }
 
     /// Reads the whole text as one value, with nothing but whitespace around it.
@@ -42,10 +44,10 @@ struct JSONParser {
 
     /// Reads one value starting at `index` (after optional whitespace).
     mutating func parseValue() throws(JSONParseFailure) -> JSON {
-        var containers: [OpenContainer] = []
+        var containers = ParseStack<OpenContainer>()
         // Elements and member values of the open containers, innermost last; keys run parallel for objects.
-        var values = ValueStack()
-        var keys: [KeyText] = []
+        var values = ParseStack<JSON>()
+        var keys = ParseStack<KeyText>()
         readingValues: while true {
             skipWhitespace()
             guard index < bytes.count else { throw failure(expected: "a value") }
@@ -60,11 +62,13 @@ struct JSONParser {
                 skipWhitespace()
                 if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    value = .object([:])
+                    value = .object(JSONObject())
                 } else {
-                    containers.append(
-                        OpenContainer(isObject: true, valuesStart: values.count, keysStart: keys.count, offset: offset))
-                    keys.append(try parseKey(afterComma: false))
+                    containers.push(
+                        OpenContainer(
+                            isObject: true, valuesStart: values.count, keysStart: keys.count, offset: offset,
+                            prediction: shapes.prediction(atDepth: containers.count)))
+                    keys.push(try parseKey(afterComma: false, in: &containers[containers.count - 1], keys.count))
                     continue readingValues
                 }
             case UInt8(ascii: "["):
@@ -78,7 +82,7 @@ struct JSONParser {
                     index += 1
                     value = .array([])
                 } else {
-                    containers.append(
+                    containers.push(
                         OpenContainer(isObject: false, valuesStart: values.count, keysStart: keys.count, offset: offset))
                     continue readingValues
                 }
@@ -111,7 +115,7 @@ struct JSONParser {
                     index += 1
                     skipWhitespace()
                     if container.isObject {
-                        keys.append(try parseKey(afterComma: true))
+                        keys.push(try parseKey(afterComma: true, in: &containers[containers.count - 1], keys.count))
                     } else if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
                         throw JSONParseFailure(offset: index, message: "trailing comma in array")
                     }
@@ -120,66 +124,70 @@ struct JSONParser {
                     index += 1
                     value = .object(
                         try makeObject(
-                            container, depth: containers.count - 1, memberKeys: keys[container.keysStart...],
-                            values: &values))
-                    // After the slice of member keys is gone, so that this does not copy the array; one element at a
-                    // time because `removeLast(_:)` goes through a generic range replacement that costs far more.
-                    while keys.count > container.keysStart { keys.removeLast() }
+                            container, depth: containers.count - 1,
+                            memberKeys: keys.elements(from: container.keysStart), values: &values))
+                    keys.removeAll(from: container.keysStart)
                 case UInt8(ascii: "]") where !container.isObject:
                     index += 1
                     value = .array(values.popArray(from: container.valuesStart))
                 default:
                     throw failure(expected: expectation)
                 }
-                containers.removeLast()
+                containers.removeAll(from: containers.count - 1)
             }
             return value
         }
     }
 
-    /// Moves the values of a closing object off the value stack into a dictionary with `memberKeys`, rejecting
+    /// Moves the values of a closing object off the value stack into an object with `memberKeys`, rejecting
     /// duplicate keys.
     ///
-    /// An object with the same keys, in the same order, as an earlier one copies that one's dictionary layout and
-    /// fills in its values, which needs neither key strings nor hashing; `depth` says where to look for one first.
+    /// An object with the same keys, in the same order, as a recent one shares that one's key layout, which needs
+    /// neither key strings nor hashing; `depth` says where to look for one first.
     private mutating func makeObject(
-        _ container: OpenContainer, depth: Int, memberKeys: ArraySlice<KeyText>, values: inout ValueStack
-    ) throws(JSONParseFailure) -> [String: JSON] {
-        let shape = shapes.match(memberKeys, in: bytes, depth: depth)
-        if let shape,
-            let members = shapes.object(ofShape: shape, takingValuesFrom: &values, at: container.valuesStart)
+        _ container: OpenContainer, depth: Int, memberKeys: UnsafeBufferPointer<KeyText>, values: inout ParseStack<JSON>
+    ) throws(JSONParseFailure) -> JSONObject {
+        if let shape = shapes.confirmed(container.prediction, memberCount: memberKeys.count)
+            ?? shapes.match(memberKeys, in: bytes, depth: depth)
         {
-            return members
+            return JSONObject(layout: shapes.layout(of: shape), values: values.popArray(from: container.valuesStart))
         }
-
-        var members = [String: JSON](minimumCapacity: memberKeys.count)
-        for (member, keyText) in memberKeys.enumerated() {
-            let key = string(of: keyText)
-            let valueIndex = container.valuesStart + member
-            if members.updateValue(values.take(at: valueIndex), forKey: key) != nil {
-                values.dropMoved(from: container.valuesStart, through: valueIndex)
-                throw duplicateKeyFailure(key, inObjectAt: container.offset)
-            }
+        var keys: [String] = []
+        keys.reserveCapacity(memberKeys.count)
+        for keyText in memberKeys { keys.append(string(of: keyText)) }
+        switch JSONKeyLayout.checking(keys) {
+        case .success(let layout):
+            shapes.add(memberKeys, layout: layout, in: bytes, depth: depth)
+            return JSONObject(layout: layout, values: values.popArray(from: container.valuesStart))
+        case .failure(let duplicate):
+            throw duplicateKeyFailure(duplicate.key, inObjectAt: container.offset)
         }
-        values.dropMoved(from: container.valuesStart, through: values.count - 1)
-        if let shape {
-            // The second object with these keys: from now on, objects with them copy this one's layout.
-            shapes.setTemplate(from: members, forShape: shape)
-        } else {
-            shapes.add(memberKeys, in: bytes, depth: depth)
-        }
-        return members
     }
 
-    /// Reads an object key and the ':' after it; `index` is at the key's opening quote (after whitespace).
-    private mutating func parseKey(afterComma: Bool) throws(JSONParseFailure) -> KeyText {
+    /// Reads an object key of `object` and the ':' after it; `index` is at the key's opening quote (after
+    /// whitespace), and `keysCount` is the count of the key stack, where the key goes.
+    ///
+    /// While the object's keys are those of its predicted shape, a key is compared with the shape's instead of scanned.
+    private mutating func parseKey(
+        afterComma: Bool, in object: inout OpenContainer, _ keysCount: Int
+    ) throws(JSONParseFailure) -> KeyText {
         guard index < bytes.count && bytes[index] == UInt8(ascii: "\"") else {
             if afterComma && index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                 throw JSONParseFailure(offset: index, message: "trailing comma in object")
             }
             throw failure(expected: afterComma ? "a string key after ','" : "a string key or '}'")
         }
-        let key = try skipKey()
+        let key: KeyText
+        if object.prediction.isActive,
+            let end = shapes.predictedKeyEnd(
+                object.prediction, member: keysCount - object.keysStart, at: index + 1, in: bytes)
+        {
+            key = KeyText(bytes: (index + 1)..<end, hasEscapes: false)
+            index = end + 1
+        } else {
+            object.prediction = .none
+            key = try skipKey()
+        }
         skipWhitespace()
         guard index < bytes.count && bytes[index] == UInt8(ascii: ":") else {
             throw failure(expected: "':' after object key")
@@ -195,7 +203,7 @@ struct JSONParser {
         }
         var reader = JSONParser(bytes: bytes, maxDepth: maxDepth)
         reader.index = key.bytes.lowerBound - 1
-        // Cannot fail: the key was read once already. Not throwing keeps the value stack consistent in `makeObject`.
+        // Cannot fail: the key was read once already.
         return (try? reader.parseString()) ?? ""
     }
 

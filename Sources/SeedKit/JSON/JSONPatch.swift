@@ -55,7 +55,7 @@ extension JSONPatch.Operation {
 
     /// The operation as an RFC 6902 object: `{"op": …, "path": …}` plus `"from"` or `"value"`.
     public var json: JSON {
-        var members: [String: JSON] = ["op": .string(name), "path": .string(path.description)]
+        var members: JSONObject = ["op": .string(name), "path": .string(path.description)]
         switch self {
         case .add(_, let value), .replace(_, let value), .test(_, let value):
             members["value"] = value
@@ -415,7 +415,7 @@ extension JSON {
     }
 
     private static func missingMember(
-        _ key: String, in members: [String: JSON], _ pointer: JSONPointer, _ depth: Int
+        _ key: String, in members: JSONObject, _ pointer: JSONPointer, _ depth: Int
     ) -> OperationFailure {
         let keys = members.keys.sorted()
         let known =

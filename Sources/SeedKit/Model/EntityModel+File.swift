@@ -70,19 +70,19 @@ extension EntityModel {
 
     /// The model in the JSON model file format; ``init(json:)`` reads it back as an equal model.
     public var json: JSON {
-        var entities: [String: JSON] = [:]
+        var entities: JSONObject = [:]
         for declaration in declarations {
-            var entity: [String: JSON] = [:]
+            var entity: JSONObject = [:]
             if let parent = declaration.parent { entity["parent"] = .string(parent) }
             if !declaration.identity.isEmpty { entity["identity"] = .array(declaration.identity.map(JSON.string)) }
             if !declaration.aliases.isEmpty { entity["aliases"] = .array(declaration.aliases.map(JSON.string)) }
             if !declaration.attributes.isEmpty {
                 entity["attributes"] = .object(
-                    Dictionary(uniqueKeysWithValues: declaration.attributes.map { ($0.name, Self.json(for: $0)) }))
+                    JSONObject(uniqueKeysWithValues: declaration.attributes.map { ($0.name, Self.json(for: $0)) }))
             }
             if !declaration.relationships.isEmpty {
                 entity["relationships"] = .object(
-                    Dictionary(uniqueKeysWithValues: declaration.relationships.map { ($0.name, Self.json(for: $0)) }))
+                    JSONObject(uniqueKeysWithValues: declaration.relationships.map { ($0.name, Self.json(for: $0)) }))
             }
             entities[declaration.name] = .object(entity)
         }
@@ -92,7 +92,7 @@ extension EntityModel {
     private static func json(for attribute: AttributeDescription) -> JSON {
         let short = JSON.string(attribute.type.rawValue + (attribute.isOptional ? "?" : ""))
         guard attribute.defaultValue != nil || !attribute.aliases.isEmpty else { return short }
-        var long: [String: JSON] = ["type": .string(attribute.type.rawValue)]
+        var long: JSONObject = ["type": .string(attribute.type.rawValue)]
         if attribute.isOptional { long["optional"] = true }
         if let value = attribute.defaultValue { long["default"] = value.json }
         if !attribute.aliases.isEmpty { long["aliases"] = .array(attribute.aliases.map(JSON.string)) }
@@ -100,7 +100,7 @@ extension EntityModel {
     }
 
     private static func json(for relationship: RelationshipDescription) -> JSON {
-        var long: [String: JSON] = ["to": .string(relationship.destination)]
+        var long: JSONObject = ["to": .string(relationship.destination)]
         if relationship.isToMany { long["many"] = true }
         if relationship.isOrdered { long["ordered"] = true }
         if let inverse = relationship.inverse { long["inverse"] = .string(inverse) }
@@ -233,14 +233,14 @@ private struct ModelFileReader {
         return nil
     }
 
-    private mutating func checkKeys(_ members: [String: JSON], allowed: [String], at pointer: JSONPointer, entity: String?, property: String? = nil) {
+    private mutating func checkKeys(_ members: JSONObject, allowed: [String], at pointer: JSONPointer, entity: String?, property: String? = nil) {
         for key in members.keys.sorted() where !allowed.contains(key) {
             fail(pointer.appending(key), entity: entity, property: property,
                  "unknown key '\(key)'\(Suggestion.didYouMean(key, among: allowed)); keys are: \(allowed.joined(separator: ", "))")
         }
     }
 
-    private mutating func object(_ json: JSON, at pointer: JSONPointer, _ message: String, entity: String? = nil, property: String? = nil) -> [String: JSON]? {
+    private mutating func object(_ json: JSON, at pointer: JSONPointer, _ message: String, entity: String? = nil, property: String? = nil) -> JSONObject? {
         if case .object(let members) = json { return members }
         fail(pointer, entity: entity, property: property, "\(message), not \(json.kindDescription)")
         return nil

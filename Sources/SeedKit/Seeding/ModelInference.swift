@@ -133,7 +133,7 @@ private struct Inference {
     }
 
     /// Records the evidence of one object of `entity`, and of the objects nested in it.
-    mutating func visit(_ members: [String: JSON], entity: String, _ place: Place, isNested: Bool) {
+    mutating func visit(_ members: JSONObject, entity: String, _ place: Place, isNested: Bool) {
         if evidence[entity] == nil {
             evidence[entity] = [:]
             entityOrder.append(entity)

@@ -48,7 +48,7 @@ public struct SeedReport: Sendable {
 
     /// The report as `{"status", "entities": {name: counts}, "errors": [{file, line, column, pointer, message}]}`.
     public var json: JSON {
-        var entityObjects: [String: JSON] = [:]
+        var entityObjects: JSONObject = [:]
         for (name, counts) in entities {
             entityObjects[name] = .object([
                 "inserted": .number(JSONNumber(Int64(counts.inserted))), "updated": .number(JSONNumber(Int64(counts.updated))),
@@ -64,7 +64,7 @@ public struct SeedReport: Sendable {
                 "pointer": .string(issue.pointer), "message": .string(issue.message),
             ])
         }
-        var members: [String: JSON] = [
+        var members: JSONObject = [
             "status": .string(status.rawValue), "entities": .object(entityObjects), "errors": .array(errors),
             "dryRun": .bool(isDryRun), "fingerprint": .string(fingerprint),
         ]

@@ -20,7 +20,7 @@ public enum TemplateSchema {
 
     /// The schema of templates of `model`; the same model always gives the same value.
     public static func json(for model: EntityModel) -> JSON {
-        var definitions: [String: JSON] = [
+        var definitions: JSONObject = [
             "reference": .object([
                 "type": "object", "properties": ["$ref": ["type": "string"]], "required": ["$ref"],
                 "additionalProperties": false,
@@ -78,7 +78,7 @@ public enum TemplateSchema {
 
     /// The keys an object of `entity` may have, and their values.
     private static func definition(of entity: Entity, in model: EntityModel) -> JSON {
-        var properties: [String: JSON] = [
+        var properties: JSONObject = [
             "class": ["enum": .array(names(of: entity).map(JSON.string))],
             "$id": ["type": "string"],
         ]
@@ -96,7 +96,7 @@ public enum TemplateSchema {
     }
 
     private static func schema(of attribute: AttributeDescription) -> JSON {
-        var schema: [String: JSON]
+        var schema: JSONObject
         switch attribute.type {
         case .string: schema = ["type": ["string"]]
         case .integer: schema = ["type": ["integer"]]
