@@ -153,8 +153,8 @@ struct ObjectContextTests {
         var generator = SeededGenerator(seed: 7)
         let keys = ["a", "b", "c", "d", "e", "f", "g", "h"]
         for _ in 0..<200 {
-            let a = JSON.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSON(integerLiteral: Int64.random(in: 0...2, using: &generator))) }))
-            let b = JSON.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSON(integerLiteral: Int64.random(in: 0...2, using: &generator))) }))
+            let a = JSON.object(JSONObject(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSON(integerLiteral: Int64.random(in: 0...2, using: &generator))) })))
+            let b = JSON.object(JSONObject(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSON(integerLiteral: Int64.random(in: 0...2, using: &generator))) })))
             let lhs = a.serialized(style: .canonical), rhs = b.serialized(style: .canonical)
             let expected: ComparisonResult = lhs == rhs ? .orderedSame : (lhs.lexicographicallyPrecedes(rhs) ? .orderedAscending : .orderedDescending)
             #expect(AttributeValue.json(a).compare(to: .json(b)) == expected, "\(a.text(style: .canonical)) vs \(b.text(style: .canonical))")
