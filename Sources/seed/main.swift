@@ -174,6 +174,7 @@ case "--version":
 default:
     (command, usage) = (runSeed, Usage.seed)
 }
+Allocator.returnFreedMemory()
 if arguments.contains("--help") || arguments.contains("-h") {
     Output.out(usage)
     exit(0)
