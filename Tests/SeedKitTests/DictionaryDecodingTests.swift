@@ -73,6 +73,25 @@ struct DictionaryDecodingTests {
         }
     }
 
+    /// Stated to-ones are kept in a bit mask below index 64 and in a set above: both apply, whatever order they come.
+    @Test func toOnesBeyondTheSixtyFourthAreApplied() throws {
+        let model = try EntityModel([
+            EntityDescription(
+                "Hub", attributes: [AttributeDescription("name", .string)],
+                relationships: (0..<70).map { RelationshipDescription("r\($0)", to: "Leaf") }),
+            EntityDescription("Leaf", identity: ["name"], attributes: [AttributeDescription("name", .string)]),
+        ])
+        let context = ObjectContext(model: model)
+        let linked = [69, 3, 64, 0, 65]
+        var hub: [String: Any] = ["class": "Hub", "name": "h"]
+        for index in linked { hub["r\(index)"] = ["class": "Leaf", "name": "l\(index)"] }
+        let object = try context.fromDictionary(hub)
+        for index in 0..<70 {
+            let target = try object.value(forKey: "r\(index)") as? ManagedObject
+            #expect(try target?.value(forKey: "name") as? String == (linked.contains(index) ? "l\(index)" : nil), "r\(index)")
+        }
+    }
+
     @Test func factsAccumulateAndMustAgree() throws {
         let context = try Fixtures.companyContext()
         let objects = try context.fromJSON([

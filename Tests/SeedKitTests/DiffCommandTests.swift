@@ -188,6 +188,11 @@ struct DiffCommandTests {
         #expect(malformed.stdout.isEmpty)
         #expect(malformed.stderr == "seed: bad.json:\(sales + 1):\(column): trailing comma in object\n")
 
+        try Data([0xEF, 0xBB, 0xBF] + Array(good.utf8)).write(to: directory.appendingPathComponent("bom.json"))
+        let byteOrderMark = try Fixtures.runSeed(["diff", "good.json", "bom.json"], in: directory)
+        #expect(byteOrderMark.status == 2)
+        #expect(byteOrderMark.stderr == "seed: bom.json:1:1: byte order mark is not allowed\n")
+
         let missing = try Fixtures.runSeed(["diff", "good.json", "missing.json"], in: directory)
         #expect(missing.status == 2 && missing.stderr == "seed: no such file or directory: missing.json\n")
         try Fixtures.write(#"{"format": "other"}"#, to: "other.json", in: directory)

@@ -3,11 +3,12 @@ import Dispatch
 /// Parses a decoder's text inputs on another thread, ahead of the reading: the next file is parsed while the one
 /// before it is read into pending objects, and the parsed values the reading is done with are freed there too.
 ///
-///     let ahead = ParseAhead(texts: inputs.map { $0.text.map { ($0, file) } })
+///     let ahead = ParseAhead(texts: inputs.map { input in input.text.map { ($0, input.file) } })
 ///     for index in inputs.indices where inputs[index].text != nil {
-///         let value = try ahead.value(at: index).get()   // in input order
-///         read(value)
-///         ahead.release(value)
+///         switch ahead.value(at: index) {                 // in input order
+///         case .success(let value): read(value); ahead.release(value)
+///         case .failure(let error): record(error)
+///         }
 ///     }
 ///
 /// The parser stays at most `lookahead` inputs ahead, so a run holds a few files' values at a time, not all of them.

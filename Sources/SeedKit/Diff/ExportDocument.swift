@@ -217,8 +217,10 @@ private struct ExportReader {
     mutating func read() throws(ExportError) {
         var members: [String: JSON] = [:]
         var hasObjects = false
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            throw located(JSONParseFailure(offset: 0, message: "byte order mark is not allowed"))
+        do {
+            try parser.rejectByteOrderMark()
+        } catch {
+            throw located(error)
         }
         try expect(UInt8(ascii: "{"), "an export document: an object with \"format\", \"model\" and \"objects\"")
         if try !consume(UInt8(ascii: "}")) {

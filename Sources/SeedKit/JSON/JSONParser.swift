@@ -31,15 +31,20 @@ struct JSONParser {
 
     /// Reads the whole text as one value, with nothing but whitespace around it.
     mutating func parseDocument() throws(JSONParseFailure) -> JSON {
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
-            throw JSONParseFailure(offset: 0, message: "byte order mark is not allowed")
-        }
+        try rejectByteOrderMark()
         let value = try parseValue()
         skipWhitespace()
         if index < bytes.count {
             throw JSONParseFailure(offset: index, message: "unexpected \(describeByte(at: index)) after the JSON value")
         }
         return value
+    }
+
+    /// Refuses text that starts with a UTF-8 byte order mark: RFC 8259 does not allow one in JSON text.
+    func rejectByteOrderMark() throws(JSONParseFailure) {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            throw JSONParseFailure(offset: 0, message: "byte order mark is not allowed")
+        }
     }
 
     /// Reads one value starting at `index` (after optional whitespace).

@@ -134,20 +134,8 @@ public struct SeedLedger: Sendable {
     ///
     /// - Complexity: O(*n*) in the number of seeded objects, in memory; one row per entity.
     private func writeCounts(to connection: SQLiteConnection) throws {
-        // Few entities: a list, with the last one found tried first, costs less per object than a dictionary.
-        var counts: [(entity: String, objects: Int)] = []
-        var last = 0
-        for entry in objects.values {
-            if last < counts.count, counts[last].entity == entry.entity {
-                counts[last].objects += 1
-            } else if let index = counts.firstIndex(where: { $0.entity == entry.entity }) {
-                counts[index].objects += 1
-                last = index
-            } else {
-                counts.append((entry.entity, 1))
-                last = counts.count - 1
-            }
-        }
+        var counts: [String: Int] = [:]
+        for entry in objects.values { counts[entry.entity, default: 0] += 1 }
         try connection.execute(sql: """
             CREATE TABLE IF NOT EXISTS "\(Self.countsTable)" ("entity" TEXT PRIMARY KEY, "objects" INTEGER NOT NULL, "fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL);
             DELETE FROM "\(Self.countsTable)";
