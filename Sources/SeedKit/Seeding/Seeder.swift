@@ -189,7 +189,7 @@ struct SeedInput {
         for file in consume files {
             let path = directory.appendingPathComponent(file.relativePath).path, hash = file.hash
             decoder.add(bytes: file.bytes, file: file.displayPath) {
-                TemplateSet.contents(ofFile: path).flatMap { SeedHash.hex(of: $0) == hash ? $0 : nil }
+                (try? TemplateSet.contents(ofFile: path).get()).flatMap { SeedHash.hex(of: $0) == hash ? $0 : nil }
             }
         }
         var issues = issues

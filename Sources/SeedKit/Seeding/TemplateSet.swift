@@ -48,11 +48,11 @@ public struct TemplateSet: Sendable {
         try walk.walk(relativeDirectory: "")
         let found = walk.found.sorted { $0.relativePath < $1.relativePath }
         // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
-        let reads = Mutex([(bytes: [UInt8], hash: String)?](repeating: nil, count: found.count))
+        let reads = Mutex([Result<(bytes: [UInt8], hash: String), ReadFailure>?](repeating: nil, count: found.count))
         DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
             let indices = task * 4..<min(task * 4 + 4, found.count)
             let contents = indices.map { Self.contents(ofFile: found[$0].path) }
-            let hashes = SeedHash.hexes(of: contents.map { $0 ?? [] })
+            let hashes = SeedHash.hexes(of: contents.map { (try? $0.get()) ?? [] })
             reads.withLock { reads in
                 for (offset, index) in indices.enumerated() { reads[index] = contents[offset].map { ($0, hashes[offset]) } }
             }
@@ -60,8 +60,14 @@ public struct TemplateSet: Sendable {
         var files: [File] = []
         files.reserveCapacity(found.count)
         for (entry, read) in zip(found, reads.withLock { $0 }) {
-            guard let read else { throw SeedError("cannot read the template file \(entry.displayPath)") }
-            files.append(File(relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: read.hash))
+            switch read {
+            case .success(let read)?:
+                files.append(File(relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: read.hash))
+            case .failure(let failure)?:
+                throw SeedError("cannot read the template file \(entry.displayPath): \(failure.reason)")
+            case nil:
+                preconditionFailure("every file is read before the results are taken")
+            }
         }
         self.files = files
         self.issues = walk.issues.sorted()
@@ -74,35 +80,44 @@ public struct TemplateSet: Sendable {
         return SeedHash.hex(of: text.utf8)
     }
 
-    /// The bytes of the regular file at `path` (a symbolic link is followed); nil when it cannot be opened or read,
-    /// or is not a regular file (a FIFO is opened without blocking and refused).
+    /// Why a file could not be read: the system's reason, or that it is not a regular file.
+    struct ReadFailure: Error {
+        var reason: String
+
+        /// The reason `errno` gives now.
+        static var system: ReadFailure { ReadFailure(reason: String(cString: strerror(errno))) }
+    }
+
+    /// The bytes of the regular file at `path` (a symbolic link is followed), or why they cannot be read; a FIFO is
+    /// opened without blocking and refused.
     ///
     /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
-    static func contents(ofFile path: String) -> [UInt8]? {
+    static func contents(ofFile path: String) -> Result<[UInt8], ReadFailure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .failure(.system) }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(descriptor, &status) == 0 else { return .failure(.system) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(ReadFailure(reason: "not a regular file")) }
         let size = Int(status.st_size)
-        var failed = false
+        var failure: ReadFailure?
         // One byte more than fstat says, so that the read that fills the array also sees the end of the file.
         var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
             let read = Self.read(descriptor, filling: UnsafeMutableRawBufferPointer(buffer))
             count = read ?? 0
-            failed = read == nil
+            if read == nil { failure = .system }
         }
-        if failed { return nil }
+        if let failure { return .failure(failure) }
         if bytes.count > size {
             // The file grew since fstat: read on to its end, as reading it whole would.
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                guard let count = chunk.withUnsafeMutableBytes({ Self.read(descriptor, filling: $0) }) else { return nil }
+                guard let count = chunk.withUnsafeMutableBytes({ Self.read(descriptor, filling: $0) }) else { return .failure(.system) }
                 bytes.append(contentsOf: chunk[..<count])
-                if count < chunk.count { return bytes }
+                if count < chunk.count { return .success(bytes) }
             }
         }
-        return bytes
+        return .success(bytes)
     }
 
     /// Reads until `buffer` is full or the file ends, retrying reads a signal interrupts.
