@@ -22,7 +22,9 @@ enum Usage {
           --prune       delete seeded objects the templates no longer hold, unless the application changed them
           --force       overwrite objects the application changed since they were seeded
           --json        print the report as one JSON object
-          --quiet       print nothing on success
+          --quiet       print nothing on success, and no progress bar
+
+        From a terminal, a seed that takes more than half a second shows its progress on stderr.
 
         Exit status: 0 seeded or nothing to do; 1 invalid templates (nothing written); 2 usage, I/O or store error.
         """

@@ -20,10 +20,16 @@ func runSeed(_ arguments: [String]) throws -> Int32 {
         flags: ["--dry-run", "--prune", "--force", "--json", "--quiet"])
     let templates = parsed.value("--templates") ?? "Templates"
     let storePath = parsed.value("--store") ?? "seed.sqlite"
-    let options = SeedOptions(
+    let bar = ProgressBar.forStandardError(quiet: parsed.has("--quiet"))
+    var options = SeedOptions(
         modelURL: parsed.value("--model").map { URL(fileURLWithPath: $0) }, dryRun: parsed.has("--dry-run"),
         prune: parsed.has("--prune"), force: parsed.has("--force"))
-    let report = try Seeder(storePath: storePath).seed(templates: URL(fileURLWithPath: templates), options: options)
+    if let bar { options.progress = { bar.show($0) } }
+    let report: SeedReport
+    do {
+        defer { bar?.finish() }
+        report = try Seeder(storePath: storePath).seed(templates: URL(fileURLWithPath: templates), options: options)
+    }
     if report.isModelInferred { Output.inferredModelWarning(templates: templates) }
     if parsed.has("--json") { Output.json(report.json) }
     switch report.status {

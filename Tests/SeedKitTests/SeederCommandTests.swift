@@ -240,6 +240,48 @@ struct SeederCommandTests {
         #expect(notAStore.status == 2)
     }
 
+    /// A long seed run from a terminal draws a progress bar on stderr and erases it before the summary; with
+    /// `--quiet`, or when stderr is not a terminal, it draws none.
+    @Test func longSeedsShowTheirProgressOnATerminal() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux's script gives the seed a terminal")
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Fixtures.write(
+            #"{"entities": {"Item": {"identity": ["code"], "attributes": {"code": "string", "name": "string"}}}}"#,
+            to: "Templates/model.json", in: directory)
+        // 20,000 objects in 200 files: well over the half second a seed runs before its bar shows, in a debug build.
+        for file in 0..<200 {
+            let items = (0..<100).map { #"{"class": "Item", "code": "i\#(file * 100 + $0)", "name": "Item number \#($0)"}"# }
+            try Fixtures.write("[" + items.joined(separator: ",\n") + "]", to: "Templates/part-\(1000 + file).template", in: directory)
+        }
+        /// What a terminal shows of `seed` run with `arguments`: `script` gives it one for all three streams.
+        func onTerminal(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: script)
+            process.arguments = ["-qec", ([Fixtures.seedExecutable.path] + arguments).map { "'\($0)'" }.joined(separator: " "), "/dev/null"]
+            process.currentDirectoryURL = directory
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let output = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return String(decoding: output, as: UTF8.self)
+        }
+
+        let shown = try onTerminal(["--store", "a.sqlite"])
+        #expect(shown.hasPrefix("\r["), "the bar is the first thing shown")
+        #expect(shown.contains("/200 files\u{1B}[K") || shown.contains("/20000 objects\u{1B}[K"))
+        #expect(shown.contains("\r\u{1B}[Kseed: applied 200 template files from Templates to a.sqlite"), "erased before the summary")
+        let quiet = try onTerminal(["--store", "b.sqlite", "--quiet"])
+        #expect(!quiet.contains("\r["))
+        let piped = try Fixtures.runSeed(["--store", "c.sqlite"], in: directory)
+        #expect(piped.status == 0 && piped.stderr.isEmpty)
+        #expect(piped.stdout.hasPrefix("seed: applied 200 template files"))
+    }
+
     @Test func concurrentFirstLaunchesApplyOnce() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }

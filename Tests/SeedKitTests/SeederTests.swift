@@ -23,6 +23,22 @@ struct SeederTests {
         #expect(ledger.objects[#"Employee["ann@example.com"]/addresses/1"#]?.entity == "Address")
     }
 
+    /// A run reports each file checked and the objects written, in order; a set found applied reports nothing.
+    @Test func progressIsReportedFileByFileThenObjects() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seen = Mutex<[SeedProgress]>([])
+        let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        _ = try seeder.seed(templates: directory.appendingPathComponent("Templates"), options: options)
+        #expect(seen.withLock { $0 } == (1...5).map { SeedProgress(phase: .checking, completed: $0, total: 5) } + [
+            SeedProgress(phase: .writing, completed: 0, total: 11), SeedProgress(phase: .writing, completed: 11, total: 11),
+        ])
+        seen.withLock { $0 = [] }
+        #expect(try seeder.seed(templates: directory.appendingPathComponent("Templates"), options: options).status == .unchanged)
+        #expect(seen.withLock { $0 }.isEmpty)
+    }
+
     @Test func templatesMeetDataAlreadyInTheStoreWithoutDuplicates() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -74,11 +74,14 @@ public struct GraphDecoder {
     /// as soon as everything is checked instead of with the decoder; the decoder has no inputs afterwards.
     ///
     /// For a caller that holds no other copy of the texts, this lowers the peak memory of a large decode by their size.
+    /// - Parameter inputsRead: Called with the number of inputs read so far, after each one.
     @discardableResult
-    mutating func decodeReleasingInputs() throws(GraphDecodingErrors) -> [ManagedObject] {
+    mutating func decodeReleasingInputs(inputsRead: ((Int) -> Void)? = nil) throws(GraphDecodingErrors) -> [ManagedObject] {
         var taken: [DecoderInput] = []
         swap(&taken, &inputs)
-        return try GraphReading(context: context, inputs: consume taken).run().roots
+        let reading = GraphReading(context: context, inputs: consume taken)
+        reading.inputsRead = inputsRead
+        return try reading.run().roots
     }
 }
 

@@ -216,6 +216,8 @@ final class GraphReading {
     var syntaxErrors: [Int: JSONSyntaxError] = [:]
     /// Text inputs parsed again to locate problems, by input index.
     var reparsed: [Int: JSONDocument] = [:]
+    /// Called with the number of inputs read so far, after each one.
+    var inputsRead: ((Int) -> Void)?
     /// The object ``ManagedObject/populate(fromDictionary:policy:)`` fills, and how it treats to-many relationships.
     let populated: (object: ManagedObject, policy: PopulatePolicy)?
 
@@ -234,6 +236,7 @@ final class GraphReading {
         for index in inputs.indices {
             read(inputs[index], at: index, ahead: ahead)
             if inputs[index].reload != nil { inputs[index].text = nil }
+            inputsRead?(index + 1)
         }
         resolve()
         let rootObjects = rootLinks.map { entry -> PendingObject? in

@@ -43,7 +43,8 @@ extension ObjectContext {
             }
             // One statement per entity, looked up once: finding a cached statement by its text hashes the text.
             var insertStatements: [ObjectIdentifier: Statement] = [:]
-            for object in inserted {
+            for (written, object) in inserted.enumerated() {
+                if written % 1024 == 0 { insertionProgress?(written, inserted.count) }
                 let entity = object.entity
                 let statement = try insertStatements[ObjectIdentifier(entity)]
                     ?? store.connection.cachedStatement(sql: store.insertSQL(for: entity))
@@ -51,6 +52,7 @@ extension ObjectContext {
                 try insertRow(of: object, rowID: rowID(object)!, with: statement, rowIDOf: rowID)
             }
             for object in inserted { try writeToMany(of: object, all: true, store: store, rowIDOf: rowID) }
+            if !inserted.isEmpty { insertionProgress?(inserted.count, inserted.count) }
             for object in updated { try writeToMany(of: object, all: false, store: store, rowIDOf: rowID) }
         }
         if connection.isInsideTransaction {

@@ -34,6 +34,9 @@ public final class ObjectContext {
     var deleted = OrderedObjects()
     private var nextNumber: Int64 = 1
     private var observers: [(ChangeSet) -> Void] = []
+    /// Called during a save over a store with the number of inserted objects written so far and their total, every
+    /// thousand or so objects: for a long save's progress display.
+    var insertionProgress: ((Int, Int) -> Void)?
 
     public init(model: EntityModel) {
         self.model = model

@@ -14,11 +14,17 @@ public struct SeedOptions: Sendable {
     public var prune = false
     /// Overwrite objects the application changed since they were seeded, and restore ones it deleted.
     public var force = false
+    /// Called as the run checks template files and writes objects (see ``SeedProgress``), on the run's thread.
+    public var progress: (@Sendable (SeedProgress) -> Void)?
 
-    public init(modelURL: URL? = nil, dryRun: Bool = false, prune: Bool = false, force: Bool = false) {
+    public init(
+        modelURL: URL? = nil, dryRun: Bool = false, prune: Bool = false, force: Bool = false,
+        progress: (@Sendable (SeedProgress) -> Void)? = nil
+    ) {
         self.modelURL = modelURL
         self.dryRun = dryRun
         self.prune = prune
         self.force = force
+        self.progress = progress
     }
 }

@@ -71,7 +71,7 @@ public struct Seeder {
             }
         }
         // The files' contents go to the decoder: the ledger needs only their paths and hashes.
-        let (decoded, issues) = input.decode()
+        let (decoded, issues) = input.decode(progress: options.progress)
         guard issues.isEmpty, let templatesContext = decoded else {
             report.issues = issues
             return report
@@ -100,14 +100,19 @@ public struct Seeder {
                 return try unchangedReport(report, store.connection)
             }
             let ledger = try SeedLedger.read(from: store.connection)
+            let writing = options.progress.map { report in
+                { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
+            }
             var newLedger: SeedLedger
             if try SeedInsertion.isPossible(in: store, ledger: ledger) {
+                templatesContext.insertionProgress = writing
                 let insertion = try SeedInsertion(saving: templatesContext, to: store)
                 newLedger = insertion.ledger
                 report.entities = insertion.counts
             } else {
                 let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
                 try run.apply()
+                run.context.insertionProgress = writing
                 try run.context.save()
                 newLedger = run.ledgerAfterSave()
                 report.entities = run.counts
@@ -179,11 +184,14 @@ struct SeedInput {
     /// files go to the decoder, which lets each one's contents go once it is read, and reads a file again only to
     /// locate a problem in it (when it still has the hash it was read with): ``set`` is nil afterwards, so read what
     /// is needed of it first.
-    mutating func decode() -> (context: ObjectContext?, issues: [SeedIssue]) {
+    ///
+    /// - Parameter progress: Called with the number of files checked so far, after each one.
+    mutating func decode(progress: (@Sendable (SeedProgress) -> Void)? = nil) -> (context: ObjectContext?, issues: [SeedIssue]) {
         guard let model, let taken = set else { return (nil, issues) }
         set = nil
         let directory = taken.directory
         let files = (consume taken).files
+        let total = files.count
         let context = ObjectContext(model: model)
         var decoder = GraphDecoder(context: context)
         for file in consume files {
@@ -194,7 +202,9 @@ struct SeedInput {
         }
         var issues = issues
         do {
-            try decoder.decodeReleasingInputs()
+            try decoder.decodeReleasingInputs(inputsRead: progress.map { report in
+                { read in report(SeedProgress(phase: .checking, completed: read, total: total)) }
+            })
         } catch {
             issues += error.errors.map(SeedIssue.init)
         }
