@@ -1,14 +1,15 @@
 /// The first seed of an empty store: the templates' objects are saved as they are.
 ///
 ///     if try SeedInsertion.isPossible(in: store, ledger: ledger) {
-///         let insertion = try SeedInsertion(saving: templates, to: store)
+///         let insertion = try SeedInsertion(saving: templates, to: store)   // or (inserting: rows, into: store)
 ///         try insertion.ledger.write(to: store.connection)
 ///     }
 ///
 /// When the store holds no object and the ledger no entry, no template object can meet a stored one: each is an
 /// insert. So instead of a ``SeedRun`` copying the templates into the store's context, the templates' own context is
 /// attached to the store and saved, and the ledger takes each object's key and value hash — the entries a run would
-/// write, as both name objects through ``SeedKeys`` and hash them through ``SeedValueText``.
+/// write, as both name objects through ``SeedKeys`` and hash them through ``SeedValueText``. A flat set needs no
+/// context at all: its ``SeedRows`` are inserted as they were read, with the same row ids, keys and hashes.
 ///
 /// - Complexity: O(*n*) in the number of template objects and their relationships.
 struct SeedInsertion {
@@ -19,7 +20,11 @@ struct SeedInsertion {
 
     /// Whether the store has no row in any entity's table and the ledger no object: a first seed.
     static func isPossible(in store: SQLiteStore, ledger: SeedLedger) throws -> Bool {
-        guard ledger.objects.isEmpty else { return false }
+        try ledger.objects.isEmpty && tablesAreEmpty(in: store)
+    }
+
+    /// Whether the store has no row in any entity's table.
+    static func tablesAreEmpty(in store: SQLiteStore) throws -> Bool {
         for table in store.schema.tables.values {
             let statement = try store.connection.prepare(sql: "SELECT EXISTS (SELECT 1 FROM \(table.quoted))")
             if try statement.step(), statement.int64(at: 0) != 0 { return false }
@@ -46,5 +51,43 @@ struct SeedInsertion {
             ledger.objects[keys.key(of: object)] = SeedLedger.Entry(entity: object.entity.name, rowID: object.objectID.number, hash: hash)
             counts[object.entity.name, default: .init()].inserted += 1
         }
+    }
+
+    /// Inserts the rows of a flat set into the store, inside the caller's transaction.
+    ///
+    /// - Parameter progress: Called with the number of rows written and the total, every 1,024 rows and at the end.
+    /// - Precondition: ``isPossible(in:ledger:)`` said so, inside the same write transaction.
+    init(inserting rows: SeedRows, into store: SQLiteStore, progress: ((Int, Int) -> Void)? = nil) throws {
+        var statements: [ObjectIdentifier: (statement: Statement, toOnes: [Int])] = [:]
+        ledger.objects.reserveCapacity(rows.rows.count)
+        for (written, row) in rows.rows.enumerated() {
+            if written % 1024 == 0 { progress?(written, rows.rows.count) }
+            let entity = row.entity
+            let insert = try statements[ObjectIdentifier(entity)]
+                ?? (store.connection.cachedStatement(sql: store.insertSQL(for: entity)),
+                    entity.relationships.indices.filter { !entity.relationships[$0].isToMany })
+            statements[ObjectIdentifier(entity)] = insert
+            let statement = insert.statement
+            // The columns of `insertSQL(for:)`: row id, entity, the attributes, then the to-ones.
+            try statement.bind(row.rowID, at: 1)
+            try statement.bind(entity.name, at: 2)
+            var parameter = 3
+            for value in row.values {
+                try statement.bind(attribute: value, at: parameter)
+                parameter += 1
+            }
+            for index in insert.toOnes {
+                if let target = row.targets.first(where: { $0.relationship == index })?.rowID {
+                    try statement.bind(target, at: parameter)
+                } else {
+                    try statement.bindNull(at: parameter)
+                }
+                parameter += 1
+            }
+            try statement.execute()
+            ledger.objects[row.key] = SeedLedger.Entry(entity: entity.name, rowID: row.rowID, hash: row.hash)
+            counts[entity.name, default: .init()].inserted += 1
+        }
+        if !rows.rows.isEmpty { progress?(rows.rows.count, rows.rows.count) }
     }
 }

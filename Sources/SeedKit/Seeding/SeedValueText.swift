@@ -42,7 +42,17 @@ struct SeedValueText {
 
     /// The FNV-1a hash of the object's value text, with `key` naming its related objects.
     mutating func valueHash(of object: ManagedObject, key: (ManagedObject) -> String) -> String {
-        let members = layout(of: object.entity)
+        valueHash(
+            of: object.entity, attribute: { object.attributeValue(at: $0) }, toOne: { object.object(at: $0).map(key) },
+            toMany: { object.objects(at: $0).map(key) })
+    }
+
+    /// The FNV-1a hash of the value text of an object of `entity` given by its parts: `attribute` gives the value
+    /// of the attribute at an index, `toOne` the key of a to-one's target, `toMany` the keys of a to-many's members.
+    mutating func valueHash(
+        of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String]
+    ) -> String {
+        let members = layout(of: entity)
         emitter.bytes.removeAll(keepingCapacity: true)
         emitter.bytes.append(UInt8(ascii: "{"))
         for (position, (name, member)) in members.enumerated() {
@@ -50,13 +60,13 @@ struct SeedValueText {
             emitter.writeKey(name)
             switch member {
             case .entityName:
-                emitter.write(object.entity.name)
+                emitter.write(entity.name)
             case .attribute(let index):
-                if let value = object.attributeValue(at: index) { write(value) } else { emitter.append("null") }
+                if let value = attribute(index) { write(value) } else { emitter.append("null") }
             case .toOne(let index):
-                if let target = object.object(at: index) { emitter.write(key(target)) } else { emitter.append("null") }
+                if let target = toOne(index) { emitter.write(target) } else { emitter.append("null") }
             case .toMany(let index, let isOrdered):
-                var targets = object.objects(at: index).map(key)
+                var targets = toMany(index)
                 // The order keys had as `String`s: the hashes of ledgers already written depend on it.
                 if !isOrdered { targets.sort() }
                 emitter.bytes.append(UInt8(ascii: "["))

@@ -70,8 +70,27 @@ public struct Seeder {
                 return try unchangedReport(report, store.connection)
             }
         }
+        let total = report.fileCount
+        // Each file is reported checked once: a flat reading that gives up has reported the files it read.
+        let furthestChecked = Mutex(0)
+        let filesChecked = options.progress.map { report in
+            { (checked: Int) in
+                guard furthestChecked.withLock({ furthest in
+                    defer { furthest = max(furthest, checked) }
+                    return checked > furthest
+                }) else { return }
+                report(SeedProgress(phase: .checking, completed: checked, total: total))
+            }
+        }
+        if !options.dryRun, input.issues.isEmpty, let files = input.set?.files,
+            try !storeExists || SeedInsertion.tablesAreEmpty(in: openStore(model: model)),
+            let rows = SeedRows(reading: files, model: model, fileRead: filesChecked),
+            let inserted = try insert(rows, model: model, input: input, templates: templates, options: options, report: report)
+        {
+            return inserted
+        }
         // The files' contents go to the decoder: the ledger needs only their paths and hashes.
-        let (decoded, issues) = input.decode(progress: options.progress)
+        let (decoded, issues) = input.decode(filesChecked: filesChecked)
         guard issues.isEmpty, let templatesContext = decoded else {
             report.issues = issues
             return report
@@ -100,9 +119,7 @@ public struct Seeder {
                 return try unchangedReport(report, store.connection)
             }
             let ledger = try SeedLedger.read(from: store.connection)
-            let writing = options.progress.map { report in
-                { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
-            }
+            let writing = writingProgress(options)
             var newLedger: SeedLedger
             if try SeedInsertion.isPossible(in: store, ledger: ledger) {
                 templatesContext.insertionProgress = writing
@@ -118,12 +135,50 @@ public struct Seeder {
                 report.entities = run.counts
                 report.keptObjects = run.keptKeys
             }
-            newLedger.fingerprint = input.fingerprint
-            newLedger.templates = templates.relativePath
-            for (path, hash) in fileHashes { newLedger.files[path] = hash }
-            try newLedger.write(to: store.connection)
+            try write(newLedger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
             report.status = .applied
             return report
+        }
+    }
+
+    /// Inserts the rows of a flat set into a store with nothing to meet, in one transaction with the ledger; nil
+    /// when another seeder wrote to the store since it was found empty, so that the set must be decoded and upserted.
+    private func insert(
+        _ rows: SeedRows, model: EntityModel, input: SeedInput, templates: URL, options: SeedOptions, report: SeedReport
+    ) throws -> SeedReport? {
+        let store = try openStore(model: model)
+        return try store.connection.inTransaction(.immediate) { () throws -> SeedReport? in
+            let repeatable = !options.force && !options.prune
+            // Checked again under the write lock, as for any run.
+            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                return try unchangedReport(report, store.connection)
+            }
+            guard try SeedInsertion.isPossible(in: store, ledger: SeedLedger.read(from: store.connection)) else { return nil }
+            let insertion = try SeedInsertion(inserting: rows, into: store, progress: writingProgress(options))
+            try write(
+                insertion.ledger, fingerprint: input.fingerprint, files: input.set?.files.map { ($0.relativePath, $0.hash) } ?? [],
+                templates: templates, to: store)
+            var report = report
+            report.entities = insertion.counts
+            report.status = .applied
+            return report
+        }
+    }
+
+    /// Completes a new ledger with the set's fingerprint and files, and writes it.
+    private func write(
+        _ ledger: SeedLedger, fingerprint: String, files: [(path: String, hash: String)], templates: URL, to store: SQLiteStore
+    ) throws {
+        var ledger = ledger
+        ledger.fingerprint = fingerprint
+        ledger.templates = templates.relativePath
+        for (path, hash) in files { ledger.files[path] = hash }
+        try ledger.write(to: store.connection)
+    }
+
+    private func writingProgress(_ options: SeedOptions) -> ((Int, Int) -> Void)? {
+        options.progress.map { report in
+            { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
         }
     }
 
@@ -185,13 +240,12 @@ struct SeedInput {
     /// locate a problem in it (when it still has the hash it was read with): ``set`` is nil afterwards, so read what
     /// is needed of it first.
     ///
-    /// - Parameter progress: Called with the number of files checked so far, after each one.
-    mutating func decode(progress: (@Sendable (SeedProgress) -> Void)? = nil) -> (context: ObjectContext?, issues: [SeedIssue]) {
+    /// - Parameter filesChecked: Called with the number of files checked so far, after each one.
+    mutating func decode(filesChecked: ((Int) -> Void)? = nil) -> (context: ObjectContext?, issues: [SeedIssue]) {
         guard let model, let taken = set else { return (nil, issues) }
         set = nil
         let directory = taken.directory
         let files = (consume taken).files
-        let total = files.count
         let context = ObjectContext(model: model)
         var decoder = GraphDecoder(context: context)
         for file in consume files {
@@ -202,9 +256,7 @@ struct SeedInput {
         }
         var issues = issues
         do {
-            try decoder.decodeReleasingInputs(inputsRead: progress.map { report in
-                { read in report(SeedProgress(phase: .checking, completed: read, total: total)) }
-            })
+            try decoder.decodeReleasingInputs(inputsRead: filesChecked)
         } catch {
             issues += error.errors.map(SeedIssue.init)
         }

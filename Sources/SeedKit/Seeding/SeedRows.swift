@@ -1,0 +1,412 @@
+import Dispatch
+
+/// The objects of a flat template set read straight into table rows: what a first seed inserts, without the decoder's
+/// pending objects, managed objects or context.
+///
+///     if let rows = SeedRows(reading: set, model: model) {          // nil: the set needs the full decoder
+///         let insertion = try SeedInsertion(inserting: rows, into: store)   // inside the seeder's transaction
+///     }
+///
+/// A flat set is what exports and most seed data look like: every object at the top level, of an entity with
+/// identity, stated once, with its attributes and its to-one relationships given as identity stubs
+/// (`{"class": "Group", "name": "g1"}`). Each file is read into rows on both cores, then the rows are numbered and
+/// their references resolved by key, in file order, on the calling thread. The rows get the row ids, ledger keys and
+/// value hashes that decoding the set and saving its context give.
+///
+/// Anything else makes the reading give up, and the seeder decodes the set the general way, which also reports
+/// every problem: a syntax or type error, an unknown key, `"$id"` or `"$ref"`, a nested object stating more than
+/// identity, a to-many key, an object stated twice or only referenced, an identity of a type other than string,
+/// integer, boolean or UUID (whose equal values can have different texts), a to-one whose inverse is a to-one or an
+/// ordered to-many (the inverse needs a column or a position written too).
+///
+/// - Complexity: O(*n*) in the size of the templates, spread over two threads, plus O(1) per reference on average.
+struct SeedRows: Sendable {
+    /// One template object as the row it becomes.
+    struct Row: Sendable {
+        let entity: Entity
+        /// The ledger key: the root entity and the identity values.
+        let key: String
+        /// Every attribute's value, in the entity's order: the stated ones, else the defaults.
+        let values: [AttributeValue?]
+        /// The to-one relationships stated, in the order of their keys' names: the order a decoder meets them in.
+        var targets: [Target]
+        /// The hash of the row's value text, for the ledger.
+        let hash: String
+        /// The row id, given once rows are numbered.
+        var rowID: Int64 = 0
+    }
+
+    /// A stated to-one relationship.
+    struct Target: Sendable {
+        let relationship: Int
+        /// The target's key; nil for `null`.
+        let key: String?
+        /// The entity the stub names: its `"class"`, else the relationship's destination.
+        let entity: Entity
+        /// The target's row id, once rows are numbered.
+        var rowID: Int64? = nil
+    }
+
+    /// Every row, in the order a decoder would create the objects: by first mention, as a reference or stated.
+    private(set) var rows: [Row] = []
+
+    /// Reads every file of the set into rows, or returns nil when the set is not flat or has any problem.
+    ///
+    /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
+    init?(reading files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil) {
+        let reading = Reading(files: files, model: model)
+        // The calling thread reads files too, and numbers each one's rows once it and those before it are read.
+        DispatchQueue.global().async { reading.work() }
+        defer { reading.finish() }
+        var reader = RowReader(model: model)
+        var numbering = Numbering()
+        for index in files.indices {
+            guard let fileRows = reading.rows(at: index, reader: &reader), numbering.add(fileRows) else { return nil }
+            fileRead?(index + 1)
+        }
+        guard let rows = numbering.finish() else { return nil }
+        self.rows = rows
+    }
+
+    /// The reading of the files on two threads: each claims the next file not yet claimed, and the calling thread
+    /// takes the results in file order.
+    private final class Reading: Sendable {
+        private struct State {
+            var next = 0
+            /// The rows of files read and not yet taken; nil inside for a file that is not flat.
+            var results: [Int: [Row]?] = [:]
+            /// Set when a file is not flat, or when the calling thread is done: nothing more is claimed.
+            var isStopped = false
+        }
+
+        private let files: [TemplateSet.File]
+        private let model: EntityModel
+        private let state = Mutex(State())
+        private let fileRead = DispatchSemaphore(value: 0)
+        private let helperDone = DispatchSemaphore(value: 0)
+
+        init(files: [TemplateSet.File], model: EntityModel) {
+            self.files = files
+            self.model = model
+        }
+
+        /// The helper thread's loop: reads files until none is left to claim.
+        func work() {
+            var reader = RowReader(model: model)
+            while let index = claim() { store(reader.rows(in: files[index]), at: index) }
+            helperDone.signal()
+        }
+
+        /// The rows of the file at `index`, read by whichever thread claimed it; the calling thread reads the files it
+        /// claims meanwhile. Nil when that file, or one read before it, is not flat.
+        func rows(at index: Int, reader: inout RowReader) -> [Row]? {
+            while true {
+                let (result, isStopped) = state.withLock { ($0.results.removeValue(forKey: index), $0.isStopped) }
+                if let result { return result }
+                if let next = claim() {
+                    store(reader.rows(in: files[next]), at: next)
+                } else if isStopped {
+                    return nil
+                } else {
+                    // The helper is reading it.
+                    fileRead.wait()
+                }
+            }
+        }
+
+        /// Stops claiming and waits for the helper's last file.
+        func finish() {
+            state.withLock { $0.isStopped = true }
+            helperDone.wait()
+        }
+
+        private func claim() -> Int? {
+            state.withLock { state in
+                guard !state.isStopped, state.next < files.count else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
+        }
+
+        private func store(_ rows: [Row]?, at index: Int) {
+            state.withLock { state in
+                state.results[index] = .some(rows)
+                // The general decoder will read the set: no use reading on.
+                if rows == nil { state.isStopped = true }
+            }
+            fileRead.signal()
+        }
+    }
+
+    /// Numbers rows in file order and resolves their references by key.
+    private struct Numbering {
+        /// An object by key: its row once stated, and the entity references require it to be a kind of.
+        private struct Slot {
+            var row: Int?
+            var entity: Entity
+            let rowID: Int64
+        }
+
+        private var slots: [Slot] = []
+        private var slotByKey: [String: Int] = [:]
+        private var rows: [Row] = []
+        private var nextRowID: [String: Int64] = [:]
+
+        /// Numbers a file's rows; false when an object is stated twice or a reference names another kind of object.
+        mutating func add(_ fileRows: [Row]) -> Bool {
+            for var row in fileRows {
+                let slotIndex: Int
+                if let index = slotByKey[row.key] {
+                    // Referenced before: its row follows, with the entity the references need or a subentity of it.
+                    guard slots[index].row == nil, row.entity.isKind(of: slots[index].entity.name) else { return false }
+                    slotIndex = index
+                } else {
+                    slotIndex = newSlot(row.key, row.entity)
+                }
+                slots[slotIndex].row = rows.count
+                slots[slotIndex].entity = row.entity
+                row.rowID = slots[slotIndex].rowID
+                for position in row.targets.indices {
+                    guard let key = row.targets[position].key else { continue }
+                    let entity = row.targets[position].entity
+                    let target: Int
+                    if let index = slotByKey[key] {
+                        let slot = slots[index]
+                        if slot.row != nil {
+                            guard slot.entity.isKind(of: entity.name) else { return false }
+                        } else if entity.isKind(of: slot.entity.name) {
+                            slots[index].entity = entity
+                        } else {
+                            guard slot.entity.isKind(of: entity.name) else { return false }
+                        }
+                        target = index
+                    } else {
+                        target = newSlot(key, entity)
+                    }
+                    row.targets[position].rowID = slots[target].rowID
+                }
+                rows.append(row)
+            }
+            return true
+        }
+
+        /// The rows in the order of their first mention; nil when an object is referenced but never stated.
+        consuming func finish() -> [Row]? {
+            var ordered: [Row] = []
+            ordered.reserveCapacity(rows.count)
+            for slot in slots {
+                guard let row = slot.row else { return nil }
+                ordered.append(rows[row])
+            }
+            return ordered
+        }
+
+        /// A slot with the next row id of the key's root table: row ids follow first mentions, as a decoder's do.
+        private mutating func newSlot(_ key: String, _ entity: Entity) -> Int {
+            let rowID = nextRowID[entity.rootName, default: 1]
+            nextRowID[entity.rootName] = rowID + 1
+            slotByKey[key] = slots.count
+            slots.append(Slot(row: nil, entity: entity, rowID: rowID))
+            return slots.count - 1
+        }
+    }
+}
+
+/// Reads one file's objects into rows, for one thread: it keeps the keys of the objects' layouts it has met.
+private struct RowReader {
+    /// What each key of an object layout is, for one entity.
+    private struct Plan {
+        /// The attributes by position in the object's values.
+        var attributes: [(position: Int, index: Int)] = []
+        /// The to-one relationships by position, in the order of their keys' names.
+        var toOnes: [(position: Int, index: Int)] = []
+    }
+
+    /// What a stub's keys are: the position of each identity value, in identity order.
+    private struct StubPlan {
+        var identityPositions: [Int]
+    }
+
+    private struct LayoutKey: Hashable {
+        let layout: ObjectIdentifier
+        let entity: ObjectIdentifier
+    }
+
+    private let model: EntityModel
+    private var text: SeedValueText
+    // Keyed by layout address: valid while the file's document, which holds the layouts, is alive.
+    private var plans: [LayoutKey: Plan?] = [:]
+    private var stubPlans: [LayoutKey: StubPlan?] = [:]
+    private var defaults: [ObjectIdentifier: [AttributeValue?]] = [:]
+
+    init(model: EntityModel) {
+        self.model = model
+        text = SeedValueText(model: model)
+    }
+
+    /// The file's objects as rows, or nil when the file is not flat or has a problem.
+    mutating func rows(in file: TemplateSet.File) -> [SeedRows.Row]? {
+        defer {
+            plans.removeAll(keepingCapacity: true)
+            stubPlans.removeAll(keepingCapacity: true)
+        }
+        guard let value = try? JSONDocument(parsing: file.bytes, file: file.displayPath).value else { return nil }
+        guard case .array(let elements) = value else { return row(value).map { [$0] } }
+        var rows: [SeedRows.Row] = []
+        rows.reserveCapacity(elements.count)
+        for element in elements {
+            guard let row = row(element) else { return nil }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    private mutating func row(_ json: JSON) -> SeedRows.Row? {
+        guard case .object(let members) = json, let entity = entity(of: members, expected: nil),
+            let plan = plan(members, entity)
+        else { return nil }
+        var values = defaults(of: entity)
+        for (position, index) in plan.attributes {
+            let value = members.values[position]
+            let attribute = entity.attributes[index]
+            if case .null = value {
+                guard attribute.isOptional else { return nil }
+                values[index] = nil
+            } else {
+                guard let read = try? AttributeValue(json: value, as: attribute.type) else { return nil }
+                values[index] = read
+            }
+        }
+        var identity: [AttributeValue] = []
+        identity.reserveCapacity(entity.identityIndices.count)
+        for index in entity.identityIndices {
+            guard let value = values[index] else { return nil }
+            identity.append(value)
+        }
+        var targets: [SeedRows.Target] = []
+        for (position, index) in plan.toOnes {
+            let destination = model.destination(of: entity.relationships[index])
+            if case .null = members.values[position] {
+                targets.append(SeedRows.Target(relationship: index, key: nil, entity: destination))
+                continue
+            }
+            guard let (key, stubEntity) = stub(members.values[position], destination: destination) else { return nil }
+            targets.append(SeedRows.Target(relationship: index, key: key, entity: stubEntity))
+        }
+        let key = text.identityKey(entity, identity)
+        let hash = text.valueHash(
+            of: entity, attribute: { values[$0] },
+            toOne: { index in targets.first { $0.relationship == index }?.key },
+            // A flat set states no to-many, and inverses fill only to-manys that value texts leave out.
+            toMany: { _ in [] })
+        return SeedRows.Row(entity: entity, key: key, values: values, targets: targets, hash: hash)
+    }
+
+    /// The key of the object a stub names, and the entity it names; nil for anything but a stub.
+    private mutating func stub(_ json: JSON, destination: Entity) -> (String, Entity)? {
+        guard case .object(let members) = json, let entity = entity(of: members, expected: destination),
+            let plan = stubPlan(members, entity)
+        else { return nil }
+        var identity: [AttributeValue] = []
+        identity.reserveCapacity(plan.identityPositions.count)
+        for (index, position) in zip(entity.identityIndices, plan.identityPositions) {
+            guard let value = try? AttributeValue(json: members.values[position], as: entity.attributes[index].type) else {
+                return nil
+            }
+            identity.append(value)
+        }
+        return (text.identityKey(entity, identity), entity)
+    }
+
+    /// The entity `"class"` names, a kind of `expected` when given; the destination itself when `"class"` is left
+    /// out where the destination has no subentities.
+    private func entity(of members: JSONObject, expected: Entity?) -> Entity? {
+        guard let name = members["class"] else {
+            guard let expected, expected.kinds.count == 1 else { return nil }
+            return expected
+        }
+        guard case .string(let text) = name, let entity = model.entity(named: text),
+            expected.map({ entity.isKind(of: $0.name) }) ?? true
+        else { return nil }
+        return entity
+    }
+
+    private mutating func plan(_ members: JSONObject, _ entity: Entity) -> Plan? {
+        let key = LayoutKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
+        if let plan = plans[key] { return plan }
+        let plan = Self.makePlan(members.keys, entity, model)
+        plans[key] = plan
+        return plan
+    }
+
+    private static func makePlan(_ keys: [String], _ entity: Entity, _ model: EntityModel) -> Plan? {
+        guard identityIsFlat(entity) else { return nil }
+        var plan = Plan()
+        var toOneNames: [(name: String, position: Int, index: Int)] = []
+        var stated = Set<Int>()
+        for (position, key) in keys.enumerated() where key != "class" {
+            if let index = entity.attributeIndex(named: key) {
+                guard stated.insert(index).inserted else { return nil }
+                plan.attributes.append((position, index))
+            } else if let index = entity.relationshipIndex(named: key) {
+                let relationship = entity.relationships[index]
+                guard !relationship.isToMany, stated.insert(entity.attributes.count + index).inserted,
+                    inverseIsFlat(relationship, model)
+                else { return nil }
+                toOneNames.append((key, position, index))
+            } else {
+                return nil
+            }
+        }
+        guard entity.identityIndices.allSatisfy(stated.contains) else { return nil }
+        // A decoder reads a dictionary's keys sorted, and references in that order number the objects they name.
+        plan.toOnes = toOneNames.sorted { $0.name < $1.name }.map { ($0.position, $0.index) }
+        return plan
+    }
+
+    private mutating func stubPlan(_ members: JSONObject, _ entity: Entity) -> StubPlan? {
+        let key = LayoutKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
+        if let plan = stubPlans[key] { return plan }
+        var plan: StubPlan?
+        if Self.identityIsFlat(entity) {
+            var positions = [Int?](repeating: nil, count: entity.identityIndices.count)
+            var isStub = true
+            for (position, name) in members.keys.enumerated() where name != "class" {
+                guard let index = entity.attributeIndex(named: name), let slot = entity.identityIndices.firstIndex(of: index),
+                    positions[slot] == nil
+                else {
+                    isStub = false
+                    break
+                }
+                positions[slot] = position
+            }
+            if isStub, positions.allSatisfy({ $0 != nil }) { plan = StubPlan(identityPositions: positions.map { $0! }) }
+        }
+        stubPlans[key] = plan
+        return plan
+    }
+
+    /// Whether the entity has identity, all of types whose equal values have one text.
+    private static func identityIsFlat(_ entity: Entity) -> Bool {
+        !entity.identityIndices.isEmpty && entity.identityIndices.allSatisfy { index in
+            switch entity.attributes[index].type {
+            case .string, .integer, .bool, .uuid: true
+            default: false
+            }
+        }
+    }
+
+    /// Whether setting the to-one changes nothing but its own column: it has no inverse, or an unordered to-many.
+    private static func inverseIsFlat(_ relationship: RelationshipDescription, _ model: EntityModel) -> Bool {
+        guard let name = relationship.inverse else { return true }
+        guard let inverse = model.destination(of: relationship).relationship(named: name) else { return false }
+        return inverse.isToMany && !inverse.isOrdered
+    }
+
+    private mutating func defaults(of entity: Entity) -> [AttributeValue?] {
+        if let values = defaults[ObjectIdentifier(entity)] { return values }
+        let values = entity.attributes.map(\.defaultValue)
+        defaults[ObjectIdentifier(entity)] = values
+        return values
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+/// Flat template sets read straight into rows: the same store and ledger as decoding, or no rows at all.
+@Suite("Seed rows")
+struct SeedRowsTests {
+    /// Inserting the rows of a flat set must write exactly what decoding the set and saving its context writes:
+    /// every column of every row, row ids included, the ledger and the counts.
+    @Test(arguments: [1, 2, 3])
+    func flatSetsInsertWhatADecodedSetSaves(batch: UInt64) throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0xF1A7_0000 + batch)
+        for round in 0..<60 {
+            let files = FlatSetSpec.random(using: &generator).files
+            let rows = try #require(SeedRows(reading: files, model: model), "batch \(batch) round \(round)")
+            let fromRows = try SQLiteStore.inMemory(model: model)
+            let inserted = try fromRows.connection.inTransaction(.immediate) { try SeedInsertion(inserting: rows, into: fromRows) }
+            let decoded = try SQLiteStore.inMemory(model: model)
+            let saved = try decoded.connection.inTransaction(.immediate) {
+                let templates = try Self.decode(files, model: model)
+                return try withExtendedLifetime(templates) { try SeedInsertion(saving: templates, to: decoded) }
+            }
+            #expect(inserted.ledger.objects == saved.ledger.objects, "batch \(batch) round \(round)")
+            #expect(inserted.counts == saved.counts, "batch \(batch) round \(round)")
+            #expect(try Self.tables(of: fromRows) == Self.tables(of: decoded), "batch \(batch) round \(round)")
+        }
+    }
+
+    /// Whatever a flat reading cannot settle alone gives no rows, so that the seeder decodes the set: each change
+    /// below, made to a flat set, is either a problem the decoder reports or a set that is not flat.
+    @Test(arguments: NotFlat.allCases)
+    func setsThatAreNotFlatGiveNoRows(change: NotFlat) throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0x0F1A_7000)
+        var changed = 0
+        for _ in 0..<40 {
+            var spec = FlatSetSpec.random(using: &generator)
+            guard change.apply(to: &spec) else { continue }
+            var files = spec.files
+            if change == .syntaxError { files[files.count - 1].bytes.removeLast() }
+            changed += 1
+            #expect(SeedRows(reading: files, model: model) == nil, "\(change): \(spec.objects)")
+        }
+        #expect(changed > 0)
+    }
+
+    /// Ways to make a flat set something else.
+    enum NotFlat: CaseIterable {
+        case syntaxError, unknownClass, unknownKey, identifierKey, wrongType, nullForRequired, missingIdentity
+        case statedTwice, referencedOnly, toManyKey, nestedObject, stubMoreSpecificThanDefinition, oneToOne
+        case orderedInverse
+
+        /// Makes the change; false when the set has no object it applies to.
+        func apply(to spec: inout FlatSetSpec) -> Bool {
+            let groups = spec.objects.indices.filter { spec.objects[$0]["class"] == "Group" }
+            let items = spec.objects.indices.filter { ["Item", "SpecialItem"].contains(spec.objects[$0]["class"]) }
+            let group = groups[0]
+            switch self {
+            case .syntaxError:
+                break
+            case .unknownClass:
+                spec.objects[group]["class"] = "Gadget"
+            case .unknownKey:
+                spec.objects[group]["colour"] = "red"
+            case .identifierKey:
+                spec.objects[group]["$id"] = "first"
+            case .wrongType:
+                spec.objects[group]["rank"] = "seven"
+            case .nullForRequired:
+                spec.objects[group]["rank"] = .null
+            case .missingIdentity:
+                spec.objects[group]["name"] = nil
+            case .statedTwice:
+                spec.objects.append(spec.objects[group])
+                spec.fileSizes[spec.fileSizes.count - 1] += 1
+            case .referencedOnly:
+                spec.objects[group]["parent"] = ["name": "nowhere"]
+            case .toManyKey:
+                spec.objects[group]["items"] = []
+            case .nestedObject:
+                spec.objects[group]["parent"] = ["name": spec.objects[group]["name"]!, "title": "stated inside"]
+            case .stubMoreSpecificThanDefinition:
+                // The decoder would make the plain item a SpecialItem.
+                guard let plain = items.first(where: { spec.objects[$0]["class"] == "Item" }) else { return false }
+                spec.objects[group]["featured"] = ["class": "SpecialItem", "code": spec.objects[plain]["code"]!]
+            case .oneToOne:
+                guard items.count >= 2 else { return false }
+                spec.objects[items[0]]["partner"] = ["class": spec.objects[items[1]]["class"]!, "code": spec.objects[items[1]]["code"]!]
+            case .orderedInverse:
+                guard let item = items.first else { return false }
+                spec.objects.append(["class": "Shelf", "code": "s1"])
+                spec.fileSizes[spec.fileSizes.count - 1] += 1
+                spec.objects[item]["shelf"] = ["code": "s1"]
+            }
+            return true
+        }
+    }
+
+    /// The files decoded into a context of their own, as a seed decodes them.
+    static func decode(_ files: [TemplateSet.File], model: EntityModel) throws -> ObjectContext {
+        let context = ObjectContext(model: model)
+        var decoder = GraphDecoder(context: context)
+        for file in files { decoder.add(bytes: file.bytes, file: file.displayPath) }
+        try decoder.decode()
+        #expect(context.validationErrors().isEmpty)
+        return context
+    }
+
+    /// Every row of every entity table, by table, in row id order.
+    static func tables(of store: SQLiteStore) throws -> [String: [[SQLiteValue]]] {
+        var tables: [String: [[SQLiteValue]]] = [:]
+        for table in store.schema.tables.values {
+            let statement = try store.connection.prepare(sql: "SELECT * FROM \(table.quoted) ORDER BY \"_id\"")
+            var rows: [[SQLiteValue]] = []
+            while try statement.step() { rows.append((0..<statement.columnCount).map(statement.value(at:))) }
+            tables[table.name] = rows
+        }
+        return tables
+    }
+}
