@@ -14,6 +14,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case migrationRefused
         /// A saved object's row changed or went in the store since the context fetched it.
         case conflict
+        /// The store file could not be written to disk or moved into place.
+        case io
     }
 
     public var kind: Kind

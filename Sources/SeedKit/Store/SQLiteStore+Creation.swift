@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SQLiteStore {
+    /// What ``create(atomicallyAt:model:_:)`` did.
+    enum AtomicCreation<Result> {
+        /// The store is at the path, holding what the build wrote.
+        case created(Result)
+        /// The build gave up: there is still no store at the path.
+        case abandoned
+        /// Another store appeared at the path meanwhile; it was left alone and the build's store thrown away.
+        case preempted
+    }
+
+    /// Builds a new store in a temporary file beside `path` and links it there in one step, so that no one ever
+    /// finds a store at `path` that `build` has not completed.
+    ///
+    ///     switch try SQLiteStore.create(atomicallyAt: "seed.sqlite", model: model, { store in try fill(store) }) {
+    ///     case .created(let filled): …        // the store is in place
+    ///     case .abandoned: …                  // `fill` returned nil: nothing was created
+    ///     case .preempted: …                  // another process created a store first: open that one
+    ///     }
+    ///
+    /// `build` runs inside one `BEGIN IMMEDIATE` transaction on a store no one else can open, so the transaction is
+    /// written without a write-ahead log or waiting for the disk, its pages kept in memory (up to 1 GiB) until the
+    /// commit writes them; the file is flushed once, then switched to
+    /// write-ahead logging like any store, and linked at `path` only if nothing is there (`link(2)` never replaces a
+    /// file). When `build` throws or returns nil, or linking finds a store, the temporary file is removed.
+    ///
+    /// - Throws: What `build` throws; ``StoreError`` of kind `io` when the file cannot be flushed or linked.
+    /// - Complexity: What `build` costs, plus one flush of the file.
+    static func create<Result>(
+        atomicallyAt path: String, model: EntityModel, _ build: (SQLiteStore) throws -> Result?
+    ) throws -> AtomicCreation<Result> {
+        let temporary = "\(path).creating-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+        }
+        // The store is closed when this returns: nothing may have it open once it is linked.
+        func buildStore() throws -> Result? {
+            var options = Options()
+            options.connection.usesWriteAheadLog = false
+            let store = try SQLiteStore(path: temporary, model: model, options: options)
+            // Pages stay in memory until the commit writes them once: no spilling to the file and reading back.
+            try store.connection.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -1048576")
+            guard let result = try store.connection.inTransaction(.immediate, { try build(store) }) else { return nil }
+            try store.connection.execute(sql: "PRAGMA journal_mode = WAL")
+            return result
+        }
+        guard let result = try buildStore() else { return .abandoned }
+        try flush(temporary)
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { return .preempted }
+            throw StoreError(.io, path: path, "cannot move the new store into place: \(String(cString: strerror(errno)))")
+        }
+        // The new directory entry must last too; like SQLite, a directory that cannot be flushed (some file systems
+        // refuse) is not an error.
+        try? flush((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+        return .created(result)
+    }
+
+    /// Waits until the file's (or directory's) contents are on the disk.
+    private static func flush(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0, fsync(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if descriptor >= 0 { close(descriptor) }
+            throw StoreError(.io, path: path, "cannot write the new store to disk: \(reason)")
+        }
+        close(descriptor)
+    }
+}

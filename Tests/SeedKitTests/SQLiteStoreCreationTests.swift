@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import SeedKit
+
+/// A new store built beside its path and linked into place whole, or not at all.
+@Suite("SQLiteStore: atomic creation")
+struct SQLiteStoreCreationTests {
+    private struct Refusal: Error {}
+
+    /// Files in the directory, to check that no temporary file is left behind.
+    private func files(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    private func insertTag(_ label: String, into store: SQLiteStore) throws {
+        let context = store.newContext()
+        try context.insert("Tag", values: ["label": label])
+        try context.save()
+    }
+
+    @Test func aBuiltStoreAppearsWholeInWriteAheadLogMode() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("new.sqlite").path
+        let model = try Fixtures.graphModel()
+        let creation = try SQLiteStore.create(atomicallyAt: path, model: model) { store -> Int in
+            // Nothing is at the path while the store is built.
+            #expect(!FileManager.default.fileExists(atPath: path))
+            try insertTag("a", into: store)
+            try insertTag("b", into: store)
+            return 2
+        }
+        guard case .created(2) = creation else {
+            Issue.record("expected created(2), got \(creation)")
+            return
+        }
+        #expect(try files(in: directory) == ["new.sqlite"])
+        let store = try SQLiteStore(path: path, model: model)
+        #expect(try SQLiteTesting.firstValue(store.connection, "PRAGMA journal_mode") == .text("wal"))
+        #expect(try store.newContext().fetch("Tag").count == 2)
+    }
+
+    @Test func aBuildThatGivesUpOrThrowsLeavesNothing() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("new.sqlite").path
+        let model = try Fixtures.graphModel()
+        let abandoned = try SQLiteStore.create(atomicallyAt: path, model: model) { store -> Int? in
+            try insertTag("a", into: store)
+            return nil
+        }
+        guard case .abandoned = abandoned else {
+            Issue.record("expected abandoned, got \(abandoned)")
+            return
+        }
+        #expect(try files(in: directory).isEmpty)
+        #expect(throws: Refusal.self) {
+            _ = try SQLiteStore.create(atomicallyAt: path, model: model) { store -> Int in
+                try insertTag("a", into: store)
+                throw Refusal()
+            }
+        }
+        #expect(try files(in: directory).isEmpty)
+    }
+
+    /// Another process's store that appears while one is built is never replaced.
+    @Test func aStoreThatAppearsMeanwhileWins() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("new.sqlite").path
+        let model = try Fixtures.graphModel()
+        let creation = try SQLiteStore.create(atomicallyAt: path, model: model) { store -> Int in
+            try insertTag("mine", into: store)
+            try insertTag("theirs", into: SQLiteStore(path: path, model: model))
+            return 1
+        }
+        guard case .preempted = creation else {
+            Issue.record("expected preempted, got \(creation)")
+            return
+        }
+        let labels = try SQLiteStore(path: path, model: model).newContext().fetch("Tag").map { try $0.value(forKey: "label") as! String }
+        #expect(labels == ["theirs"])
+        #expect(try files(in: directory).allSatisfy { $0.hasPrefix("new.sqlite") && !$0.contains("creating") })
+    }
+
+    @Test func aDirectoryThatDoesNotExistIsAnError() throws {
+        #expect(throws: (any Error).self) {
+            _ = try SQLiteStore.create(atomicallyAt: "/nonexistent-seedkit-dir/new.sqlite", model: try Fixtures.graphModel()) { _ in 1 }
+        }
+    }
+}
