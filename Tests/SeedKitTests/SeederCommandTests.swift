@@ -304,4 +304,62 @@ struct SeederCommandTests {
         #expect(results.filter { $0.1.hasPrefix("seed: unchanged") }.count == 3)
         #expect(try names("Employee", store: directory.appendingPathComponent("seed.sqlite")).count == 4)
     }
+
+    /// A flat set: 3,000 items referring to 30 groups by identity, in 30 files — what a first launch reads straight
+    /// into rows.
+    private func writeFlatSet(in directory: URL) throws {
+        try Fixtures.write(
+            #"{"entities": {"Group": {"identity": ["name"], "attributes": {"name": "string"}}, "Item": {"identity": ["code"], "attributes": {"code": "string", "price": "double"}, "relationships": {"group": {"to": "Group"}}}}}"#,
+            to: "Templates/model.json", in: directory)
+        try Fixtures.write(
+            "[" + (0..<30).map { #"{"class": "Group", "name": "g\#($0)"}"# }.joined(separator: ",") + "]", to: "Templates/groups.template",
+            in: directory)
+        for file in 0..<30 {
+            let items = (0..<100).map { #"{"class": "Item", "code": "i\#(file * 100 + $0)", "price": \#($0).5, "group": {"name": "g\#(file)"}}"# }
+            try Fixtures.write("[" + items.joined(separator: ",\n") + "]", to: "Templates/items-\(1000 + file).template", in: directory)
+        }
+    }
+
+    @Test func concurrentFirstLaunchesOfAFlatSetApplyOnce() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try writeFlatSet(in: directory)
+        let processes = try (0..<4).map { _ -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = Fixtures.seedExecutable
+            process.currentDirectoryURL = directory
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, pipe)
+        }
+        let results = processes.map { process, pipe in
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        #expect(results.allSatisfy { $0.0 == 0 })
+        #expect(results.filter { $0.1.hasPrefix("seed: applied") }.count == 1)
+        #expect(results.filter { $0.1.hasPrefix("seed: unchanged") }.count == 3)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("seed.sqlite").path, model: EntityModel(
+            contentsOf: directory.appendingPathComponent("Templates/model.json")))
+        #expect(try store.newContext().fetch("Item").count == 3000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains("creating") })
+    }
+
+    /// A flat set with one mistake is checked like any set: every problem located, and no store — not even a
+    /// temporary one — left behind.
+    @Test func aFlatSetWithAMistakeWritesNothing() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try writeFlatSet(in: directory)
+        try Fixtures.write(
+            #"[{"class": "Item", "code": "late", "price": "cheap", "group": {"name": "g0"}}]"#, to: "Templates/items-9999.template",
+            in: directory)
+        let result = try Fixtures.runSeed([], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Templates/items-9999.template:1:45: /0/price: attribute 'price' of Item: expected a number, got a string"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Templates"])
+    }
 }

@@ -182,6 +182,36 @@ struct SeederTests {
         }
     }
 
+    /// A flat set seeded into a new store — read into rows and written as the files are read, into a store built
+    /// beside its path — holds exactly what decoding the set and saving its context writes, and is then unchanged.
+    @Test func flatSetsSeedANewStoreAsDecodingDoes() throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0x5EED_F1A7)
+        for round in 0..<20 {
+            let directory = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let templates = directory.appendingPathComponent("Templates")
+            let files = FlatSetSpec.random(using: &generator).files
+            for file in files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
+            try model.write(to: templates.appendingPathComponent("model.json"))
+            let path = directory.appendingPathComponent("seed.sqlite").path
+            let report = try Seeder(storePath: path).seed(templates: templates)
+            #expect(report.status == .applied, "round \(round)")
+
+            let decoded = try SQLiteStore.inMemory(model: model)
+            let saved = try decoded.connection.inTransaction(.immediate) {
+                let context = try SeedRowsTests.decode(files, model: model)
+                return try withExtendedLifetime(context) { try SeedInsertion(saving: context, to: decoded) }
+            }
+            let seeded = try SQLiteStore(path: path, model: model)
+            #expect(try SeedRowsTests.tables(of: seeded) == SeedRowsTests.tables(of: decoded), "round \(round)")
+            #expect(try SeedLedger.read(from: seeded.connection).objects == saved.ledger.objects, "round \(round)")
+            #expect(report.entities == saved.counts, "round \(round)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Templates", "seed.sqlite", "seed.sqlite-shm", "seed.sqlite-wal"])
+            #expect(try Seeder(storePath: path).seed(templates: templates).status == .unchanged, "round \(round)")
+        }
+    }
+
     /// A store holding any object, or a ledger with any entry, is met by a run instead.
     @Test func firstSeedNeedsAnEmptyStore() throws {
         let store = try SQLiteStore.inMemory(model: try Fixtures.graphModel())

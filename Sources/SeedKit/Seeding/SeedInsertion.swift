@@ -53,41 +53,19 @@ struct SeedInsertion {
         }
     }
 
-    /// Inserts the rows of a flat set into the store, inside the caller's transaction.
+    /// Inserts the rows of a flat set into the store, inside the caller's transaction, in the order a decoder creates
+    /// the objects.
     ///
     /// - Parameter progress: Called with the number of rows written and the total, every 1,024 rows and at the end.
     /// - Precondition: ``isPossible(in:ledger:)`` said so, inside the same write transaction.
     init(inserting rows: SeedRows, into store: SQLiteStore, progress: ((Int, Int) -> Void)? = nil) throws {
-        var statements: [ObjectIdentifier: (statement: Statement, toOnes: [Int])] = [:]
-        ledger.objects.reserveCapacity(rows.rows.count)
-        for (written, row) in rows.rows.enumerated() {
+        var writer = SeedRowWriter(store: store, expectedCount: rows.rows.count)
+        for (written, index) in rows.order.enumerated() {
             if written % 1024 == 0 { progress?(written, rows.rows.count) }
-            let entity = row.entity
-            let insert = try statements[ObjectIdentifier(entity)]
-                ?? (store.connection.cachedStatement(sql: store.insertSQL(for: entity)),
-                    entity.relationships.indices.filter { !entity.relationships[$0].isToMany })
-            statements[ObjectIdentifier(entity)] = insert
-            let statement = insert.statement
-            // The columns of `insertSQL(for:)`: row id, entity, the attributes, then the to-ones.
-            try statement.bind(row.rowID, at: 1)
-            try statement.bind(entity.name, at: 2)
-            var parameter = 3
-            for value in row.values {
-                try statement.bind(attribute: value, at: parameter)
-                parameter += 1
-            }
-            for index in insert.toOnes {
-                if let target = row.targets.first(where: { $0.relationship == index })?.rowID {
-                    try statement.bind(target, at: parameter)
-                } else {
-                    try statement.bindNull(at: parameter)
-                }
-                parameter += 1
-            }
-            try statement.execute()
-            ledger.objects[row.key] = SeedLedger.Entry(entity: entity.name, rowID: row.rowID, hash: row.hash)
-            counts[entity.name, default: .init()].inserted += 1
+            try writer.insert(rows.rows[index])
         }
         if !rows.rows.isEmpty { progress?(rows.rows.count, rows.rows.count) }
+        ledger = writer.ledger
+        counts = writer.counts
     }
 }

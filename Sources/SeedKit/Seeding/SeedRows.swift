@@ -24,8 +24,8 @@ struct SeedRows: Sendable {
     /// One template object as the row it becomes.
     struct Row: Sendable {
         let entity: Entity
-        /// The ledger key: the root entity and the identity values.
-        let key: String
+        /// The ledger key: the root entity and the identity values; hashed on the reading thread.
+        let key: Prehashed<String>
         /// Every attribute's value, in the entity's order: the stated ones, else the defaults.
         let values: [AttributeValue?]
         /// The to-one relationships stated, in the order of their keys' names: the order a decoder meets them in.
@@ -40,20 +40,38 @@ struct SeedRows: Sendable {
     struct Target: Sendable {
         let relationship: Int
         /// The target's key; nil for `null`.
-        let key: String?
+        let key: Prehashed<String>?
         /// The entity the stub names: its `"class"`, else the relationship's destination.
         let entity: Entity
         /// The target's row id, once rows are numbered.
         var rowID: Int64? = nil
     }
 
-    /// Every row, in the order a decoder would create the objects: by first mention, as a reference or stated.
-    private(set) var rows: [Row] = []
+    /// Every row, in the files' order.
+    let rows: [Row]
+    /// The indices of the rows in the order a decoder creates the objects: by first mention, stated or referenced.
+    let order: [Int]
 
     /// Reads every file of the set into rows, or returns nil when the set is not flat or has any problem.
     ///
     /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
     init?(reading files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil) {
+        var rows: [Row] = []
+        guard let order = Self.read(files, model: model, fileRead: fileRead, numbered: { rows += $0 }) else { return nil }
+        self.rows = rows
+        self.order = order
+    }
+
+    /// Reads every file of the set into rows and hands each file's rows to `numbered` as soon as they are numbered,
+    /// in file order, while the next files are read; nil when the set is not flat or has any problem — possibly after
+    /// some files' rows were handed over, so `numbered` must write somewhere that can be thrown away.
+    ///
+    /// - Returns: The indices of the rows (counted over all files in file order) in the order of first mention.
+    /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
+    static func read(
+        _ files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil,
+        numbered: ([Row]) throws -> Void
+    ) rethrows -> [Int]? {
         let reading = Reading(files: files, model: model)
         // The calling thread reads files too, and numbers each one's rows once it and those before it are read.
         DispatchQueue.global().async { reading.work() }
@@ -61,11 +79,15 @@ struct SeedRows: Sendable {
         var reader = RowReader(model: model)
         var numbering = Numbering()
         for index in files.indices {
-            guard let fileRows = reading.rows(at: index, reader: &reader), numbering.add(fileRows) else { return nil }
+            guard var fileRows = reading.rows(at: index, reader: &reader) else { return nil }
+            // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
+            if index == 0 { numbering.reserveCapacity(min(fileRows.count * files.count, 1 << 22)) }
+            guard numbering.add(&fileRows) else { return nil }
+            try numbered(fileRows)
+            reading.discard(fileRows)
             fileRead?(index + 1)
         }
-        guard let rows = numbering.finish() else { return nil }
-        self.rows = rows
+        return numbering.finish()
     }
 
     /// The reading of the files on two threads: each claims the next file not yet claimed, and the calling thread
@@ -77,6 +99,8 @@ struct SeedRows: Sendable {
             var results: [Int: [Row]?] = [:]
             /// Set when a file is not flat, or when the calling thread is done: nothing more is claimed.
             var isStopped = false
+            /// Rows the calling thread is done with, for the helper to free.
+            var garbage: [[Row]] = []
         }
 
         private let files: [TemplateSet.File]
@@ -93,8 +117,19 @@ struct SeedRows: Sendable {
         /// The helper thread's loop: reads files until none is left to claim.
         func work() {
             var reader = RowReader(model: model)
-            while let index = claim() { store(reader.rows(in: files[index]), at: index) }
+            while let index = claim() {
+                var garbage: [[Row]] = []
+                state.withLock { swap(&$0.garbage, &garbage) }
+                garbage.removeAll()
+                store(reader.rows(in: files[index]), at: index)
+            }
             helperDone.signal()
+        }
+
+        /// Hands rows to the helper thread to free: freeing them takes the calling thread, which writes them, about as
+        /// long as building them takes the helper.
+        func discard(_ rows: [Row]) {
+            state.withLock { $0.garbage.append(rows) }
         }
 
         /// The rows of the file at `index`, read by whichever thread claimed it; the calling thread reads the files it
@@ -148,61 +183,70 @@ struct SeedRows: Sendable {
         }
 
         private var slots: [Slot] = []
-        private var slotByKey: [String: Int] = [:]
-        private var rows: [Row] = []
+        private var slotByKey: [Prehashed<String>: Int] = [:]
+        /// The number of rows numbered so far.
+        private var count = 0
         private var nextRowID: [String: Int64] = [:]
 
-        /// Numbers a file's rows; false when an object is stated twice or a reference names another kind of object.
-        mutating func add(_ fileRows: [Row]) -> Bool {
-            for var row in fileRows {
-                let slotIndex: Int
-                if let index = slotByKey[row.key] {
+        mutating func reserveCapacity(_ count: Int) {
+            slots.reserveCapacity(count)
+            slotByKey.reserveCapacity(count)
+        }
+
+        /// Numbers the next file's rows; false when an object is stated twice or a reference names another kind of
+        /// object than it is.
+        mutating func add(_ rows: inout [Row]) -> Bool {
+            // Rows are changed where they are: copying one retains each of its fields.
+            for row in rows.indices {
+                let entity = rows[row].entity
+                let slot: Int
+                if let index = slotByKey[rows[row].key] {
                     // Referenced before: its row follows, with the entity the references need or a subentity of it.
-                    guard slots[index].row == nil, row.entity.isKind(of: slots[index].entity.name) else { return false }
-                    slotIndex = index
+                    guard slots[index].row == nil, entity.isKind(of: slots[index].entity.name) else { return false }
+                    slot = index
                 } else {
-                    slotIndex = newSlot(row.key, row.entity)
+                    slot = newSlot(rows[row].key, entity)
                 }
-                slots[slotIndex].row = rows.count
-                slots[slotIndex].entity = row.entity
-                row.rowID = slots[slotIndex].rowID
-                for position in row.targets.indices {
-                    guard let key = row.targets[position].key else { continue }
-                    let entity = row.targets[position].entity
+                slots[slot].row = count + row
+                slots[slot].entity = entity
+                rows[row].rowID = slots[slot].rowID
+                for position in rows[row].targets.indices {
+                    guard let key = rows[row].targets[position].key else { continue }
+                    let named = rows[row].targets[position].entity
                     let target: Int
                     if let index = slotByKey[key] {
-                        let slot = slots[index]
-                        if slot.row != nil {
-                            guard slot.entity.isKind(of: entity.name) else { return false }
-                        } else if entity.isKind(of: slot.entity.name) {
-                            slots[index].entity = entity
+                        let current = slots[index].entity
+                        if slots[index].row != nil {
+                            guard current.isKind(of: named.name) else { return false }
+                        } else if named.isKind(of: current.name) {
+                            slots[index].entity = named
                         } else {
-                            guard slot.entity.isKind(of: entity.name) else { return false }
+                            guard current.isKind(of: named.name) else { return false }
                         }
                         target = index
                     } else {
-                        target = newSlot(key, entity)
+                        target = newSlot(key, named)
                     }
-                    row.targets[position].rowID = slots[target].rowID
+                    rows[row].targets[position].rowID = slots[target].rowID
                 }
-                rows.append(row)
             }
+            count += rows.count
             return true
         }
 
-        /// The rows in the order of their first mention; nil when an object is referenced but never stated.
-        consuming func finish() -> [Row]? {
-            var ordered: [Row] = []
-            ordered.reserveCapacity(rows.count)
+        /// The rows' order of first mention; nil when an object is referenced but never stated.
+        func finish() -> [Int]? {
+            var order: [Int] = []
+            order.reserveCapacity(slots.count)
             for slot in slots {
                 guard let row = slot.row else { return nil }
-                ordered.append(rows[row])
+                order.append(row)
             }
-            return ordered
+            return order
         }
 
         /// A slot with the next row id of the key's root table: row ids follow first mentions, as a decoder's do.
-        private mutating func newSlot(_ key: String, _ entity: Entity) -> Int {
+        private mutating func newSlot(_ key: Prehashed<String>, _ entity: Entity) -> Int {
             let rowID = nextRowID[entity.rootName, default: 1]
             nextRowID[entity.rootName] = rowID + 1
             slotByKey[key] = slots.count
@@ -291,15 +335,15 @@ private struct RowReader {
                 continue
             }
             guard let (key, stubEntity) = stub(members.values[position], destination: destination) else { return nil }
-            targets.append(SeedRows.Target(relationship: index, key: key, entity: stubEntity))
+            targets.append(SeedRows.Target(relationship: index, key: Prehashed(key), entity: stubEntity))
         }
         let key = text.identityKey(entity, identity)
         let hash = text.valueHash(
             of: entity, attribute: { values[$0] },
-            toOne: { index in targets.first { $0.relationship == index }?.key },
+            toOne: { index in targets.first { $0.relationship == index }?.key?.value },
             // A flat set states no to-many, and inverses fill only to-manys that value texts leave out.
             toMany: { _ in [] })
-        return SeedRows.Row(entity: entity, key: key, values: values, targets: targets, hash: hash)
+        return SeedRows.Row(entity: entity, key: Prehashed(key), values: values, targets: targets, hash: hash)
     }
 
     /// The key of the object a stub names, and the entity it names; nil for anything but a stub.

@@ -82,12 +82,40 @@ public struct Seeder {
                 report(SeedProgress(phase: .checking, completed: checked, total: total))
             }
         }
-        if !options.dryRun, input.issues.isEmpty, let files = input.set?.files,
-            try !storeExists || SeedInsertion.tablesAreEmpty(in: openStore(model: model)),
-            let rows = SeedRows(reading: files, model: model, fileRead: filesChecked),
-            let inserted = try insert(rows, model: model, input: input, templates: templates, options: options, report: report)
-        {
-            return inserted
+        // A flat set on a first launch: read straight into rows, without decoding. Into a new store, the rows are
+        // written as the files are read, into a store no one sees until it is complete.
+        if !options.dryRun, input.issues.isEmpty, let files = input.set?.files {
+            if !storeExists {
+                let creation = try SQLiteStore.create(atomicallyAt: storePath, model: model) { store -> [String: SeedReport.Counts]? in
+                    var writer = SeedRowWriter(store: store)
+                    let order = try SeedRows.read(files, model: model, fileRead: filesChecked) { rows in
+                        // As many rows in each file as in the first, as when numbering them.
+                        if writer.ledger.objects.isEmpty { writer.reserveCapacity(min(rows.count * files.count, 1 << 22)) }
+                        for row in rows { try writer.insert(row) }
+                    }
+                    guard order != nil else { return nil }
+                    try write(writer.ledger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
+                    return writer.counts
+                }
+                switch creation {
+                case .created(let counts):
+                    report.entities = counts
+                    report.status = .applied
+                    return report
+                case .preempted where repeatable:
+                    // Another seeder created the store first: most likely from this very set.
+                    if try SeedLedger.fingerprint(in: openStore(model: model).connection) == input.fingerprint {
+                        return try unchangedReport(report, openStore(model: model).connection)
+                    }
+                case .preempted, .abandoned:
+                    break
+                }
+            } else if try SeedInsertion.tablesAreEmpty(in: openStore(model: model)),
+                let rows = SeedRows(reading: files, model: model, fileRead: filesChecked),
+                let inserted = try insert(rows, model: model, input: input, templates: templates, options: options, report: report)
+            {
+                return inserted
+            }
         }
         // The files' contents go to the decoder: the ledger needs only their paths and hashes.
         let (decoded, issues) = input.decode(filesChecked: filesChecked)
