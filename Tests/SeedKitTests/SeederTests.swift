@@ -228,5 +228,6 @@ struct SeederTests {
     @Test func hashIsFNV1a() {
         #expect(SeedHash.hex(of: []) == "cbf29ce484222325")
         #expect(SeedHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
+        #expect(SeedHash.hex(of: Array("13900".utf8)) == "00f5898e9456454c", "16 digits, leading zeros kept")
     }
 }

@@ -55,7 +55,13 @@ enum SeedHash {
 
     /// 16 lowercase hex digits.
     private static func text(of hash: UInt64) -> String {
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for position in 0..<16 {
+                let nibble = Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * position)) & 0xF
+                buffer[position] = digits.utf8Start[nibble]
+            }
+            return 16
+        }
     }
 }

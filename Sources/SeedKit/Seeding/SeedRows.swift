@@ -260,8 +260,8 @@ struct SeedRows: Sendable {
 private struct RowReader {
     /// What each key of an object layout is, for one entity.
     private struct Plan {
-        /// The attributes by position in the object's values.
-        var attributes: [(position: Int, index: Int)] = []
+        /// The attributes by position in the object's values, with what reading a value needs of them.
+        var attributes: [(position: Int, index: Int, type: AttributeType, isOptional: Bool)] = []
         /// The to-one relationships by position, in the order of their keys' names.
         var toOnes: [(position: Int, index: Int)] = []
     }
@@ -310,14 +310,13 @@ private struct RowReader {
             let plan = plan(members, entity)
         else { return nil }
         var values = defaults(of: entity)
-        for (position, index) in plan.attributes {
+        for (position, index, type, isOptional) in plan.attributes {
             let value = members.values[position]
-            let attribute = entity.attributes[index]
             if case .null = value {
-                guard attribute.isOptional else { return nil }
+                guard isOptional else { return nil }
                 values[index] = nil
             } else {
-                guard let read = try? AttributeValue(json: value, as: attribute.type) else { return nil }
+                guard let read = try? AttributeValue(json: value, as: type) else { return nil }
                 values[index] = read
             }
         }
@@ -391,7 +390,8 @@ private struct RowReader {
         for (position, key) in keys.enumerated() where key != "class" {
             if let index = entity.attributeIndex(named: key) {
                 guard stated.insert(index).inserted else { return nil }
-                plan.attributes.append((position, index))
+                let attribute = entity.attributes[index]
+                plan.attributes.append((position, index, attribute.type, attribute.isOptional))
             } else if let index = entity.relationshipIndex(named: key) {
                 let relationship = entity.relationships[index]
                 guard !relationship.isToMany, stated.insert(entity.attributes.count + index).inserted,

@@ -21,8 +21,9 @@ struct SeedValueText {
 
     private let model: EntityModel
     private var emitter = JSONEmitter(style: .canonical)
-    /// Each entity's members with their names, in canonical key order (UTF-8 byte order).
-    private var layouts: [ObjectIdentifier: [(name: String, member: Member)]] = [:]
+    /// Each entity's members, in canonical key order (UTF-8 byte order), each with its key as written: the name in
+    /// quotes and a colon, after a comma but for the first.
+    private var layouts: [ObjectIdentifier: [(key: [UInt8], member: Member)]] = [:]
 
     init(model: EntityModel) {
         self.model = model
@@ -31,13 +32,14 @@ struct SeedValueText {
     /// The key of an object with identity: its root entity, then the identity values as a canonical JSON array.
     mutating func identityKey(_ entity: Entity, _ identity: [AttributeValue]) -> String {
         emitter.bytes.removeAll(keepingCapacity: true)
+        emitter.bytes.append(contentsOf: entity.rootName.utf8)
         emitter.bytes.append(UInt8(ascii: "["))
         for (position, value) in identity.enumerated() {
             if position > 0 { emitter.bytes.append(UInt8(ascii: ",")) }
             write(value)
         }
         emitter.bytes.append(UInt8(ascii: "]"))
-        return entity.rootName + String(decoding: emitter.bytes, as: UTF8.self)
+        return String(decoding: emitter.bytes, as: UTF8.self)
     }
 
     /// The FNV-1a hash of the object's value text, with `key` naming its related objects.
@@ -55,9 +57,8 @@ struct SeedValueText {
         let members = layout(of: entity)
         emitter.bytes.removeAll(keepingCapacity: true)
         emitter.bytes.append(UInt8(ascii: "{"))
-        for (position, (name, member)) in members.enumerated() {
-            if position > 0 { emitter.bytes.append(UInt8(ascii: ",")) }
-            emitter.writeKey(name)
+        for (key, member) in members {
+            emitter.bytes.append(contentsOf: key)
             switch member {
             case .entityName:
                 emitter.write(entity.name)
@@ -92,14 +93,18 @@ struct SeedValueText {
     }
 
     private mutating func write(_ value: AttributeValue) {
-        if case .string(let string) = value {
+        switch value {
+        case .string(let string):
             emitter.write(string)
-        } else {
+        case .integer(let integer):
+            // Digits straight into the text: the canonical form of an integer, without a `JSON` number to hold it.
+            NumberText.appendInteger(integer, to: &emitter.bytes)
+        default:
             emitter.write(value.json, indent: 0)
         }
     }
 
-    private mutating func layout(of entity: Entity) -> [(name: String, member: Member)] {
+    private mutating func layout(of entity: Entity) -> [(key: [UInt8], member: Member)] {
         if let members = layouts[ObjectIdentifier(entity)] { return members }
         var members: [(name: String, member: Member)] = [("$class", .entityName)]
         for (index, attribute) in entity.attributes.enumerated() { members.append((attribute.name, .attribute(index))) }
@@ -107,7 +112,14 @@ struct SeedValueText {
             members.append((relationship.name, relationship.isToMany ? .toMany(index, isOrdered: relationship.isOrdered) : .toOne(index)))
         }
         members.sort { JSONEmitter.precedes($0.name, $1.name) }
-        layouts[ObjectIdentifier(entity)] = members
-        return members
+        var keyEmitter = JSONEmitter(style: .canonical)
+        let layout = members.enumerated().map { position, member in
+            keyEmitter.bytes.removeAll(keepingCapacity: true)
+            if position > 0 { keyEmitter.bytes.append(UInt8(ascii: ",")) }
+            keyEmitter.writeKey(member.name)
+            return (keyEmitter.bytes, member.member)
+        }
+        layouts[ObjectIdentifier(entity)] = layout
+        return layout
     }
 }
