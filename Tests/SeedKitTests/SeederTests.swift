@@ -179,7 +179,16 @@ struct SeederTests {
             #expect(insertion.counts == run.counts, "batch \(batch) round \(round)")
             let exported = try GraphExport().document(of: inserted.newContext())
             #expect(exported == (try GraphExport().document(of: copied.newContext())), "batch \(batch) round \(round)")
+            // The insertion builds the indexes after its rows: they must be the schema's, as the run left them.
+            #expect(try Self.indexes(of: inserted) == Self.indexes(of: copied), "batch \(batch) round \(round)")
         }
+    }
+
+    private static func indexes(of store: SQLiteStore) throws -> [String] {
+        let statement = try store.connection.prepare(sql: "SELECT name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        var indexes: [String] = []
+        while try statement.step() { indexes.append(statement.text(at: 0)) }
+        return indexes
     }
 
     /// A store holding any object, or a ledger with any entry, is met by a run instead.

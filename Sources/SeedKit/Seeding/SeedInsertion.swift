@@ -8,7 +8,8 @@
 /// When the store holds no object and the ledger no entry, no template object can meet a stored one: each is an
 /// insert. So instead of a ``SeedRun`` copying the templates into the store's context, the templates' own context is
 /// attached to the store and saved, and the ledger takes each object's key and value hash — the entries a run would
-/// write, as both name objects through ``SeedKeys`` and hash them through ``SeedValueText``.
+/// write, as both name objects through ``SeedKeys`` and hash them through ``SeedValueText``. The tables being empty,
+/// their indexes are built once the rows are in (``SQLiteStore/withIndexesBuiltAfter(includingForeignKeys:_:)``).
 ///
 /// - Complexity: O(*n*) in the number of template objects and their relationships.
 struct SeedInsertion {
@@ -35,9 +36,10 @@ struct SeedInsertion {
         // Keys before the save: an object without identity or owner is named by its order in the templates.
         var keys = SeedKeys(model: store.model)
         for object in objects { _ = keys.key(of: object) }
+        let foreignKeyIndexesWait = Self.referencesPointBackward(objects)
         templates.attach(to: store)
         // `save()` without its validation: decoding the templates validated these very objects.
-        try templates.persistChanges()
+        try store.withIndexesBuiltAfter(includingForeignKeys: foreignKeyIndexesWait) { try templates.persistChanges() }
         _ = templates.commit()
         var text = SeedValueText(model: store.model)
         ledger.objects.reserveCapacity(objects.count)
@@ -46,5 +48,23 @@ struct SeedInsertion {
             ledger.objects[keys.key(of: object)] = SeedLedger.Entry(entity: object.entity.name, rowID: object.objectID.number, hash: hash)
             counts[object.entity.name, default: .init()].inserted += 1
         }
+    }
+
+    /// Whether each object's to-one targets come before it in `objects`, the order they are saved in: then no row
+    /// waits for a row it references, which is what makes saving without the foreign keys' indexes safe.
+    ///
+    /// The templates' context numbers its objects in the order it inserts them, which is the order of `objects`:
+    /// comparing numbers says which came first without a set of the objects seen. Were it wrong, the save would only
+    /// be slower (or miss the cheaper path), never different.
+    ///
+    /// - Complexity: O(*n*) in the number of objects and their to-one relationships.
+    private static func referencesPointBackward(_ objects: [ManagedObject]) -> Bool {
+        for object in objects {
+            let number = object.objectID.number
+            for (index, relationship) in object.entity.relationships.enumerated() where !relationship.isToMany {
+                if let target = object.object(at: index), target.objectID.number >= number { return false }
+            }
+        }
+        return true
     }
 }
