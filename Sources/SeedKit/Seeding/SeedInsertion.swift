@@ -36,10 +36,11 @@ struct SeedInsertion {
         // Keys before the save: an object without identity or owner is named by its order in the templates.
         var keys = SeedKeys(model: store.model)
         for object in objects { _ = keys.key(of: object) }
-        let foreignKeyIndexesWait = Self.referencesPointBackward(objects)
         templates.attach(to: store)
         // `save()` without its validation: decoding the templates validated these very objects.
-        try store.withIndexesBuiltAfter(includingForeignKeys: foreignKeyIndexesWait) { try templates.persistChanges() }
+        try store.withIndexesBuiltAfter(includingForeignKeys: Self.referencesPointBackward(objects)) {
+            try templates.persistChanges()
+        }
         _ = templates.commit()
         var text = SeedValueText(model: store.model)
         ledger.objects.reserveCapacity(objects.count)
