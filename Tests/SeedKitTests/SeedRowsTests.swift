@@ -24,6 +24,7 @@ struct SeedRowsTests {
             #expect(inserted.ledger.objects == saved.ledger.objects, "batch \(batch) round \(round)")
             #expect(inserted.counts == saved.counts, "batch \(batch) round \(round)")
             #expect(try Self.tables(of: fromRows) == Self.tables(of: decoded), "batch \(batch) round \(round)")
+            #expect(try SeederTests.indexes(of: fromRows) == SeederTests.indexes(of: decoded), "batch \(batch) round \(round)")
         }
     }
 

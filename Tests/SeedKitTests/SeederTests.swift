@@ -179,6 +179,8 @@ struct SeederTests {
             #expect(insertion.counts == run.counts, "batch \(batch) round \(round)")
             let exported = try GraphExport().document(of: inserted.newContext())
             #expect(exported == (try GraphExport().document(of: copied.newContext())), "batch \(batch) round \(round)")
+            // The insertion builds the indexes after its rows: they must be the schema's, as the run left them.
+            #expect(try Self.indexes(of: inserted) == Self.indexes(of: copied), "batch \(batch) round \(round)")
         }
     }
 
@@ -205,11 +207,22 @@ struct SeederTests {
             }
             let seeded = try SQLiteStore(path: path, model: model)
             #expect(try SeedRowsTests.tables(of: seeded) == SeedRowsTests.tables(of: decoded), "round \(round)")
+            // The ledger's tables, which only the seeded store has, aside.
+            let seededIndexes = try Self.indexes(of: seeded).filter { !$0.contains("_seedkit_seed") }
+            let decodedIndexes = try Self.indexes(of: decoded)
+            #expect(seededIndexes == decodedIndexes, "round \(round) \(seededIndexes) \(decodedIndexes)")
             #expect(try SeedLedger.read(from: seeded.connection).objects == saved.ledger.objects, "round \(round)")
             #expect(report.entities == saved.counts, "round \(round)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Templates", "seed.sqlite", "seed.sqlite-shm", "seed.sqlite-wal"])
             #expect(try Seeder(storePath: path).seed(templates: templates).status == .unchanged, "round \(round)")
         }
+    }
+
+    static func indexes(of store: SQLiteStore) throws -> [String] {
+        let statement = try store.connection.prepare(sql: "SELECT name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        var indexes: [String] = []
+        while try statement.step() { indexes.append(statement.text(at: 0)) }
+        return indexes
     }
 
     /// A store holding any object, or a ledger with any entry, is met by a run instead.

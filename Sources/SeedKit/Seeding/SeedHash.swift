@@ -53,15 +53,34 @@ enum SeedHash {
         return hash
     }
 
-    /// 16 lowercase hex digits.
-    private static func text(of hash: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 16) { buffer in
-            let digits: StaticString = "0123456789abcdef"
-            for position in 0..<16 {
-                let nibble = Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * position)) & 0xF
-                buffer[position] = digits.utf8Start[nibble]
+    /// 16 lowercase hex digits: the form every hash of this type takes.
+    static func text(of hash: UInt64) -> String {
+        // Written in place, without the intermediate strings of `String(_:radix:)` and padding: a seed formats one per object.
+        String(unsafeUninitializedCapacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: hash >> (60 - 4 * UInt64(index))) & 0xf
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
             }
             return 16
+        }
+    }
+
+    /// The hash whose ``text(of:)`` is `text`, or nil when `text` is not 16 lowercase hex digits.
+    static func value(ofText text: String) -> UInt64? {
+        var text = text
+        return text.withUTF8 { utf8 -> UInt64? in
+            guard utf8.count == 16 else { return nil }
+            var value: UInt64 = 0
+            for byte in utf8 {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt64(digit)
+            }
+            return value
         }
     }
 }

@@ -9,7 +9,8 @@
 /// insert. So instead of a ``SeedRun`` copying the templates into the store's context, the templates' own context is
 /// attached to the store and saved, and the ledger takes each object's key and value hash — the entries a run would
 /// write, as both name objects through ``SeedKeys`` and hash them through ``SeedValueText``. A flat set needs no
-/// context at all: its ``SeedRows`` are inserted as they were read, with the same row ids, keys and hashes.
+/// context at all: its ``SeedRows`` are inserted as they were read, with the same row ids, keys and hashes. The tables
+/// being empty, their indexes are built once the rows are in (``SQLiteStore/withIndexesBuiltAfter(includingForeignKeys:_:)``).
 ///
 /// - Complexity: O(*n*) in the number of template objects and their relationships.
 struct SeedInsertion {
@@ -42,7 +43,9 @@ struct SeedInsertion {
         for object in objects { _ = keys.key(of: object) }
         templates.attach(to: store)
         // `save()` without its validation: decoding the templates validated these very objects.
-        try templates.persistChanges()
+        try store.withIndexesBuiltAfter(includingForeignKeys: Self.referencesPointBackward(objects)) {
+            try templates.persistChanges()
+        }
         _ = templates.commit()
         var text = SeedValueText(model: store.model)
         ledger.objects.reserveCapacity(objects.count)
@@ -60,12 +63,32 @@ struct SeedInsertion {
     /// - Precondition: ``isPossible(in:ledger:)`` said so, inside the same write transaction.
     init(inserting rows: SeedRows, into store: SQLiteStore, progress: ((Int, Int) -> Void)? = nil) throws {
         var writer = SeedRowWriter(store: store, expectedCount: rows.rows.count)
-        for (written, index) in rows.order.enumerated() {
-            if written % 1024 == 0 { progress?(written, rows.rows.count) }
-            try writer.insert(rows.rows[index])
+        try store.withIndexesBuiltAfter(includingForeignKeys: !rows.refersForward) {
+            for (written, index) in rows.order.enumerated() {
+                if written % 1024 == 0 { progress?(written, rows.rows.count) }
+                try writer.insert(rows.rows[index])
+            }
         }
         if !rows.rows.isEmpty { progress?(rows.rows.count, rows.rows.count) }
         ledger = writer.ledger
         counts = writer.counts
+    }
+
+    /// Whether each object's to-one targets come before it in `objects`, the order they are saved in: then no row
+    /// waits for a row it references, which is what makes saving without the foreign keys' indexes safe.
+    ///
+    /// The templates' context numbers its objects in the order it inserts them, which is the order of `objects`:
+    /// comparing numbers says which came first without a set of the objects seen. Were it wrong, the save would only
+    /// be slower (or miss the cheaper path), never different.
+    ///
+    /// - Complexity: O(*n*) in the number of objects and their to-one relationships.
+    private static func referencesPointBackward(_ objects: [ManagedObject]) -> Bool {
+        for object in objects {
+            let number = object.objectID.number
+            for (index, relationship) in object.entity.relationships.enumerated() where !relationship.isToMany {
+                if let target = object.object(at: index), target.objectID.number >= number { return false }
+            }
+        }
+        return true
     }
 }

@@ -7,9 +7,20 @@
 /// The value hash is what lets a later seed tell an object the application changed (its stored values no longer
 /// hash to what the seeder wrote: it is kept) from one it may update.
 ///
-/// Tables: `_seedkit_seed_sets` (one row), `_seedkit_seed_files` (path, hash), `_seedkit_seed_objects` (key,
-/// entity, row id, hash), and `_seedkit_seed_counts` (entity, number of objects, and the set row they were counted
-/// for), which stores written before it was added lack.
+/// Tables: `_seedkit_seed_sets` (one row), `_seedkit_seed_files` (path, hash), `_seedkit_seed_packed_objects`
+/// (entity, number of objects, entries), and `_seedkit_seed_counts` (entity, number of objects, and the set row they
+/// were counted for), which stores written before it was added lack.
+///
+/// The objects of one entity are one blob, so that writing 200,000 of them is a few statements, not 200,000 rows and
+/// index entries. The blob's first byte is its hash form (`HashForm`): 1 when every hash of the entity is 16
+/// lowercase hex digits, as ``SeedHash`` writes them, else 2. Then, for each object in no particular order: the
+/// key's UTF-8 byte count and bytes, the row id (as the bit pattern of an unsigned number), and the hash — in form 1
+/// its value in 8 bytes, little-endian, in form 2 its UTF-8 byte count and bytes. Counts and row ids are LEB128
+/// varints: seven bits a byte, low bits first, the high bit set on every byte but the last.
+///
+/// Stores written before the packed table kept one row per object in `_seedkit_seed_objects` (key, entity, row id,
+/// hash). Such a store is read from it; writing a ledger drops it, so a store holds one ledger of objects, and a
+/// store that has that table was last written by a SeedKit that knows no other.
 public struct SeedLedger: Sendable {
     /// One seeded object.
     public struct Entry: Sendable, Hashable {
@@ -32,7 +43,9 @@ public struct SeedLedger: Sendable {
 
     static let setsTable = "_seedkit_seed_sets"
     static let filesTable = "_seedkit_seed_files"
-    static let objectsTable = "_seedkit_seed_objects"
+    static let packedObjectsTable = "_seedkit_seed_packed_objects"
+    /// The objects of stores written before the packed table, one row each.
+    static let objectRowsTable = "_seedkit_seed_objects"
     static let countsTable = "_seedkit_seed_counts"
 
     /// The ledger of the store on `connection`; empty when nothing was ever seeded.
@@ -49,9 +62,18 @@ public struct SeedLedger: Sendable {
         }
         let files = try connection.prepare(sql: "SELECT \"path\", \"hash\" FROM \"\(filesTable)\"")
         while try files.step() { ledger.files[files.text(at: 0)] = files.text(at: 1) }
-        let objects = try connection.prepare(sql: "SELECT \"key\", \"entity\", \"row_id\", \"hash\" FROM \"\(objectsTable)\"")
-        while try objects.step() {
-            ledger.objects[objects.text(at: 0)] = Entry(entity: objects.text(at: 1), rowID: objects.int64(at: 2), hash: objects.text(at: 3))
+        if try hasTable(objectRowsTable, connection) {
+            let objects = try connection.prepare(sql: "SELECT \"key\", \"entity\", \"row_id\", \"hash\" FROM \"\(objectRowsTable)\"")
+            while try objects.step() {
+                ledger.objects[objects.text(at: 0)] = Entry(entity: objects.text(at: 1), rowID: objects.int64(at: 2), hash: objects.text(at: 3))
+            }
+        } else if try hasTable(packedObjectsTable, connection) {
+            let total = try connection.prepare(sql: "SELECT total(\"objects\") FROM \"\(packedObjectsTable)\"")
+            if try total.step() { ledger.objects.reserveCapacity(Int(total.double(at: 0))) }
+            let packed = try connection.prepare(sql: "SELECT \"entity\", \"objects\", \"entries\" FROM \"\(packedObjectsTable)\"")
+            while try packed.step() {
+                try ledger.unpack(packed.bytes(at: 2), entity: packed.text(at: 0), count: packed.int(at: 1))
+            }
         }
         return ledger
     }
@@ -72,8 +94,8 @@ public struct SeedLedger: Sendable {
     /// since by an older SeedKit, which does not know the counts table, no longer matches them, and neither does
     /// the ledger of a store written before the table existed. Those are counted.
     ///
-    /// - Complexity: O(*e*) for *e* entities when the counts match the ledger; else O(*n* log *n*) in the number of
-    ///   seeded objects, inside SQLite.
+    /// - Complexity: O(*e*) for *e* entities; O(*n* log *n*) in the number of seeded objects, inside SQLite, for a
+    ///   store whose counts do not match and whose objects are one row each.
     static func objectCounts(in connection: SQLiteConnection) throws -> [String: Int] {
         guard try hasTables(connection) else { return [:] }
         var result: [String: Int] = [:]
@@ -85,7 +107,14 @@ public struct SeedLedger: Sendable {
             while try written.step() { result[written.text(at: 0)] = Int(written.int64(at: 1)) }
             if !result.isEmpty { return result }
         }
-        let counts = try connection.prepare(sql: "SELECT \"entity\", count(*) FROM \"\(objectsTable)\" GROUP BY \"entity\"")
+        let counts: Statement
+        if try hasTable(objectRowsTable, connection) {
+            counts = try connection.prepare(sql: "SELECT \"entity\", count(*) FROM \"\(objectRowsTable)\" GROUP BY \"entity\"")
+        } else if try hasTable(packedObjectsTable, connection) {
+            counts = try connection.prepare(sql: "SELECT \"entity\", \"objects\" FROM \"\(packedObjectsTable)\"")
+        } else {
+            return result
+        }
         while try counts.step() { result[counts.text(at: 0)] = Int(counts.int64(at: 1)) }
         return result
     }
@@ -101,13 +130,14 @@ public struct SeedLedger: Sendable {
 
     /// Replaces the ledger in the store; call it inside the transaction that writes the objects.
     ///
-    /// - Complexity: O(*n*) statements for *n* objects and files.
+    /// - Complexity: O(*n*) in the number of objects; one statement per file and per entity.
     func write(to connection: SQLiteConnection) throws {
         try connection.execute(sql: """
             CREATE TABLE IF NOT EXISTS "\(Self.setsTable)" ("fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL, "templates" TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS "\(Self.filesTable)" ("path" TEXT PRIMARY KEY, "hash" TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS "\(Self.objectsTable)" ("key" TEXT PRIMARY KEY, "entity" TEXT NOT NULL, "row_id" INTEGER NOT NULL, "hash" TEXT NOT NULL);
-            DELETE FROM "\(Self.setsTable)"; DELETE FROM "\(Self.filesTable)"; DELETE FROM "\(Self.objectsTable)";
+            CREATE TABLE IF NOT EXISTS "\(Self.packedObjectsTable)" ("entity" TEXT PRIMARY KEY, "objects" INTEGER NOT NULL, "entries" BLOB NOT NULL);
+            DROP TABLE IF EXISTS "\(Self.objectRowsTable)";
+            DELETE FROM "\(Self.setsTable)"; DELETE FROM "\(Self.filesTable)"; DELETE FROM "\(Self.packedObjectsTable)";
             """)
         try connection.execute(
             sql: "INSERT INTO \"\(Self.setsTable)\" VALUES (?, datetime('now'), ?)",
@@ -116,26 +146,22 @@ public struct SeedLedger: Sendable {
         for (path, hash) in files.sorted(by: { $0.key < $1.key }) {
             try file.execute(arguments: [.text(path), .text(hash)])
         }
-        let object = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.objectsTable)\" VALUES (?, ?, ?, ?)")
-        // In the dictionary's order: sorting 200,000 keys first, so that each row would land at the end of the key
-        // index, cost four times what it saved in index updates (`perf record` of a seed).
-        for (key, entry) in objects {
-            try object.bind(key, at: 1)
-            try object.bind(entry.entity, at: 2)
-            try object.bind(entry.rowID, at: 3)
-            try object.bind(entry.hash, at: 4)
-            try object.execute()
+        let packed = packedObjects()
+        let entity = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.packedObjectsTable)\" VALUES (?, ?, ?)")
+        for (name, count, bytes) in packed {
+            try entity.bind(name, at: 1)
+            try entity.bind(count, at: 2)
+            try entity.bind(bytes, at: 3)
+            try entity.execute()
         }
-        try writeCounts(to: connection)
+        try writeCounts(packed.map { ($0.entity, $0.count) }, to: connection)
     }
 
     /// Replaces the number of objects of each entity, for the set row just written: what a later launch that
-    /// finds its set applied reports, without counting the objects table.
+    /// finds its set applied reports, without reading the objects.
     ///
-    /// - Complexity: O(*n*) in the number of seeded objects, in memory; one row per entity.
-    private func writeCounts(to connection: SQLiteConnection) throws {
-        var counts: [String: Int] = [:]
-        for entry in objects.values { counts[entry.entity, default: 0] += 1 }
+    /// - Complexity: One row per entity.
+    private func writeCounts(_ counts: [(entity: String, objects: Int)], to connection: SQLiteConnection) throws {
         try connection.execute(sql: """
             CREATE TABLE IF NOT EXISTS "\(Self.countsTable)" ("entity" TEXT PRIMARY KEY, "objects" INTEGER NOT NULL, "fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL);
             DELETE FROM "\(Self.countsTable)";

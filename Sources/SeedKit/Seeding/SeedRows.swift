@@ -51,27 +51,35 @@ struct SeedRows: Sendable {
     let rows: [Row]
     /// The indices of the rows in the order a decoder creates the objects: by first mention, stated or referenced.
     let order: [Int]
+    /// Whether a row refers to a row after it in ``order``: inserting in that order makes references wait for rows.
+    let refersForward: Bool
 
     /// Reads every file of the set into rows, or returns nil when the set is not flat or has any problem.
     ///
     /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
     init?(reading files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil) {
         var rows: [Row] = []
-        guard let order = Self.read(files, model: model, fileRead: fileRead, numbered: { rows += $0 }) else { return nil }
+        guard let numbered = Self.read(files, model: model, fileRead: fileRead, numbered: { fileRows, _ in rows += fileRows })
+        else { return nil }
         self.rows = rows
-        self.order = order
+        self.order = numbered.order
+        self.refersForward = numbered.refersForward
     }
 
     /// Reads every file of the set into rows and hands each file's rows to `numbered` as soon as they are numbered,
     /// in file order, while the next files are read; nil when the set is not flat or has any problem — possibly after
     /// some files' rows were handed over, so `numbered` must write somewhere that can be thrown away.
     ///
-    /// - Returns: The indices of the rows (counted over all files in file order) in the order of first mention.
+    /// `numbered` is also told whether a row of the file refers to a row not handed over yet (later in the file or in
+    /// a later file): a row inserted in file order then waits for the row it references.
+    ///
+    /// - Returns: The indices of the rows (counted over all files in file order) in the order of first mention, and
+    ///   whether a row refers to a row after it in that order.
     /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
     static func read(
         _ files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil,
-        numbered: ([Row]) throws -> Void
-    ) rethrows -> [Int]? {
+        numbered: (_ rows: [Row], _ refersForward: Bool) throws -> Void
+    ) rethrows -> (order: [Int], refersForward: Bool)? {
         let reading = Reading(files: files, model: model)
         // The calling thread reads files too, and numbers each one's rows once it and those before it are read.
         DispatchQueue.global().async { reading.work() }
@@ -82,12 +90,12 @@ struct SeedRows: Sendable {
             guard var fileRows = reading.rows(at: index, reader: &reader) else { return nil }
             // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
             if index == 0 { numbering.reserveCapacity(min(fileRows.count * files.count, 1 << 22)) }
-            guard numbering.add(&fileRows) else { return nil }
-            try numbered(fileRows)
+            guard let refersForward = numbering.add(&fileRows) else { return nil }
+            try numbered(fileRows, refersForward)
             reading.discard(fileRows)
             fileRead?(index + 1)
         }
-        return numbering.finish()
+        return numbering.finish().map { ($0, numbering.refersForwardInOrder) }
     }
 
     /// The reading of the files on two threads: each claims the next file not yet claimed, and the calling thread
@@ -187,22 +195,25 @@ struct SeedRows: Sendable {
         /// The number of rows numbered so far.
         private var count = 0
         private var nextRowID: [String: Int64] = [:]
+        /// Whether a row refers to a row whose slot comes after its own: later in the order of first mention.
+        private(set) var refersForwardInOrder = false
 
         mutating func reserveCapacity(_ count: Int) {
             slots.reserveCapacity(count)
             slotByKey.reserveCapacity(count)
         }
 
-        /// Numbers the next file's rows; false when an object is stated twice or a reference names another kind of
-        /// object than it is.
-        mutating func add(_ rows: inout [Row]) -> Bool {
+        /// Numbers the next file's rows, and says whether one refers to a row not numbered before it; nil when an
+        /// object is stated twice or a reference names another kind of object than it is.
+        mutating func add(_ rows: inout [Row]) -> Bool? {
+            var refersForward = false
             // Rows are changed where they are: copying one retains each of its fields.
             for row in rows.indices {
                 let entity = rows[row].entity
                 let slot: Int
                 if let index = slotByKey[rows[row].key] {
                     // Referenced before: its row follows, with the entity the references need or a subentity of it.
-                    guard slots[index].row == nil, entity.isKind(of: slots[index].entity.name) else { return false }
+                    guard slots[index].row == nil, entity.isKind(of: slots[index].entity.name) else { return nil }
                     slot = index
                 } else {
                     slot = newSlot(rows[row].key, entity)
@@ -217,21 +228,23 @@ struct SeedRows: Sendable {
                     if let index = slotByKey[key] {
                         let current = slots[index].entity
                         if slots[index].row != nil {
-                            guard current.isKind(of: named.name) else { return false }
+                            guard current.isKind(of: named.name) else { return nil }
                         } else if named.isKind(of: current.name) {
                             slots[index].entity = named
                         } else {
-                            guard current.isKind(of: named.name) else { return false }
+                            guard current.isKind(of: named.name) else { return nil }
                         }
                         target = index
                     } else {
                         target = newSlot(key, named)
                     }
+                    if slots[target].row == nil { refersForward = true }
+                    if target > slot { refersForwardInOrder = true }
                     rows[row].targets[position].rowID = slots[target].rowID
                 }
             }
             count += rows.count
-            return true
+            return refersForward
         }
 
         /// The rows' order of first mention; nil when an object is referenced but never stated.

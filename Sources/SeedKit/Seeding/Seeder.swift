@@ -95,12 +95,21 @@ public struct Seeder {
             if !storeExists {
                 let creation = try SQLiteStore.create(atomicallyAt: storePath, model: model) { store -> [String: SeedReport.Counts]? in
                     var writer = SeedRowWriter(store: store)
-                    let order = try SeedRows.read(files, model: model, fileRead: filesChecked) { rows in
-                        // As many rows in each file as in the first, as when numbering them.
-                        if writer.ledger.objects.isEmpty { writer.reserveCapacity(min(rows.count * files.count, 1 << 22)) }
-                        for row in rows { try writer.insert(row) }
+                    var foreignKeysIndexed = false
+                    let numbered = try store.withIndexesBuiltAfter(includingForeignKeys: true) {
+                        try SeedRows.read(files, model: model, fileRead: filesChecked) { rows, refersForward in
+                            // A row about to wait for the row it references: without the foreign keys' indexes, each row
+                            // inserted afterwards would be checked against the waiting ones by a scan.
+                            if refersForward && !foreignKeysIndexed {
+                                try store.buildForeignKeyIndexes()
+                                foreignKeysIndexed = true
+                            }
+                            // As many rows in each file as in the first, as when numbering them.
+                            if writer.ledger.objects.isEmpty { writer.reserveCapacity(min(rows.count * files.count, 1 << 22)) }
+                            for index in rows.indices { try writer.insert(rows[index]) }
+                        }
                     }
-                    guard order != nil else { return nil }
+                    guard numbered != nil else { return nil }
                     try write(writer.ledger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
                     return writer.counts
                 }

@@ -168,18 +168,36 @@ struct TableSchema {
         return statements
     }
 
-    /// The unique identity index and one index per foreign key, for loading to-many relationships.
+    /// The statements that create ``indexes``.
     var indexSQL: [String] {
-        var statements: [String] = []
+        indexes.map(\.creationSQL)
+    }
+
+    /// The unique identity index and one index per foreign key, for loading to-many relationships.
+    var indexes: [IndexSchema] {
+        var indexes: [IndexSchema] = []
         if !identity.isEmpty {
-            statements.append(
-                "CREATE UNIQUE INDEX IF NOT EXISTS \(SQLIdentifier.quote("\(name)_identity")) ON \(quoted) (\(identity.map(SQLIdentifier.quote).joined(separator: ", ")))")
+            indexes.append(IndexSchema(name: "\(name)_identity", table: name, columns: identity, isIdentity: true))
         }
         for column in columns where column.isForeignKey {
-            statements.append(
-                "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quote("\(name)_\(column.name)")) ON \(quoted) (\(SQLIdentifier.quote(column.name)))")
+            indexes.append(IndexSchema(name: "\(name)_\(column.name)", table: name, columns: [column.name], isIdentity: false))
         }
-        return statements
+        return indexes
+    }
+}
+
+/// An index of a root entity's table: the unique one of its identity, or one of a foreign key.
+struct IndexSchema {
+    let name: String
+    let table: String
+    let columns: [String]
+    /// Whether it is the identity index, which is unique.
+    let isIdentity: Bool
+
+    var quoted: String { SQLIdentifier.quote(name) }
+
+    var creationSQL: String {
+        "CREATE \(isIdentity ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted) ON \(SQLIdentifier.quote(table)) (\(columns.map(SQLIdentifier.quote).joined(separator: ", ")))"
     }
 }
 
