@@ -15,16 +15,23 @@ struct SeedRowsTests {
             let files = FlatSetSpec.random(using: &generator).files
             let rows = try #require(SeedRows(reading: files, model: model), "batch \(batch) round \(round)")
             let fromRows = try SQLiteStore.inMemory(model: model)
-            let inserted = try fromRows.connection.inTransaction(.immediate) { try SeedInsertion(inserting: rows, into: fromRows) }
+            let inserted = try fromRows.connection.inTransaction(.immediate) {
+                let insertion = try SeedInsertion(inserting: rows, into: fromRows)
+                try insertion.ledger.write(to: fromRows.connection)
+                return insertion
+            }
             let decoded = try SQLiteStore.inMemory(model: model)
             let saved = try decoded.connection.inTransaction(.immediate) {
                 let templates = try Self.decode(files, model: model)
                 return try withExtendedLifetime(templates) { try SeedInsertion(saving: templates, to: decoded) }
             }
-            #expect(inserted.ledger.objects == saved.ledger.objects, "batch \(batch) round \(round)")
+            // The rows' entries are packed as the rows are written: read back, they are the decoded set's.
+            #expect(try SeedLedger.read(from: fromRows.connection).objects == saved.ledger.objects, "batch \(batch) round \(round)")
             #expect(inserted.counts == saved.counts, "batch \(batch) round \(round)")
             #expect(try Self.tables(of: fromRows) == Self.tables(of: decoded), "batch \(batch) round \(round)")
-            #expect(try SeederTests.indexes(of: fromRows) == SeederTests.indexes(of: decoded), "batch \(batch) round \(round)")
+            // The ledger's tables, which only the rows' store has, aside.
+            let rowsIndexes = try SeederTests.indexes(of: fromRows).filter { !$0.contains("_seedkit_seed") }
+            #expect(try rowsIndexes == SeederTests.indexes(of: decoded), "batch \(batch) round \(round)")
         }
     }
 

@@ -11,7 +11,12 @@ enum SeedHash {
     private static let prime: UInt64 = 0x100_0000_01b3
 
     static func hex<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
-        text(of: fold(bytes, into: offsetBasis))
+        text(of: value(of: bytes))
+    }
+
+    /// The hash itself, whose ``text(of:)`` ``hex(of:)`` gives.
+    static func value<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
+        fold(bytes, into: offsetBasis)
     }
 
     /// The hashes of several byte arrays, each the same as ``hex(of:)`` gives, computed four arrays at a time.

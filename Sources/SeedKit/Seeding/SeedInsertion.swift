@@ -62,7 +62,7 @@ struct SeedInsertion {
     /// - Parameter progress: Called with the number of rows written and the total, every 1,024 rows and at the end.
     /// - Precondition: ``isPossible(in:ledger:)`` said so, inside the same write transaction.
     init(inserting rows: SeedRows, into store: SQLiteStore, progress: ((Int, Int) -> Void)? = nil) throws {
-        var writer = SeedRowWriter(store: store, expectedCount: rows.rows.count)
+        var writer = SeedRowWriter(store: store)
         try store.withIndexesBuiltAfter(includingForeignKeys: !rows.refersForward) {
             for (written, index) in rows.order.enumerated() {
                 if written % 1024 == 0 { progress?(written, rows.rows.count) }

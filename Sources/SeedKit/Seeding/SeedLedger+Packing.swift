@@ -19,6 +19,14 @@ extension SeedLedger {
             bytes = [hashForm.rawValue]
         }
 
+        /// Appends an entry with a hash as ``SeedHash`` computes it, to a blob of hash values.
+        mutating func append(key: String, rowID: Int64, hashValue: UInt64) {
+            precondition(hashForm == .value, "a hash value goes in a blob of hash values")
+            appendKeyAndRowID(key, rowID)
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: hashValue >> UInt64(shift))) }
+            count += 1
+        }
+
         /// Appends an entry, unless its hash has no place in the blob's form: text where values are stored.
         ///
         /// - Returns: Whether the entry was appended.
@@ -28,12 +36,7 @@ extension SeedLedger {
                 guard let value = SeedHash.value(ofText: hash) else { return false }
                 hashValue = value
             }
-            var key = key
-            key.withUTF8 { utf8 in
-                appendVarint(UInt64(utf8.count))
-                bytes.append(contentsOf: utf8)
-            }
-            appendVarint(UInt64(bitPattern: rowID))
+            appendKeyAndRowID(key, rowID)
             switch hashForm {
             case .value:
                 for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: hashValue >> UInt64(shift))) }
@@ -48,6 +51,15 @@ extension SeedLedger {
             return true
         }
 
+        private mutating func appendKeyAndRowID(_ key: String, _ rowID: Int64) {
+            var key = key
+            key.withUTF8 { utf8 in
+                appendVarint(UInt64(utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
+            appendVarint(UInt64(bitPattern: rowID))
+        }
+
         /// LEB128: seven bits a byte, low bits first, the high bit set on every byte but the last.
         private mutating func appendVarint(_ value: UInt64) {
             var value = value
@@ -59,10 +71,14 @@ extension SeedLedger {
         }
     }
 
-    /// The blobs of ``objects``, one per entity, with their entry counts.
+    /// The blobs of ``objects``, one per entity, with their entry counts; or those of ``packedEntries``.
     ///
     /// - Complexity: O(*n*) in the number of objects and the length of their keys.
     func packedObjects() -> [(entity: String, count: Int, bytes: [UInt8])] {
+        if !packedEntries.isEmpty {
+            precondition(objects.isEmpty, "a ledger holds its entries in one form")
+            return packedEntries.map { ($0.key, $0.value.count, $0.value.bytes) }
+        }
         // Hashes as values, until an entity has one that is not: that entity is packed again, with text, in a second
         // pass. Seeds write only values, and one pass over 200,000 entries is what they cost.
         var packers: [String: EntityPacker] = [:]

@@ -40,6 +40,9 @@ public struct SeedLedger: Sendable {
     public var files: [String: String] = [:]
     /// Entries by object key: the root entity and identity values, or the owner's key and a position.
     public var objects: [String: Entry] = [:]
+    /// Entries packed as they are to be written, by entity, in place of ``objects``: a first seed packs each row's
+    /// entry as it inserts the row, instead of building a dictionary only to write it.
+    var packedEntries: [String: EntityPacker] = [:]
 
     static let setsTable = "_seedkit_seed_sets"
     static let filesTable = "_seedkit_seed_files"

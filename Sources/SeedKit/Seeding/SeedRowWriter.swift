@@ -3,7 +3,7 @@
 ///
 ///     var writer = SeedRowWriter(store: store)
 ///     for row in rows { try writer.insert(row) }      // inside the seeder's transaction
-///     writer.ledger                                   // each row's key, entity, row id and value hash
+///     writer.ledger                                   // each row's key, row id and value hash, packed
 ///
 /// - Complexity: O(1) statements per row.
 struct SeedRowWriter {
@@ -15,14 +15,8 @@ struct SeedRowWriter {
     /// Inserted rows per entity.
     private(set) var counts: [String: SeedReport.Counts] = [:]
 
-    init(store: SQLiteStore, expectedCount: Int = 0) {
+    init(store: SQLiteStore) {
         self.store = store
-        ledger.objects.reserveCapacity(expectedCount)
-    }
-
-    /// Makes room for the ledger entries of `count` rows in all.
-    mutating func reserveCapacity(_ count: Int) {
-        ledger.objects.reserveCapacity(count)
     }
 
     /// Inserts the row with the columns of `insertSQL(for:)`: row id, entity, the attributes, then the to-ones.
@@ -49,7 +43,8 @@ struct SeedRowWriter {
             parameter += 1
         }
         try statement.execute()
-        ledger.objects[row.key.value] = SeedLedger.Entry(entity: entity.name, rowID: row.rowID, hash: row.hash)
+        ledger.packedEntries[entity.name, default: SeedLedger.EntityPacker(hashForm: .value)]
+            .append(key: row.key.value, rowID: row.rowID, hashValue: row.hash)
         counts[entity.name, default: .init()].inserted += 1
     }
 }

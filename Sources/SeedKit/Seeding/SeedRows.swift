@@ -31,7 +31,7 @@ struct SeedRows: Sendable {
         /// The to-one relationships stated, in the order of their keys' names: the order a decoder meets them in.
         var targets: [Target]
         /// The hash of the row's value text, for the ledger.
-        let hash: String
+        let hash: UInt64
         /// The row id, given once rows are numbered.
         var rowID: Int64 = 0
     }

@@ -42,18 +42,26 @@ struct SeedValueText {
         return String(decoding: emitter.bytes, as: UTF8.self)
     }
 
-    /// The FNV-1a hash of the object's value text, with `key` naming its related objects.
+    /// The FNV-1a hash of the object's value text, with `key` naming its related objects, as the ledger's text.
     mutating func valueHash(of object: ManagedObject, key: (ManagedObject) -> String) -> String {
-        valueHash(
+        writeValueText(
             of: object.entity, attribute: { object.attributeValue(at: $0) }, toOne: { object.object(at: $0).map(key) },
             toMany: { object.objects(at: $0).map(key) })
+        return SeedHash.hex(of: emitter.bytes)
     }
 
     /// The FNV-1a hash of the value text of an object of `entity` given by its parts: `attribute` gives the value
     /// of the attribute at an index, `toOne` the key of a to-one's target, `toMany` the keys of a to-many's members.
     mutating func valueHash(
         of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String]
-    ) -> String {
+    ) -> UInt64 {
+        writeValueText(of: entity, attribute: attribute, toOne: toOne, toMany: toMany)
+        return SeedHash.value(of: emitter.bytes)
+    }
+
+    private mutating func writeValueText(
+        of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String]
+    ) {
         let members = layout(of: entity)
         emitter.bytes.removeAll(keepingCapacity: true)
         emitter.bytes.append(UInt8(ascii: "{"))
@@ -79,7 +87,6 @@ struct SeedValueText {
             }
         }
         emitter.bytes.append(UInt8(ascii: "}"))
-        return SeedHash.hex(of: emitter.bytes)
     }
 
     /// Whether a relationship is part of the value text: to-ones, and to-manys not mirrored by a to-one inverse

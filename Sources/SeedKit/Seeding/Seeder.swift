@@ -104,8 +104,6 @@ public struct Seeder {
                                 try store.buildForeignKeyIndexes()
                                 foreignKeysIndexed = true
                             }
-                            // As many rows in each file as in the first, as when numbering them.
-                            if writer.ledger.objects.isEmpty { writer.reserveCapacity(min(rows.count * files.count, 1 << 22)) }
                             for index in rows.indices { try writer.insert(rows[index]) }
                         }
                     }
