@@ -81,40 +81,47 @@ struct SeedRows: Sendable {
         numbered: (_ rows: [Row], _ refersForward: Bool) throws -> Void
     ) rethrows -> (order: [Int], refersForward: Bool)? {
         let reading = Reading(files: files, model: model)
-        // The calling thread reads files too, and numbers each one's rows once it and those before it are read.
+        // The calling thread reads files too, when the rows it is to write next are not ready.
         DispatchQueue.global().async { reading.work() }
         defer { reading.finish() }
         var reader = RowReader(model: model)
-        var numbering = Numbering()
         for index in files.indices {
-            guard var fileRows = reading.rows(at: index, reader: &reader) else { return nil }
-            // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
-            if index == 0 { numbering.reserveCapacity(min(fileRows.count * files.count, 1 << 22)) }
-            guard let refersForward = numbering.add(&fileRows) else { return nil }
+            guard let (fileRows, refersForward) = reading.numberedRows(at: index, reader: &reader) else { return nil }
             try numbered(fileRows, refersForward)
             reading.discard(fileRows)
             fileRead?(index + 1)
         }
-        return numbering.finish().map { ($0, numbering.refersForwardInOrder) }
+        return reading.finishNumbering()
     }
 
-    /// The reading of the files on two threads: each claims the next file not yet claimed, and the calling thread
-    /// takes the results in file order.
+    /// The reading of the files on two threads: each claims the next file not yet claimed, reads it, and numbers the
+    /// files read so far in file order (one thread at a time); the calling thread takes the numbered rows in file
+    /// order. The calling thread writes what it takes, so the helper does most of the reading and numbering.
     private final class Reading: Sendable {
         private struct State {
             var next = 0
-            /// The rows of files read and not yet taken; nil inside for a file that is not flat.
-            var results: [Int: [Row]?] = [:]
+            /// The rows of files read and not yet numbered; nil inside for a file that is not flat.
+            var read: [Int: [Row]?] = [:]
+            /// The rows of files numbered and not yet taken, and whether one refers forward; nil inside when the
+            /// file is not flat or cannot be numbered.
+            var numbered: [Int: ([Row], Bool)?] = [:]
             /// Set when a file is not flat, or when the calling thread is done: nothing more is claimed.
             var isStopped = false
             /// Rows the calling thread is done with, for the helper to free.
             var garbage: [[Row]] = []
         }
 
+        /// The numbering, and the next file it takes; locked apart from the state, and always before it.
+        private struct Sequence {
+            var numbering = Numbering()
+            var nextFile = 0
+        }
+
         private let files: [TemplateSet.File]
         private let model: EntityModel
         private let state = Mutex(State())
-        private let fileRead = DispatchSemaphore(value: 0)
+        private let sequence = Mutex(Sequence())
+        private let fileDone = DispatchSemaphore(value: 0)
         private let helperDone = DispatchSemaphore(value: 0)
 
         init(files: [TemplateSet.File], model: EntityModel) {
@@ -140,21 +147,34 @@ struct SeedRows: Sendable {
             state.withLock { $0.garbage.append(rows) }
         }
 
-        /// The rows of the file at `index`, read by whichever thread claimed it; the calling thread reads the files it
-        /// claims meanwhile. Nil when that file, or one read before it, is not flat.
-        func rows(at index: Int, reader: inout RowReader) -> [Row]? {
+        /// The numbered rows of the file at `index`, and whether one refers forward; the calling thread reads the
+        /// files it claims meanwhile. Nil when that file, or one before it, is not flat or cannot be numbered.
+        func numberedRows(at index: Int, reader: inout RowReader) -> ([Row], Bool)? {
             while true {
-                let (result, isStopped) = state.withLock { ($0.results.removeValue(forKey: index), $0.isStopped) }
+                let (result, isStopped) = state.withLock { ($0.numbered.removeValue(forKey: index), $0.isStopped) }
                 if let result { return result }
                 if let next = claim() {
                     store(reader.rows(in: files[next]), at: next)
                 } else if isStopped {
                     return nil
                 } else {
-                    // The helper is reading it.
-                    fileRead.wait()
+                    // The helper is reading or numbering it.
+                    fileDone.wait()
                 }
             }
+        }
+
+        /// The rows' order of first mention, and whether a row refers forward in it; nil when an object is referenced
+        /// but never stated. The numbering's table of every key is freed on another thread: the caller need not wait.
+        func finishNumbering() -> (order: [Int], refersForward: Bool)? {
+            let numbering = sequence.withLock { sequence in
+                var taken = Numbering()
+                swap(&taken, &sequence.numbering)
+                return taken
+            }
+            let result = numbering.finish().map { ($0, numbering.refersForwardInOrder) }
+            DispatchQueue.global().async { withExtendedLifetime(numbering) {} }
+            return result
         }
 
         /// Stops claiming and waits for the helper's last file.
@@ -173,11 +193,34 @@ struct SeedRows: Sendable {
 
         private func store(_ rows: [Row]?, at index: Int) {
             state.withLock { state in
-                state.results[index] = .some(rows)
+                state.read[index] = .some(rows)
                 // The general decoder will read the set: no use reading on.
                 if rows == nil { state.isStopped = true }
             }
-            fileRead.signal()
+            number()
+            fileDone.signal()
+        }
+
+        /// Numbers the files read that are next in file order.
+        private func number() {
+            sequence.withLock { sequence in
+                while let read = state.withLock({ $0.read.removeValue(forKey: sequence.nextFile) }) {
+                    var outcome: ([Row], Bool)?
+                    if var rows = read {
+                        // Files of a set are usually alike: room for as many objects in each as in the first saves
+                        // regrowing.
+                        if sequence.nextFile == 0 { sequence.numbering.reserveCapacity(min(rows.count * files.count, 1 << 22)) }
+                        if let refersForward = sequence.numbering.add(&rows) { outcome = (rows, refersForward) }
+                    }
+                    let isNumbered = outcome != nil
+                    state.withLock { state in
+                        state.numbered[sequence.nextFile] = .some(outcome)
+                        if !isNumbered { state.isStopped = true }
+                    }
+                    sequence.nextFile += 1
+                    if !isNumbered { return }
+                }
+            }
         }
     }
 
@@ -276,7 +319,7 @@ private struct RowReader {
         /// The attributes by position in the object's values, with what reading a value needs of them.
         var attributes: [(position: Int, index: Int, type: AttributeType, isOptional: Bool)] = []
         /// The to-one relationships by position, in the order of their keys' names.
-        var toOnes: [(position: Int, index: Int)] = []
+        var toOnes: [(position: Int, index: Int, destination: Entity)] = []
     }
 
     /// What a stub's keys are: the position of each identity value, in identity order.
@@ -295,6 +338,9 @@ private struct RowReader {
     private var plans: [LayoutKey: Plan?] = [:]
     private var stubPlans: [LayoutKey: StubPlan?] = [:]
     private var defaults: [ObjectIdentifier: [AttributeValue?]] = [:]
+    private var lastClass: (name: String, entity: Entity)?
+    private var lastPlan: (key: LayoutKey, plan: Plan?)?
+    private var lastStubPlan: (key: LayoutKey, plan: StubPlan?)?
 
     init(model: EntityModel) {
         self.model = model
@@ -306,6 +352,8 @@ private struct RowReader {
         defer {
             plans.removeAll(keepingCapacity: true)
             stubPlans.removeAll(keepingCapacity: true)
+            lastPlan = nil
+            lastStubPlan = nil
         }
         guard let value = try? JSONDocument(parsing: file.bytes, file: file.displayPath).value else { return nil }
         guard case .array(let elements) = value else { return row(value).map { [$0] } }
@@ -340,8 +388,7 @@ private struct RowReader {
             identity.append(value)
         }
         var targets: [SeedRows.Target] = []
-        for (position, index) in plan.toOnes {
-            let destination = model.destination(of: entity.relationships[index])
+        for (position, index, destination) in plan.toOnes {
             if case .null = members.values[position] {
                 targets.append(SeedRows.Target(relationship: index, key: nil, entity: destination))
                 continue
@@ -376,22 +423,37 @@ private struct RowReader {
 
     /// The entity `"class"` names, a kind of `expected` when given; the destination itself when `"class"` is left
     /// out where the destination has no subentities.
-    private func entity(of members: JSONObject, expected: Entity?) -> Entity? {
+    private mutating func entity(of members: JSONObject, expected: Entity?) -> Entity? {
         guard let name = members["class"] else {
             guard let expected, expected.kinds.count == 1 else { return nil }
             return expected
         }
-        guard case .string(let text) = name, let entity = model.entity(named: text),
+        guard case .string(let text) = name, let entity = entity(named: text),
             expected.map({ entity.isKind(of: $0.name) }) ?? true
         else { return nil }
         return entity
     }
 
+    /// The entity of a class name: the one named last, most of the time, which a comparison finds without hashing.
+    private mutating func entity(named name: String) -> Entity? {
+        if let last = lastClass, last.name == name { return last.entity }
+        guard let entity = model.entity(named: name) else { return nil }
+        lastClass = (name, entity)
+        return entity
+    }
+
     private mutating func plan(_ members: JSONObject, _ entity: Entity) -> Plan? {
         let key = LayoutKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
-        if let plan = plans[key] { return plan }
-        let plan = Self.makePlan(members.keys, entity, model)
-        plans[key] = plan
+        // Objects in a row mostly share their layout: the last plan serves without hashing.
+        if let last = lastPlan, last.key == key { return last.plan }
+        let plan: Plan?
+        if let known = plans[key] {
+            plan = known
+        } else {
+            plan = Self.makePlan(members.keys, entity, model)
+            plans[key] = plan
+        }
+        lastPlan = (key, plan)
         return plan
     }
 
@@ -417,13 +479,19 @@ private struct RowReader {
         }
         guard entity.identityIndices.allSatisfy(stated.contains) else { return nil }
         // A decoder reads a dictionary's keys sorted, and references in that order number the objects they name.
-        plan.toOnes = toOneNames.sorted { $0.name < $1.name }.map { ($0.position, $0.index) }
+        plan.toOnes = toOneNames.sorted { $0.name < $1.name }.map {
+            ($0.position, $0.index, model.destination(of: entity.relationships[$0.index]))
+        }
         return plan
     }
 
     private mutating func stubPlan(_ members: JSONObject, _ entity: Entity) -> StubPlan? {
         let key = LayoutKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
-        if let plan = stubPlans[key] { return plan }
+        if let last = lastStubPlan, last.key == key { return last.plan }
+        if let plan = stubPlans[key] {
+            lastStubPlan = (key, plan)
+            return plan
+        }
         var plan: StubPlan?
         if Self.identityIsFlat(entity) {
             var positions = [Int?](repeating: nil, count: entity.identityIndices.count)
@@ -440,6 +508,7 @@ private struct RowReader {
             if isStub, positions.allSatisfy({ $0 != nil }) { plan = StubPlan(identityPositions: positions.map { $0! }) }
         }
         stubPlans[key] = plan
+        lastStubPlan = (key, plan)
         return plan
     }
 
