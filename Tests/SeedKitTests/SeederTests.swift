@@ -225,6 +225,42 @@ struct SeederTests {
         return indexes
     }
 
+    /// A later launch reads no file whose stamp the ledger recorded: it takes the recorded hash. A file with another
+    /// stamp is read, so a change made the usual way is found.
+    @Test func laterLaunchesReadOnlyFilesWithNewStamps() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: templates.path).filter { $0.hasSuffix(".template") }
+        for file in files { try TemplateSetTests.age(templates.appendingPathComponent(file)) }
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        #expect(try seeder.seed(templates: templates).status == .applied)
+        let store = try SQLiteStore(path: seeder.storePath, model: Fixtures.sampleModel())
+        #expect(try SeedLedger.knownFiles(in: store.connection).count == files.count)
+
+        // Contents changed behind the stamp's back (same size, time and inode) are not read: the set is unchanged.
+        let projects = try #require(files.first { $0.contains("projects") })
+        let url = templates.appendingPathComponent(projects)
+        let original = try Data(contentsOf: url)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: " "), count: original.count))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: url.path)
+        #expect(try seeder.seed(templates: templates).status == .unchanged)
+
+        // Written the usual way, the file has a new time: it is read, and the change found.
+        try original.write(to: url)
+        let changed = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\"title\": \"", with: "\"title\": \"New ")
+        try Data(changed.utf8).write(to: url)
+        let report = try seeder.seed(templates: templates)
+        #expect(report.status == .applied)
+        #expect(report.entities["Project"]?.updated ?? 0 > 0)
+        // Modified just now: no stamp, so the next launch reads it again.
+        #expect(try SeedLedger.knownFiles(in: store.connection)[projects] == nil)
+        #expect(try seeder.seed(templates: templates).status == .unchanged)
+    }
+
     /// A store holding any object, or a ledger with any entry, is met by a run instead.
     @Test func firstSeedNeedsAnEmptyStore() throws {
         let store = try SQLiteStore.inMemory(model: try Fixtures.graphModel())

@@ -132,4 +132,36 @@ struct TemplateSetTests {
         }
         #expect(SeedHash.hexes(of: [[], Array("a".utf8), [], []]) == ["cbf29ce484222325", "af63dc4c8601ec8c", "cbf29ce484222325", "cbf29ce484222325"])
     }
+
+    /// Sets a file's modification time to an hour ago: old enough for a stamp.
+    static func age(_ url: URL) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
+    }
+
+    /// A file modified a while ago is stamped; one modified just now is not, since a change within the same tick of
+    /// the file system's clock could keep its time. A known stamp stands for the file's contents: it is not read.
+    @Test func stampsStandForContentsOfFilesNotJustModified() throws {
+        let (root, templates) = try Self.templates(["old.template": "[1]", "new.template": "[2]"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.age(templates.appendingPathComponent("old.template"))
+        let set = try TemplateSet(directory: templates)
+        let old = try #require(set.files.first { $0.relativePath == "old.template" })
+        let stamp = try #require(old.stamp)
+        #expect(set.files.first { $0.relativePath == "new.template" }?.stamp == nil)
+        #expect(set.isRead)
+
+        let known = ["old.template": (stamp: stamp, hash: "0123456789abcdef")]
+        let again = try TemplateSet(directory: templates, known: known)
+        let unread = try #require(again.files.first { $0.relativePath == "old.template" })
+        #expect(!unread.isRead && unread.bytes.isEmpty && unread.hash == "0123456789abcdef")
+        #expect(!again.isRead)
+        #expect(again.files.first { $0.relativePath == "new.template" }?.bytes == Array("[2]".utf8))
+
+        // Another size (or time, or inode) is another stamp: the file is read.
+        try Data("[10]".utf8).write(to: templates.appendingPathComponent("old.template"))
+        try Self.age(templates.appendingPathComponent("old.template"))
+        let changed = try TemplateSet(directory: templates, known: known)
+        #expect(changed.files.first { $0.relativePath == "old.template" }?.bytes == Array("[10]".utf8))
+        #expect(changed.isRead)
+    }
 }

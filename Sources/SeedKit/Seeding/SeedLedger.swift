@@ -8,8 +8,9 @@
 /// hash to what the seeder wrote: it is kept) from one it may update.
 ///
 /// Tables: `_seedkit_seed_sets` (one row), `_seedkit_seed_files` (path, hash), `_seedkit_seed_packed_objects`
-/// (entity, number of objects, entries), and `_seedkit_seed_counts` (entity, number of objects, and the set row they
-/// were counted for), which stores written before it was added lack.
+/// (entity, number of objects, entries), `_seedkit_seed_counts` (entity, number of objects, and the set row they
+/// were counted for) and `_seedkit_seed_file_stamps` (path, and the ``TemplateSet/Stamp`` the file had when read,
+/// for files not modified just before), which stores written before they were added lack.
 ///
 /// The objects of one entity are one blob, so that writing 200,000 of them is a few statements, not 200,000 rows and
 /// index entries. The blob's first byte is its hash form (`HashForm`): 1 when every hash of the entity is 16
@@ -38,6 +39,9 @@ public struct SeedLedger: Sendable {
     public var templates: String?
     /// File hashes by relative path.
     public var files: [String: String] = [:]
+    /// The stamps the files had when read, by relative path: a later launch takes a file with the same stamp for
+    /// one with the same hash, without reading it.
+    var fileStamps: [String: String] = [:]
     /// Entries by object key: the root entity and identity values, or the owner's key and a position.
     public var objects: [String: Entry] = [:]
     /// Entries packed as they are to be written, by entity, in place of ``objects``: a first seed packs each row's
@@ -50,6 +54,7 @@ public struct SeedLedger: Sendable {
     /// The objects of stores written before the packed table, one row each.
     static let objectRowsTable = "_seedkit_seed_objects"
     static let countsTable = "_seedkit_seed_counts"
+    static let fileStampsTable = "_seedkit_seed_file_stamps"
 
     /// The ledger of the store on `connection`; empty when nothing was ever seeded.
     ///
@@ -89,6 +94,20 @@ public struct SeedLedger: Sendable {
         guard try hasTables(connection) else { return nil }
         let sets = try connection.prepare(sql: "SELECT \"fingerprint\" FROM \"\(setsTable)\" LIMIT 1")
         return try sets.step() ? sets.text(at: 0) : nil
+    }
+
+    /// The stamp and hash of each file of the set last applied that has a stamp, by relative path; empty when
+    /// nothing was seeded, or by a SeedKit that kept no stamps.
+    ///
+    /// - Complexity: O(*f*) in the number of files.
+    static func knownFiles(in connection: SQLiteConnection) throws -> [String: (stamp: String, hash: String)] {
+        guard try hasTables(connection), try hasTable(fileStampsTable, connection) else { return [:] }
+        let files = try connection.prepare(sql: """
+            SELECT s."path", s."stamp", f."hash" FROM "\(fileStampsTable)" s JOIN "\(filesTable)" f ON s."path" = f."path"
+            """)
+        var known: [String: (stamp: String, hash: String)] = [:]
+        while try files.step() { known[files.text(at: 0)] = (files.text(at: 1), files.text(at: 2)) }
+        return known
     }
 
     /// The number of seeded objects of each entity: the counts written with the ledger, else counted by the store.
@@ -145,6 +164,15 @@ public struct SeedLedger: Sendable {
         try connection.execute(
             sql: "INSERT INTO \"\(Self.setsTable)\" VALUES (?, datetime('now'), ?)",
             arguments: [.text(fingerprint ?? ""), .text(templates ?? "")])
+        // Rewritten with the files: a stamp never outlives the hash it stands for.
+        try connection.execute(sql: """
+            CREATE TABLE IF NOT EXISTS "\(Self.fileStampsTable)" ("path" TEXT PRIMARY KEY, "stamp" TEXT NOT NULL);
+            DELETE FROM "\(Self.fileStampsTable)";
+            """)
+        let stamp = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.fileStampsTable)\" VALUES (?, ?)")
+        for (path, text) in fileStamps where files[path] != nil {
+            try stamp.execute(arguments: [.text(path), .text(text)])
+        }
         let file = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.filesTable)\" VALUES (?, ?)")
         for (path, hash) in files.sorted(by: { $0.key < $1.key }) {
             try file.execute(arguments: [.text(path), .text(hash)])

@@ -59,18 +59,25 @@ public struct Seeder {
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs
     ///   reading the files and the ledger.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        var input = try SeedInput(templates: templates, options: options)
-        var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
-        report.isModelInferred = input.isModelInferred
-        report.isDryRun = options.dryRun
-        report.fileCount = input.set?.files.count ?? 0
-        guard let model = input.model, let fileHashes = input.set?.files.map({ ($0.relativePath, $0.hash) }) else {
+        let storeExists = FileManager.default.fileExists(atPath: storePath)
+        let repeatable = !options.force && !options.prune
+        // The usual later launch: files whose stamps the ledger knows are not read, the fingerprint is compared, done.
+        var input = try SeedInput(templates: templates, options: options, known: repeatable && storeExists ? knownFiles() : [:])
+        if let set = input.set, !set.isRead {
+            if input.issues.isEmpty, let model = input.model {
+                let store = try openStore(model: model)
+                if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
+                    return try unchangedReport(Self.report(of: input, options: options), store.connection)
+                }
+            }
+            // Changed, or with problems to report: everything is read after all.
+            input = try SeedInput(templates: templates, options: options)
+        }
+        var report = Self.report(of: input, options: options)
+        guard let model = input.model, let fileHashes = input.set.map(Self.hashes) else {
             report.issues = input.issues
             return report
         }
-        let storeExists = FileManager.default.fileExists(atPath: storePath)
-        // The usual later launch: a read of the ledger's fingerprint, before decoding anything.
-        let repeatable = !options.force && !options.prune
         if storeExists && repeatable && input.issues.isEmpty {
             let store = try openStore(model: model)
             if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
@@ -89,47 +96,12 @@ public struct Seeder {
                 report(SeedProgress(phase: .checking, completed: checked, total: total))
             }
         }
-        // A flat set on a first launch: read straight into rows, without decoding. Into a new store, the rows are
-        // written as the files are read, into a store no one sees until it is complete.
-        if !options.dryRun, input.issues.isEmpty, let files = input.set?.files {
-            if !storeExists {
-                let creation = try SQLiteStore.create(atomicallyAt: storePath, model: model) { store -> [String: SeedReport.Counts]? in
-                    var writer = SeedRowWriter(store: store)
-                    var foreignKeysIndexed = false
-                    let numbered = try store.withIndexesBuiltAfter(includingForeignKeys: true) {
-                        try SeedRows.read(files, model: model, fileRead: filesChecked) { rows, refersForward in
-                            // A row about to wait for the row it references: without the foreign keys' indexes, each row
-                            // inserted afterwards would be checked against the waiting ones by a scan.
-                            if refersForward && !foreignKeysIndexed {
-                                try store.buildForeignKeyIndexes()
-                                foreignKeysIndexed = true
-                            }
-                            for index in rows.indices { try writer.insert(rows[index]) }
-                        }
-                    }
-                    guard numbered != nil else { return nil }
-                    try write(writer.ledger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
-                    return writer.counts
-                }
-                switch creation {
-                case .created(let counts):
-                    report.entities = counts
-                    report.status = .applied
-                    return report
-                case .preempted where repeatable:
-                    // Another seeder created the store first: most likely from this very set.
-                    if try SeedLedger.fingerprint(in: openStore(model: model).connection) == input.fingerprint {
-                        return try unchangedReport(report, openStore(model: model).connection)
-                    }
-                case .preempted, .abandoned:
-                    break
-                }
-            } else if try SeedInsertion.tablesAreEmpty(in: openStore(model: model)),
-                let rows = SeedRows(reading: files, model: model, fileRead: filesChecked),
-                let inserted = try insert(rows, model: model, input: input, templates: templates, options: options, report: report)
-            {
-                return inserted
-            }
+        if !options.dryRun, input.issues.isEmpty, let files = input.set?.files,
+            let flat = try seedFlatSet(
+                files, input: input, model: model, storeExists: storeExists, templates: templates, options: options,
+                report: report, filesChecked: filesChecked)
+        {
+            return flat
         }
         // The files' contents go to the decoder: the ledger needs only their paths and hashes.
         let (decoded, issues) = input.decode(filesChecked: filesChecked)
@@ -183,45 +155,47 @@ public struct Seeder {
         }
     }
 
-    /// Inserts the rows of a flat set into a store with nothing to meet, in one transaction with the ledger; nil
-    /// when another seeder wrote to the store since it was found empty, so that the set must be decoded and upserted.
-    private func insert(
-        _ rows: SeedRows, model: EntityModel, input: SeedInput, templates: URL, options: SeedOptions, report: SeedReport
-    ) throws -> SeedReport? {
-        let store = try openStore(model: model)
-        return try store.connection.inTransaction(.immediate) { () throws -> SeedReport? in
-            let repeatable = !options.force && !options.prune
-            // Checked again under the write lock, as for any run.
-            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
-                return try unchangedReport(report, store.connection)
-            }
-            guard try SeedInsertion.isPossible(in: store, ledger: SeedLedger.read(from: store.connection)) else { return nil }
-            let insertion = try SeedInsertion(inserting: rows, into: store, progress: writingProgress(options))
-            try write(
-                insertion.ledger, fingerprint: input.fingerprint, files: input.set?.files.map { ($0.relativePath, $0.hash) } ?? [],
-                templates: templates, to: store)
-            var report = report
-            report.entities = insertion.counts
-            report.status = .applied
-            return report
-        }
-    }
-
     /// Completes a new ledger with the set's fingerprint and files, and writes it.
-    private func write(
-        _ ledger: SeedLedger, fingerprint: String, files: [(path: String, hash: String)], templates: URL, to store: SQLiteStore
+    func write(
+        _ ledger: SeedLedger, fingerprint: String, files: [(path: String, hash: String, stamp: String?)], templates: URL,
+        to store: SQLiteStore
     ) throws {
         var ledger = ledger
         ledger.fingerprint = fingerprint
         ledger.templates = templates.relativePath
-        for (path, hash) in files { ledger.files[path] = hash }
+        for (path, hash, stamp) in files {
+            ledger.files[path] = hash
+            ledger.fileStamps[path] = stamp
+        }
         try ledger.write(to: store.connection)
     }
 
-    private func writingProgress(_ options: SeedOptions) -> ((Int, Int) -> Void)? {
+    func writingProgress(_ options: SeedOptions) -> ((Int, Int) -> Void)? {
         options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
         }
+    }
+
+    /// Each file's path, hash and stamp, for the ledger.
+    static func hashes(of set: TemplateSet) -> [(path: String, hash: String, stamp: String?)] {
+        set.files.map { ($0.relativePath, $0.hash, $0.stamp) }
+    }
+
+    /// The report of a run over `input`, before it does anything: status invalid, no counts.
+    private static func report(of input: SeedInput, options: SeedOptions) -> SeedReport {
+        var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
+        report.isModelInferred = input.isModelInferred
+        report.isDryRun = options.dryRun
+        report.fileCount = input.set?.files.count ?? 0
+        return report
+    }
+
+    /// The stamps and hashes of the files the store's ledger records. None when the ledger cannot be read: every file
+    /// is then read, and opening the store reports what is wrong with it.
+    private func knownFiles() -> [String: (stamp: String, hash: String)] {
+        var configuration = SQLiteConnection.Configuration()
+        configuration.openMode = .readOnly
+        return (try? SeedLedger.knownFiles(in: SQLiteConnection(path: storePath, configuration: configuration))) ?? [:]
     }
 
     /// The ledger of the store at ``storePath``.
@@ -239,7 +213,7 @@ public struct Seeder {
     /// Two first launches can both find the file empty and both create the schema; SQLiteStore checks for tables
     /// before its creating transaction, so the later one fails with "table already exists". The schema is there by
     /// then, and a second open reads it.
-    private func openStore(model: EntityModel) throws -> SQLiteStore {
+    func openStore(model: EntityModel) throws -> SQLiteStore {
         do {
             return try SQLiteStore(path: storePath, model: model)
         } catch let error as DatabaseError where error.message.contains("already exists") {
@@ -248,7 +222,7 @@ public struct Seeder {
     }
 
     /// The report of a run that found its set applied: every seeded object unchanged, counted by the store.
-    private func unchangedReport(_ report: SeedReport, _ connection: SQLiteConnection) throws -> SeedReport {
+    func unchangedReport(_ report: SeedReport, _ connection: SQLiteConnection) throws -> SeedReport {
         var report = report
         report.status = .unchanged
         for (entity, count) in try SeedLedger.objectCounts(in: connection) { report.entities[entity, default: .init()].unchanged = count }
@@ -264,8 +238,14 @@ struct SeedInput {
     var fingerprint = ""
     var isModelInferred = false
 
-    init(templates: URL, options: SeedOptions) throws(SeedError) {
-        let set = try TemplateSet(directory: templates)
+    /// Reads the set and its model.
+    ///
+    /// - Parameter known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
+    ///   ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
+    init(templates: URL, options: SeedOptions, known: [String: (stamp: String, hash: String)] = [:]) throws(SeedError) {
+        let modelIsAFile = options.modelURL != nil
+            || FileManager.default.fileExists(atPath: templates.appendingPathComponent("model.json").path)
+        let set = try TemplateSet(directory: templates, known: modelIsAFile ? known : [:])
         self.set = set
         let source = try SeedModel(set: set, options: options)
         model = source.model

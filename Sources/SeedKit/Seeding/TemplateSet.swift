@@ -26,9 +26,40 @@ public struct TemplateSet: Sendable {
         public var relativePath: String
         /// The path to show in diagnostics: the directory as given, joined with the relative path.
         public var displayPath: String
+        /// The contents; empty for a file not read because its stamp said it was unchanged (see ``isRead``).
         public var bytes: [UInt8]
         /// The FNV-1a hash of the bytes.
         public var hash: String
+        /// The file's size, modification time and inode when it was read, as text; nil when it was modified too
+        /// shortly before being read for the stamp to tell a later change (see ``Stamp``).
+        var stamp: String?
+        /// Whether ``bytes`` holds the contents: false when a known stamp stood for them.
+        var isRead = true
+    }
+
+    /// What a file's metadata say about its contents: its size, modification time (to the nanosecond) and inode.
+    ///
+    /// An unchanged stamp is taken for unchanged contents, as `make`, `rsync` and `git` do, so that a launch that finds
+    /// its set unchanged needs no file's contents. Like `git`, a file modified less than two seconds before it was read
+    /// gets no stamp: a change within the file system's time granularity might keep the time.
+    enum Stamp {
+        /// The stamp of a file with this status, read at `readTime`; nil when the file was modified too recently.
+        static func of(_ status: stat, readTime: timespec) -> String? {
+            #if canImport(Darwin)
+            let modified = status.st_mtimespec
+            #else
+            let modified = status.st_mtim
+            #endif
+            guard modified.tv_sec < readTime.tv_sec - 2 else { return nil }
+            return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(status.st_ino)"
+        }
+
+        /// The current time, against which stamps are taken.
+        static var now: timespec {
+            var time = timespec()
+            clock_gettime(CLOCK_REALTIME, &time)
+            return time
+        }
     }
 
     public static let fileExtension = "template"
@@ -43,26 +74,56 @@ public struct TemplateSet: Sendable {
     /// - Throws: ``SeedError`` when the directory is missing, it or a directory below it cannot be listed, or a
     ///   file cannot be read (the first such file in path order).
     public init(directory: URL) throws(SeedError) {
+        try self.init(directory: directory, known: [:])
+    }
+
+    /// Reads the template files under `directory` but those whose stamp is in `known`: those take the hash known
+    /// with the stamp and are not read (their ``File/isRead`` is false).
+    ///
+    /// - Parameter known: The stamp and hash of files by relative path, as a ledger recorded them.
+    init(directory: URL, known: [String: (stamp: String, hash: String)]) throws(SeedError) {
         self.directory = directory
         var walk = try Walk(directory: directory)
         try walk.walk(relativeDirectory: "")
         let found = walk.found.sorted { $0.relativePath < $1.relativePath }
+        let readTime = Stamp.now
         // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
-        let reads = Mutex([Result<(bytes: [UInt8], hash: String), ReadFailure>?](repeating: nil, count: found.count))
+        let reads = Mutex([Result<File, ReadFailure>?](repeating: nil, count: found.count))
         DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
-            let indices = task * 4..<min(task * 4 + 4, found.count)
-            let contents = indices.map { Self.contents(ofFile: found[$0].path) }
-            let hashes = SeedHash.hexes(of: contents.map { (try? $0.get()) ?? [] })
+            var indices = Array(task * 4..<min(task * 4 + 4, found.count))
+            if !known.isEmpty {
+                indices.removeAll { index in
+                    let entry = found[index]
+                    var status = stat()
+                    guard let recorded = known[entry.relativePath], stat(entry.path, &status) == 0,
+                        Stamp.of(status, readTime: readTime) == recorded.stamp
+                    else { return false }
+                    let file = File(
+                        relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: [], hash: recorded.hash,
+                        stamp: recorded.stamp, isRead: false)
+                    reads.withLock { $0[index] = .success(file) }
+                    return true
+                }
+            }
+            let contents = indices.map { Self.read(found[$0].path, readTime: readTime) }
+            let hashes = SeedHash.hexes(of: contents.map { (try? $0.get().bytes) ?? [] })
             reads.withLock { reads in
-                for (offset, index) in indices.enumerated() { reads[index] = contents[offset].map { ($0, hashes[offset]) } }
+                for (offset, index) in indices.enumerated() {
+                    let entry = found[index]
+                    reads[index] = contents[offset].map { read in
+                        File(
+                            relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: hashes[offset],
+                            stamp: read.stamp)
+                    }
+                }
             }
         }
         var files: [File] = []
         files.reserveCapacity(found.count)
         for (entry, read) in zip(found, reads.withLock { $0 }) {
             switch read {
-            case .success(let read)?:
-                files.append(File(relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: read.hash))
+            case .success(let file)?:
+                files.append(file)
             case .failure(let failure)?:
                 throw SeedError("cannot read the template file \(entry.displayPath): \(failure.reason)")
             case nil:
@@ -72,6 +133,9 @@ public struct TemplateSet: Sendable {
         self.files = files
         self.issues = walk.issues.sorted()
     }
+
+    /// Whether every file's contents were read: none was stood for by a known stamp.
+    var isRead: Bool { files.allSatisfy(\.isRead) }
 
     /// A hash of every file's path and contents and of the model: equal fingerprints, equal seed input.
     func fingerprint(modelFingerprint: String) -> String {
@@ -93,11 +157,17 @@ public struct TemplateSet: Sendable {
     ///
     /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
     static func contents(ofFile path: String) -> Result<[UInt8], ReadFailure> {
+        read(path, readTime: Stamp.now).map(\.bytes)
+    }
+
+    /// The bytes of the regular file at `path`, and its stamp as of `readTime`, or why they cannot be read.
+    private static func read(_ path: String, readTime: timespec) -> Result<(bytes: [UInt8], stamp: String?), ReadFailure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.system) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.system) }
+        let stamp = Stamp.of(status, readTime: readTime)
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(ReadFailure(reason: "not a regular file")) }
         let size = Int(status.st_size)
         var failure: ReadFailure?
@@ -114,10 +184,11 @@ public struct TemplateSet: Sendable {
             while true {
                 guard let count = chunk.withUnsafeMutableBytes({ Self.read(descriptor, filling: $0) }) else { return .failure(.system) }
                 bytes.append(contentsOf: chunk[..<count])
-                if count < chunk.count { return .success(bytes) }
+                // Grown while read: its stamp is not the one of these contents.
+                if count < chunk.count { return .success((bytes, nil)) }
             }
         }
-        return .success(bytes)
+        return .success((bytes, stamp))
     }
 
     /// Reads until `buffer` is full or the file ends, retrying reads a signal interrupts.
