@@ -39,6 +39,25 @@ struct SeederTests {
         #expect(seen.withLock { $0 }.isEmpty)
     }
 
+    /// A first launch of a flat set into a new store writes objects as it checks files, and reports the files.
+    @Test func aFlatSetReportsItsFilesChecked() throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0x9_0C0E55)
+        var spec = FlatSetSpec.random(using: &generator)
+        while spec.fileSizes.count < 3 { spec = FlatSetSpec.random(using: &generator) }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        for file in spec.files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
+        try model.write(to: templates.appendingPathComponent("model.json"))
+        let seen = Mutex<[SeedProgress]>([])
+        let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
+        let report = try Seeder(storePath: directory.appendingPathComponent("app.sqlite").path).seed(templates: templates, options: options)
+        #expect(report.status == .applied)
+        let count = spec.fileSizes.count
+        #expect(seen.withLock { $0 } == (1...count).map { SeedProgress(phase: .checking, completed: $0, total: count) })
+    }
+
     @Test func templatesMeetDataAlreadyInTheStoreWithoutDuplicates() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
