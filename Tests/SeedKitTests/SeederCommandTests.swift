@@ -284,10 +284,9 @@ struct SeederCommandTests {
         #expect(piped.stdout.hasPrefix("seed: applied 201 template files"))
     }
 
-    @Test func concurrentFirstLaunchesApplyOnce() throws {
-        let directory = try Fixtures.sampleTemplatesCopy()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let results = try (0..<4).map { _ -> (Process, Pipe) in
+    /// Runs four `seed` processes in `directory` at once; their exit statuses and outputs.
+    private func runConcurrentSeeds(in directory: URL) throws -> [(status: Int32, stdout: String)] {
+        let processes = try (0..<4).map { _ -> (Process, Pipe) in
             let process = Process()
             process.executableURL = Fixtures.seedExecutable
             process.currentDirectoryURL = directory
@@ -296,11 +295,18 @@ struct SeederCommandTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             return (process, pipe)
-        }.map { process, pipe in
+        }
+        return processes.map { process, pipe in
             let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, output)
         }
+    }
+
+    @Test func concurrentFirstLaunchesApplyOnce() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let results = try runConcurrentSeeds(in: directory)
         #expect(results.allSatisfy { $0.0 == 0 })
         #expect(results.filter { $0.1.hasPrefix("seed: applied") }.count == 1)
         #expect(results.filter { $0.1.hasPrefix("seed: unchanged") }.count == 3)
@@ -326,21 +332,7 @@ struct SeederCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try writeFlatSet(in: directory)
-        let processes = try (0..<4).map { _ -> (Process, Pipe) in
-            let process = Process()
-            process.executableURL = Fixtures.seedExecutable
-            process.currentDirectoryURL = directory
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return (process, pipe)
-        }
-        let results = processes.map { process, pipe in
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
-        }
+        let results = try runConcurrentSeeds(in: directory)
         #expect(results.allSatisfy { $0.0 == 0 })
         #expect(results.filter { $0.1.hasPrefix("seed: applied") }.count == 1)
         #expect(results.filter { $0.1.hasPrefix("seed: unchanged") }.count == 3)
