@@ -27,8 +27,7 @@ extension SQLiteStore {
     ///     }
     ///
     /// `build` runs inside one `BEGIN IMMEDIATE` transaction on a store no one else can open, so the transaction is
-    /// written without a write-ahead log or waiting for the disk, its pages kept in memory (up to 1 GiB) until the
-    /// commit writes them; the file is flushed once, then switched to
+    /// written without a write-ahead log or waiting for the disk; the file is flushed once, then switched to
     /// write-ahead logging like any store, and linked at `path` only if nothing is there (`link(2)` never replaces a
     /// file). When `build` throws or returns nil, or linking finds a store, the temporary file is removed.
     ///
@@ -46,8 +45,7 @@ extension SQLiteStore {
             var options = Options()
             options.connection.usesWriteAheadLog = false
             let store = try SQLiteStore(path: temporary, model: model, options: options)
-            // Pages stay in memory until the commit writes them once: no spilling to the file and reading back.
-            try store.connection.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -1048576")
+            try store.connection.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             guard let result = try store.connection.inTransaction(.immediate, { try build(store) }) else { return nil }
             try store.connection.execute(sql: "PRAGMA journal_mode = WAL")
             return result
