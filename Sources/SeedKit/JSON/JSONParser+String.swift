@@ -4,20 +4,32 @@ extension JSONParser {
     /// Strings without escapes, the common case, become a `String` straight from their bytes.
     mutating func parseString() throws(JSONParseFailure) -> String {
         let start = index + 1
-        let end = try scanToQuoteOrEscape(from: start)
+        let (end, isASCII) = try scanToQuoteOrEscape(from: start)
         guard bytes[end] == UInt8(ascii: "\"") else {
-            return try parseEscapedString(from: start, firstEscape: end)
+            return try parseEscapedString(from: start, firstEscape: end, isASCII: isASCII)
         }
         index = end + 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return Self.string(ofValidUTF8: UnsafeBufferPointer(rebasing: bytes[start..<end]), isASCII: isASCII)
+    }
+
+    /// A `String` of UTF-8 that the reader has checked already, made without checking it again.
+    ///
+    /// `String(decoding:as:)` would validate the bytes a second time, about 5 % of the time of reading a document.
+    /// `isASCII` must be exact: the string keeps it, and a string not known to be ASCII compares and hashes through
+    /// the slower Unicode-normalizing path.
+    @inline(__always)
+    static func string(ofValidUTF8 text: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        // Valid UTF-8 by the caller's contract: every byte of it went through `validateUTF8Sequence`, or is ASCII,
+        // or was written by `unescape`.
+        String(copying: unsafe UTF8Span(unchecked: unsafe text.span, isKnownASCII: isASCII))
     }
 
     /// Reads an object key like ``parseString()`` but without making a `String` of it.
     mutating func skipKey() throws(JSONParseFailure) -> KeyText {
         let start = index + 1
-        let end = try scanToQuoteOrEscape(from: start)
+        let (end, isASCII) = try scanToQuoteOrEscape(from: start)
         guard bytes[end] == UInt8(ascii: "\"") else {
-            _ = try parseEscapedString(from: start, firstEscape: end)
+            _ = try parseEscapedString(from: start, firstEscape: end, isASCII: isASCII)
             return KeyText(bytes: start..<(index - 1), hasEscapes: true)
         }
         index = end + 1
@@ -25,9 +37,10 @@ extension JSONParser {
     }
 
     /// The position of the closing quote or the first backslash of the string whose text starts at `start`,
-    /// checking the bytes before it: valid UTF-8 and no control characters.
-    private func scanToQuoteOrEscape(from start: Int) throws(JSONParseFailure) -> Int {
+    /// checking the bytes before it: valid UTF-8 and no control characters; and whether those bytes are all ASCII.
+    private func scanToQuoteOrEscape(from start: Int) throws(JSONParseFailure) -> (end: Int, isASCII: Bool) {
         var position = start
+        var isASCII = true
         while true {
             position = firstSpecialByte(from: position)
             guard position < bytes.count else {
@@ -35,17 +48,22 @@ extension JSONParser {
             }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return position
+                return (position, isASCII)
             } else if byte < 0x20 {
                 throw controlCharacterFailure(at: position)
             } else {
                 position = try validateUTF8Sequence(at: position)
+                isASCII = false
             }
         }
     }
 
-    /// Reads the rest of a string that has escapes, unescaping into the scratch buffer.
-    private mutating func parseEscapedString(from start: Int, firstEscape: Int) throws(JSONParseFailure) -> String {
+    /// Reads the rest of a string that has escapes, unescaping into the scratch buffer; `isASCII` says whether the
+    /// text before the first escape is all ASCII.
+    private mutating func parseEscapedString(
+        from start: Int, firstEscape: Int, isASCII: Bool
+    ) throws(JSONParseFailure) -> String {
+        var isASCII = isASCII
         var unescaped = scratch
         scratch = []  // Keeps `unescaped` uniquely referenced while it grows.
         defer { scratch = unescaped }
@@ -62,12 +80,13 @@ extension JSONParser {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 index = position + 1
-                return String(decoding: unescaped, as: UTF8.self)
+                return unescaped.withUnsafeBufferPointer { Self.string(ofValidUTF8: $0, isASCII: isASCII) }
             } else if byte == UInt8(ascii: "\\") {
-                position = try unescape(at: position, into: &unescaped)
+                position = try unescape(at: position, into: &unescaped, isASCII: &isASCII)
             } else if byte < 0x20 {
                 throw controlCharacterFailure(at: position)
             } else {
+                isASCII = false
                 let end = try validateUTF8Sequence(at: position)
                 unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<end]))
                 position = end
@@ -75,8 +94,11 @@ extension JSONParser {
         }
     }
 
-    /// Appends the character of the escape at `position` (its backslash) and returns the position after it.
-    private func unescape(at position: Int, into unescaped: inout [UInt8]) throws(JSONParseFailure) -> Int {
+    /// Appends the character of the escape at `position` (its backslash) and returns the position after it;
+    /// clears `isASCII` when the character is not ASCII.
+    private func unescape(
+        at position: Int, into unescaped: inout [UInt8], isASCII: inout Bool
+    ) throws(JSONParseFailure) -> Int {
         guard position + 1 < bytes.count else {
             throw JSONParseFailure(offset: position, message: "unterminated string")
         }
@@ -91,7 +113,10 @@ extension JSONParser {
         case UInt8(ascii: "r"): replacement = 0x0D
         case UInt8(ascii: "t"): replacement = 0x09
         case UInt8(ascii: "u"):
-            return try unescapeUnicode(at: position, into: &unescaped)
+            let end = try unescapeUnicode(at: position, into: &unescaped)
+            // The last byte of a character's UTF-8 is a continuation byte exactly when the character is not ASCII.
+            if unescaped[unescaped.count - 1] >= 0x80 { isASCII = false }
+            return end
         default:
             throw JSONParseFailure(
                 offset: position, message: "invalid escape sequence: \\ followed by \(describeByte(at: position + 1))")
