@@ -252,6 +252,18 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func tellsRepeatedRecordsApartFromKeysOneByteShorterOrLonger() throws {
+        // A key is compared with the shape's together with its closing quote: a key that is a prefix of the shape's,
+        // or that the shape's is a prefix of, is another key, whether it ends inside the first eight bytes or after.
+        for length in 1...20 {
+            let key = String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            for other in [String(key.dropLast()), key + "z"] where !other.isEmpty {
+                let text = #"[{"\#(key)":1,"b":2},{"\#(key)":3,"b":4},{"\#(other)":5,"b":6}]  "#
+                #expect(try parse(text) == [[key: 1, "b": 2], [key: 3, "b": 4], [other: 5, "b": 6]], "\(text)")
+            }
+        }
+    }
+
     @Test func keepsTheKeysOfARecordWhoseShapeIsForgottenWhileItIsRead() throws {
         // The second record is expected to have the keys of the first, and its "a" and "b" do; then the objects
         // inside it take the place of every remembered shape, the last one with "c" where the first record had it.
