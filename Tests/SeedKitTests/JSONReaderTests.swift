@@ -59,6 +59,21 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func unescapesStringsOfEveryLengthOneAfterAnother() throws {
+        // The buffer strings are unescaped into grows to the longest one read so far: short and long escaped strings
+        // in turn, with multibyte text and escapes at both ends, each keep exactly their own bytes.
+        var elements: [String] = []
+        var expected: [JSON] = []
+        for length in [1, 300, 2, 7, 1_000, 8, 9, 40, 0, 5_000, 3] {
+            let plain = String(repeating: "aé😀", count: length)
+            elements.append(#""\t\#(plain)\u00e9\"""#)
+            expected.append(.string("\t\(plain)é\""))
+        }
+        #expect(try parse("[" + elements.joined(separator: ",") + "]") == .array(expected))
+        #expect(error(#"["a\""#) == "1:2: unterminated string")
+        #expect(error(#"["\n\u00e9abc"#) == "1:2: unterminated string")
+    }
+
     @Test func rejectsBadStructureWithPositions() {
         #expect(error("") == "1:1: unexpected end of input, expected a value")
         #expect(error("  \n ") == "2:2: unexpected end of input, expected a value")

@@ -60,45 +60,99 @@ extension JSONParser {
 
     /// Reads the rest of a string that has escapes, unescaping into the scratch buffer; `isASCII` says whether the
     /// text before the first escape is all ASCII.
+    ///
+    /// Unescaping never makes text longer, so the buffer is first given room for the text up to the closing quote,
+    /// and then written without a check for room per byte or run.
     private mutating func parseEscapedString(
         from start: Int, firstEscape: Int, isASCII: Bool
     ) throws(JSONParseFailure) -> String {
-        var isASCII = isASCII
-        var unescaped = scratch
-        scratch = []  // Keeps `unescaped` uniquely referenced while it grows.
-        defer { scratch = unescaped }
-        unescaped.removeAll(keepingCapacity: true)
-        unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]))
+        let room = closingQuote(afterEscapeAt: firstEscape) - start
+        let capacity = scratch?.capacity ?? 0
+        if capacity < room { scratch = UnescapingBuffer(capacity: max(room, 2 * capacity)) }
+        let text = bytes.baseAddress!
+        var unescaped = UnescapedBytes(start: scratch!.start, isASCII: isASCII)
+        unescaped.append(text + start, count: firstEscape - start)
         var position = firstEscape
         while true {
             let runStart = position
             position = firstSpecialByte(from: position)
-            unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            unescaped.append(text + runStart, count: position - runStart)
             guard position < bytes.count else {
                 throw JSONParseFailure(offset: start - 1, message: "unterminated string")
             }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 index = position + 1
-                return unescaped.withUnsafeBufferPointer { Self.string(ofValidUTF8: $0, isASCII: isASCII) }
+                return Self.string(
+                    ofValidUTF8: UnsafeBufferPointer(start: unescaped.start, count: unescaped.count),
+                    isASCII: unescaped.isASCII)
             } else if byte == UInt8(ascii: "\\") {
-                position = try unescape(at: position, into: &unescaped, isASCII: &isASCII)
+                position = try unescape(at: position, into: &unescaped)
             } else if byte < 0x20 {
                 throw controlCharacterFailure(at: position)
             } else {
-                isASCII = false
+                unescaped.isASCII = false
                 let end = try validateUTF8Sequence(at: position)
-                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<end]))
+                unescaped.append(text + position, count: end - position)
                 position = end
             }
         }
     }
 
-    /// Appends the character of the escape at `position` (its backslash) and returns the position after it;
-    /// clears `isASCII` when the character is not ASCII.
-    private func unescape(
-        at position: Int, into unescaped: inout [UInt8], isASCII: inout Bool
-    ) throws(JSONParseFailure) -> Int {
+    /// The position of the quote that closes a string, looking from the backslash at `position` on without checking
+    /// the text; the end of the text when there is none.
+    private func closingQuote(afterEscapeAt position: Int) -> Int {
+        var position = position
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return position
+            case UInt8(ascii: "\\"): position += 2
+            default: position = firstSpecialByte(from: position + 1)
+            }
+        }
+        return bytes.count
+    }
+
+    /// Memory that strings are unescaped into, reused from one string to the next.
+    final class UnescapingBuffer {
+        let start: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            start = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        deinit {
+            start.deallocate()
+        }
+    }
+
+    /// The bytes of an unescaped string, written into memory that has room for them.
+    private struct UnescapedBytes {
+        let start: UnsafeMutablePointer<UInt8>
+        private(set) var count = 0
+        /// Whether the bytes written so far are all ASCII.
+        var isASCII: Bool
+
+        init(start: UnsafeMutablePointer<UInt8>, isASCII: Bool) {
+            self.start = start
+            self.isASCII = isASCII
+        }
+
+        mutating func append(_ byte: UInt8) {
+            start[count] = byte
+            count += 1
+        }
+
+        mutating func append(_ bytes: UnsafePointer<UInt8>, count byteCount: Int) {
+            (start + count).initialize(from: bytes, count: byteCount)
+            count += byteCount
+        }
+    }
+
+    /// Writes the character of the escape at `position` (its backslash) and returns the position after it.
+    private func unescape(at position: Int, into unescaped: inout UnescapedBytes) throws(JSONParseFailure) -> Int {
         guard position + 1 < bytes.count else {
             throw JSONParseFailure(offset: position, message: "unterminated string")
         }
@@ -113,10 +167,7 @@ extension JSONParser {
         case UInt8(ascii: "r"): replacement = 0x0D
         case UInt8(ascii: "t"): replacement = 0x09
         case UInt8(ascii: "u"):
-            let end = try unescapeUnicode(at: position, into: &unescaped)
-            // The last byte of a character's UTF-8 is a continuation byte exactly when the character is not ASCII.
-            if unescaped[unescaped.count - 1] >= 0x80 { isASCII = false }
-            return end
+            return try unescapeUnicode(at: position, into: &unescaped)
         default:
             throw JSONParseFailure(
                 offset: position, message: "invalid escape sequence: \\ followed by \(describeByte(at: position + 1))")
@@ -125,8 +176,10 @@ extension JSONParser {
         return position + 2
     }
 
-    /// Appends the UTF-8 of a `\uXXXX` escape, or of a `\uXXXX\uXXXX` surrogate pair, at `position`.
-    private func unescapeUnicode(at position: Int, into unescaped: inout [UInt8]) throws(JSONParseFailure) -> Int {
+    /// Writes the UTF-8 of a `\uXXXX` escape, or of a `\uXXXX\uXXXX` surrogate pair, at `position`.
+    private func unescapeUnicode(
+        at position: Int, into unescaped: inout UnescapedBytes
+    ) throws(JSONParseFailure) -> Int {
         let unit = try hexUnit(afterEscapeAt: position)
         var scalarValue = UInt32(unit)
         var end = position + 6
@@ -142,6 +195,7 @@ extension JSONParser {
             scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00)
             end += 6
         }
+        if scalarValue >= 0x80 { unescaped.isASCII = false }
         // Not a surrogate, or a valid pair: always a scalar.
         for byte in UTF8.encode(Unicode.Scalar(scalarValue)!)! {
             unescaped.append(byte)

@@ -9,8 +9,8 @@ struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
-    /// The unescaped bytes of the string being read, reused from one escaped string to the next.
-    var scratch: [UInt8] = []
+    /// Where the string being read is unescaped, reused from one escaped string to the next; made for the first.
+    var scratch: UnescapingBuffer?
     /// The key lists of recent objects, so that objects with the same keys as an earlier one skip hashing them.
     private var shapes = ObjectShapes()
 
