@@ -21,10 +21,6 @@ extension JSONParser {
             base.deallocate()
         }
 
-        var last: Element? {
-            count > 0 ? base[count - 1] : nil
-        }
-
         /// The element at `position`, which must be below `count`.
         subscript(position: Int) -> Element {
             unsafeAddress { UnsafePointer(base + position) }
@@ -36,16 +32,21 @@ extension JSONParser {
             UnsafeBufferPointer(start: base + start, count: count - start)
         }
 
+        @inline(__always)
         mutating func push(_ element: consuming Element) {
-            if count == capacity {
-                let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-                larger.moveInitialize(from: base, count: count)
-                base.deallocate()
-                base = larger
-                capacity *= 2
-            }
+            if count == capacity { grow() }
             (base + count).initialize(to: element)
             count += 1
+        }
+
+        /// Doubles the capacity; apart from `push` so that pushing inlines to a few instructions.
+        @inline(never)
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
         }
 
         /// Removes the elements from `start` on.
