@@ -154,6 +154,7 @@ extension JSONParser {
         ///
         /// Such a key needs no scanning: its bytes are those of a key read before, without escapes. A key of up to
         /// seven bytes and its quote take one comparison of eight bytes.
+        @inline(__always)
         func predictedKeyEnd(
             _ prediction: Prediction, member: Int, at start: Int, in text: UnsafeBufferPointer<UInt8>
         ) -> Int? {
