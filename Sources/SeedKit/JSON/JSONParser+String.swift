@@ -2,6 +2,7 @@ extension JSONParser {
     /// Reads a string; `index` is at its opening quote.
     ///
     /// Strings without escapes, the common case, become a `String` straight from their bytes.
+    @inline(__always)
     mutating func parseString() throws(JSONParseFailure) -> String {
         let start = index + 1
         let (end, isASCII) = try scanToQuoteOrEscape(from: start)
@@ -38,6 +39,7 @@ extension JSONParser {
 
     /// The position of the closing quote or the first backslash of the string whose text starts at `start`,
     /// checking the bytes before it: valid UTF-8 and no control characters; and whether those bytes are all ASCII.
+    @inline(__always)
     private func scanToQuoteOrEscape(from start: Int) throws(JSONParseFailure) -> (end: Int, isASCII: Bool) {
         var position = start
         var isASCII = true
