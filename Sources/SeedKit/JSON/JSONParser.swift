@@ -10,6 +10,7 @@ struct JSONParser {
     let maxDepth: Int
     var index = 0
     /// Where the string being read is unescaped, reused from one escaped string to the next; made for the first.
+    /// Copies of a parser share it, which is safe because each string is copied out of it before the next is read.
     var scratch: UnescapingBuffer?
     /// The key lists of recent objects, so that objects with the same keys as an earlier one skip hashing them.
     private var shapes = ObjectShapes()
