@@ -26,6 +26,39 @@ struct JSONNumberTests {
         #expect(try storageKind(read("-9223372036854775809")) == "decimal")
     }
 
+    @Test func readsDigitRunsOfEveryLengthExactly() throws {
+        // Digits are read as they are scanned and again only for long numbers: runs of every length up to 21
+        // digits, in the integer part, the fraction and both, with something after them in the text.
+        let digits = Array("987654321098765432101")
+        for length in 1...digits.count {
+            let run = String(digits[..<length])
+            for text in [run, "-\(run)", "0.\(run)", "\(run).5", "4.\(run)e-3", "\(run)e2"] {
+                let expected = JSONNumber(try #require(Decimal(string: text, locale: nil)))
+                let json = try JSONDocument(parsing: "[\(text),\(text)1 ]").value
+                #expect(json.arrayValue?.first?.numberValue == expected, "\(text)")
+                let longer = JSONNumber(try #require(Decimal(string: text + "1", locale: nil)))
+                #expect(json.arrayValue?.last?.numberValue == longer, "\(text)1")
+            }
+        }
+        // The bytes next to the digits ('/' and ':') are not taken for digits anywhere in a run, and a '.' anywhere
+        // in one ends the integer part there.
+        for position in 0..<8 {
+            for byte: Character in ["/", ":"] {
+                var text = Array("12345678")
+                text[position] = byte
+                #expect(throws: JSONSyntaxError.self) { try JSONDocument(parsing: String(text)) }
+            }
+            var text = Array("123456789")
+            text[position] = "."
+            if position == 0 {
+                #expect(throws: JSONSyntaxError.self) { try JSONDocument(parsing: String(text)) }
+            } else {
+                let expected = JSONNumber(try #require(Decimal(string: String(text), locale: nil)))
+                #expect(try read(String(text)) == expected, "\(String(text))")
+            }
+        }
+    }
+
     @Test func readsOtherNumbersExactly() throws {
         #expect(try read("0.1").storage.double == 0.1)
         #expect(try read("-2.5e-3").storage.double == -0.0025)

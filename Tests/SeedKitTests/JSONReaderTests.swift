@@ -59,6 +59,21 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func unescapesStringsOfEveryLengthOneAfterAnother() throws {
+        // The buffer strings are unescaped into grows to the longest one read so far: short and long escaped strings
+        // in turn, with multibyte text and escapes at both ends, each keep exactly their own bytes.
+        var elements: [String] = []
+        var expected: [JSON] = []
+        for length in [1, 300, 2, 7, 1_000, 8, 9, 40, 0, 5_000, 3] {
+            let plain = String(repeating: "aé😀", count: length)
+            elements.append(#""\t\#(plain)\u00e9\"""#)
+            expected.append(.string("\t\(plain)é\""))
+        }
+        #expect(try parse("[" + elements.joined(separator: ",") + "]") == .array(expected))
+        #expect(error(#"["a\""#) == "1:2: unterminated string")
+        #expect(error(#"["\n\u00e9abc"#) == "1:2: unterminated string")
+    }
+
     @Test func rejectsBadStructureWithPositions() {
         #expect(error("") == "1:1: unexpected end of input, expected a value")
         #expect(error("  \n ") == "2:2: unexpected end of input, expected a value")
@@ -120,6 +135,77 @@ struct JSONReaderTests {
         #expect(error([quote] + Array("éé".utf8) + [0xFF, quote]) == "1:4: invalid UTF-8 byte 0xFF")
     }
 
+    @Test func rejectsInvalidUTF8AtEveryPositionOfAString() {
+        // Strings become `String`s without a second check of their UTF-8, so the reader's own check must catch a bad
+        // byte wherever it is: in an eight-byte ASCII run, in the bytes after one, after non-ASCII text, after an
+        // escape, and in keys.
+        let characters: [Character] = Array("abcdefghijé klmnopqrstuvwxyz€0123456789😀ABCDEFGH")
+        let bad: [(bytes: [UInt8], message: String)] = [
+            ([0xFF], "invalid UTF-8 byte 0xFF"),
+            ([0x80], "invalid UTF-8 byte 0x80"),
+            ([0xE2, 0x82, 0x41], "truncated UTF-8 sequence starting with 0xE2"),
+            ([0xED, 0xB0, 0x80], "invalid UTF-8: a UTF-16 surrogate encoded in UTF-8 (0xED 0xB0)"),
+        ]
+        for count in 0...characters.count {
+            let before = Array(String(characters[..<count]).utf8)
+            let after = Array(String(characters[count...]).utf8)
+            for (bytes, message) in bad {
+                let quote = UInt8(ascii: "\"")
+                let string = [quote] + before + bytes + after + [quote]
+                // The column of the bad byte counts the opening quote and one per character before it.
+                #expect(error(string) == "1:\(count + 2): \(message)", "\(string)")
+                let escaped = [quote] + Array(#"\n"#.utf8) + before + bytes + after + [quote]
+                #expect(error(escaped) == "1:\(count + 4): \(message)", "\(escaped)")
+                let key = Array(#"{"a": 1, "#.utf8) + string + Array(": 2}".utf8)
+                #expect(error(key) == "1:\(count + 11): \(message)", "\(key)")
+            }
+        }
+    }
+
+    @Test func readsStringsAsTheStandardLibraryDecodesThem() throws {
+        // Every lead byte, with following bytes at the edges of the continuation range and beyond it: text is read
+        // exactly when it is valid UTF-8, into the same string (ASCII or not, so the same UTF-16 count too).
+        let followers: [UInt8] = [0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
+        for lead in UInt8(0x80)...0xFF {
+            for second in followers {
+                for third in followers {
+                    for fourth in followers where lead >= 0xF0 || fourth == 0x41 {
+                        // Long enough not to be a small string, and across eight-byte words.
+                        let content = Array("0123456789abcd".utf8) + [lead, second, third, fourth] + Array("xyz".utf8)
+                        let text = [UInt8(ascii: "["), UInt8(ascii: "\"")] + content + Array(#"", "\t"]"#.utf8)
+                        let expected = String(validating: content, as: UTF8.self)
+                        let parsed = try? JSONDocument(parsing: text).value
+                        #expect((parsed != nil) == (expected != nil), "\(content)")
+                        if let expected, let parsed {
+                            #expect(parsed == [.string(expected), "\t"])
+                            let string = try #require(parsed.arrayValue?.first?.stringValue)
+                            #expect(string.utf16.count == expected.utf16.count)
+                            #expect(string.hashValue == expected.hashValue)
+                        }
+                    }
+                }
+            }
+        }
+        for text in ["plain ASCII text longer than fifteen bytes", "Zoë, São Paulo, 東京 and 😀", "\u{7F}\u{80}\u{7FF}\u{800}"] {
+            let json = text.unicodeScalars.map { $0.value < 0x80 ? String($0) : "\\u" + hexUnits(of: $0) }.joined()
+            for source in [#""\#(text)""#, #""\#(json)""#, #""\n\#(text)""#] {
+                let string = try #require(try parse(source).stringValue)
+                let expected = source.hasPrefix(#""\n"#) ? "\n" + text : text
+                #expect(string == expected)
+                #expect(string.utf16.count == expected.utf16.count, "\(source)")
+                #expect(string.hashValue == expected.hashValue)
+            }
+        }
+    }
+
+    /// The `\uXXXX` digits of a scalar, a surrogate pair for one beyond the Basic Multilingual Plane.
+    private func hexUnits(of scalar: Unicode.Scalar) -> String {
+        String(scalar).utf16.map { unit in
+            let digits = String(unit, radix: 16)
+            return String(repeating: "0", count: 4 - digits.count) + digits
+        }.joined(separator: "\\u")
+    }
+
     @Test func rejectsByteOrderMark() {
         #expect(error([0xEF, 0xBB, 0xBF] + Array("{}".utf8)) == "1:1: byte order mark is not allowed")
     }
@@ -177,6 +263,18 @@ struct JSONReaderTests {
                 #expect(try parse(text) == expected, "\(text)")
                 let last = #"{"k":[{"\#(key)":1},{"\#(key)":2},{"\#(other)":3}]}"#
                 #expect(try parse(last) == ["k": [[key: 1], [key: 2], [other: 3]]], "\(last)")
+            }
+        }
+    }
+
+    @Test func tellsRepeatedRecordsApartFromKeysOneByteShorterOrLonger() throws {
+        // A key is compared with the shape's together with its closing quote: a key that is a prefix of the shape's,
+        // or that the shape's is a prefix of, is another key, whether it ends inside the first eight bytes or after.
+        for length in 1...20 {
+            let key = String((0..<length).map { Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            for other in [String(key.dropLast()), key + "z"] where !other.isEmpty {
+                let text = #"[{"\#(key)":1,"b":2},{"\#(key)":3,"b":4},{"\#(other)":5,"b":6}]  "#
+                #expect(try parse(text) == [[key: 1, "b": 2], [key: 3, "b": 4], [other: 5, "b": 6]], "\(text)")
             }
         }
     }

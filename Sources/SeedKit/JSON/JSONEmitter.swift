@@ -179,7 +179,7 @@ struct JSONEmitter {
         }
     }
 
-    /// Whether any byte of `word` is '"', '\' or below 0x20 (see `JSONParser.hasSpecialByte`).
+    /// Whether any byte of `word` is '"', '\' or below 0x20 (see `JSONParser.specialBytes`).
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101

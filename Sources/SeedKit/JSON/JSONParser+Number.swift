@@ -78,23 +78,25 @@ extension JSONParser {
         }
         return try numberFromDigits(
             start: start, isNegative: isNegative, integer: integerStart..<integerEnd,
-            fraction: (integerEnd + 1)..<max(fractionEnd, integerEnd + 1), exponent: exponent, isInteger: isInteger)
+            fraction: (integerEnd + 1)..<max(fractionEnd, integerEnd + 1), exponent: exponent, isInteger: isInteger,
+            digits: digits)
     }
 
-    /// The exact number of a validated lexeme that is not a short integer.
+    /// The exact number of a validated lexeme that is not a short integer; `digits` are its integer and fraction
+    /// digits read as one integer, which is exact when they are at most 19.
     private func numberFromDigits(
-        start: Int, isNegative: Bool, integer: Range<Int>, fraction: Range<Int>, exponent: Int, isInteger: Bool
+        start: Int, isNegative: Bool, integer: Range<Int>, fraction: Range<Int>, exponent: Int, isInteger: Bool,
+        digits: UInt64
     ) throws(JSONParseFailure) -> JSONNumber {
         // The value is significand × 10^scale, the significand without trailing zeros and kept while it has at most
         // 19 digits; the general loop holds zeros back until a nonzero digit follows them.
         var significand: UInt64 = 0
         var significantDigits = 0
         var pendingZeros = 0
-        // Up to 19 digits in all, the common case, fit 64 bits as they are: two tight loops, then trailing zeros off.
+        // Up to 19 digits in all, the common case, fit 64 bits as they are: read already, then trailing zeros off.
         var offset = integer.count + fraction.count <= 19 ? fraction.upperBound : integer.lowerBound
         if offset == fraction.upperBound {
-            for offset in integer { significand = significand &* 10 &+ UInt64(bytes[offset] &- 0x30) }
-            for offset in fraction { significand = significand &* 10 &+ UInt64(bytes[offset] &- 0x30) }
+            significand = digits
             if significand != 0 {
                 while significand % 10 == 0 {
                     significand /= 10

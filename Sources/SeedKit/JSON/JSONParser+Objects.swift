@@ -21,10 +21,6 @@ extension JSONParser {
             base.deallocate()
         }
 
-        var last: Element? {
-            count > 0 ? base[count - 1] : nil
-        }
-
         /// The element at `position`, which must be below `count`.
         subscript(position: Int) -> Element {
             unsafeAddress { UnsafePointer(base + position) }
@@ -36,16 +32,21 @@ extension JSONParser {
             UnsafeBufferPointer(start: base + start, count: count - start)
         }
 
+        @inline(__always)
         mutating func push(_ element: consuming Element) {
-            if count == capacity {
-                let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-                larger.moveInitialize(from: base, count: count)
-                base.deallocate()
-                base = larger
-                capacity *= 2
-            }
+            if count == capacity { grow() }
             (base + count).initialize(to: element)
             count += 1
+        }
+
+        /// Doubles the capacity; apart from `push` so that pushing inlines to a few instructions.
+        @inline(never)
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
         }
 
         /// Removes the elements from `start` on.
@@ -96,6 +97,8 @@ extension JSONParser {
             var keyBytes: [UInt8]
             /// Where each key ends in `keyBytes`.
             var keyEnds: [Int]
+            /// Each key's first word, to compare a key being read with in one step.
+            var heads: [KeyHead]
             var layout: JSONKeyLayout
             /// Which shape this is of those that have taken its place, so that a prediction notices a replacement.
             var generation: Int
@@ -129,24 +132,52 @@ extension JSONParser {
             return Prediction(shape: shape, generation: shapes[shape].generation)
         }
 
+        /// The first eight bytes of a shape's key followed by its closing quote, and which of them to compare.
+        struct KeyHead {
+            var word: UInt64
+            var mask: UInt64
+            /// The key's length in bytes.
+            var count: Int
+
+            init(key: UnsafeBufferPointer<UInt8>) {
+                var bytes = [UInt8](key) + [UInt8(ascii: "\"")]
+                let compared = min(bytes.count, 8)
+                bytes += repeatElement(0, count: 8)
+                word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                mask = compared == 8 ? ~0 : (1 << (8 * UInt64(compared))) - 1
+                count = key.count
+            }
+        }
+
         /// The end of the key at `start` in `text` when it is the predicted shape's key number `member`, followed by
-        /// its closing quote; nil otherwise.
+        /// its closing quote; nil otherwise (also when the text has fewer than eight bytes left there).
         ///
-        /// Such a key needs no scanning: its bytes are those of a key read before, without escapes.
+        /// Such a key needs no scanning: its bytes are those of a key read before, without escapes. A key of up to
+        /// seven bytes and its quote take one comparison of eight bytes.
+        @inline(__always)
         func predictedKeyEnd(
             _ prediction: Prediction, member: Int, at start: Int, in text: UnsafeBufferPointer<UInt8>
         ) -> Int? {
-            guard shapes[prediction.shape].generation == prediction.generation else { return nil }
-            return shapes[prediction.shape].keyEnds.withUnsafeBufferPointer { keyEnds in
-                guard member < keyEnds.count else { return nil }
-                let keyStart = member == 0 ? 0 : keyEnds[member - 1]
-                let count = keyEnds[member] - keyStart
-                guard start + count < text.count, text[start + count] == UInt8(ascii: "\""),
-                    shapes[prediction.shape].keyBytes.withUnsafeBufferPointer({ keyBytes in
-                        Self.bytes(of: text, from: start, equal: keyBytes, from: keyStart, count: count)
-                    })
-                else { return nil }
-                return start + count
+            guard shapes[prediction.shape].generation == prediction.generation, start + 8 <= text.count else {
+                return nil
+            }
+            return shapes[prediction.shape].heads.withUnsafeBufferPointer { heads in
+                guard member < heads.count else { return nil }
+                let head = heads[member]
+                let word = UInt64(littleEndian: UnsafeRawPointer(text.baseAddress! + start).loadUnaligned(as: UInt64.self))
+                guard (word ^ head.word) & head.mask == 0 else { return nil }
+                let end = start + head.count
+                // Eight bytes and more: the rest of the key and its quote come after the word compared.
+                if head.count >= 8 {
+                    guard end < text.count, text[end] == UInt8(ascii: "\""),
+                        shapes[prediction.shape].keyBytes.withUnsafeBufferPointer({ keyBytes in
+                            let keyStart = member == 0 ? 0 : shapes[prediction.shape].keyEnds[member - 1]
+                            return Self.bytes(
+                                of: text, from: start + 8, equal: keyBytes, from: keyStart + 8, count: head.count - 8)
+                        })
+                    else { return nil }
+                }
+                return end
             }
         }
 
@@ -186,11 +217,14 @@ extension JSONParser {
                 return
             }
             generations += 1
-            var shape = Shape(keyBytes: [], keyEnds: [], layout: layout, generation: generations)
+            var shape = Shape(keyBytes: [], keyEnds: [], heads: [], layout: layout, generation: generations)
             shape.keyEnds.reserveCapacity(keys.count)
+            shape.heads.reserveCapacity(keys.count)
             for key in keys {
-                shape.keyBytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[key.bytes]))
+                let keyText = UnsafeBufferPointer(rebasing: text[key.bytes])
+                shape.keyBytes.append(contentsOf: keyText)
                 shape.keyEnds.append(shape.keyBytes.count)
+                shape.heads.append(KeyHead(key: keyText))
             }
             shape.keyBytes.append(contentsOf: repeatElement(0, count: 8))
             let position: Int

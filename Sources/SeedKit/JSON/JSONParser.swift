@@ -9,8 +9,9 @@ struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
-    /// The unescaped bytes of the string being read, reused from one escaped string to the next.
-    var scratch: [UInt8] = []
+    /// Where the string being read is unescaped, reused from one escaped string to the next; made for the first.
+    /// Copies of a parser share it, which is safe because each string is copied out of it before the next is read.
+    var scratch: UnescapingBuffer?
     /// The key lists of recent objects, so that objects with the same keys as an earlier one skip hashing them.
     private var shapes = ObjectShapes()
 
@@ -109,32 +110,34 @@ struct JSONParser {
             }
 
             // A value is complete: add it to its container, and close every container that ends after it.
-            while let container = containers.last {
+            // The innermost container is read in place: copying it out for each value costs more than the checks.
+            while containers.count > 0 {
+                let isObject = containers[containers.count - 1].isObject
                 values.push(consume value)
                 skipWhitespace()
-                let expectation =
-                    container.isObject ? "',' or '}' after object member" : "',' or ']' after array element"
+                let expectation = isObject ? "',' or '}' after object member" : "',' or ']' after array element"
                 guard index < bytes.count else { throw failure(expected: expectation) }
                 switch bytes[index] {
                 case UInt8(ascii: ","):
                     index += 1
                     skipWhitespace()
-                    if container.isObject {
+                    if isObject {
                         keys.push(try parseKey(afterComma: true, in: &containers[containers.count - 1], keys.count))
                     } else if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
                         throw JSONParseFailure(offset: index, message: "trailing comma in array")
                     }
                     continue readingValues
-                case UInt8(ascii: "}") where container.isObject:
+                case UInt8(ascii: "}") where isObject:
                     index += 1
+                    let container = containers[containers.count - 1]
                     value = .object(
                         try makeObject(
                             container, depth: containers.count - 1,
                             memberKeys: keys.elements(from: container.keysStart), values: &values))
                     keys.removeAll(from: container.keysStart)
-                case UInt8(ascii: "]") where !container.isObject:
+                case UInt8(ascii: "]") where !isObject:
                     index += 1
-                    value = .array(values.popArray(from: container.valuesStart))
+                    value = .array(values.popArray(from: containers[containers.count - 1].valuesStart))
                 default:
                     throw failure(expected: expectation)
                 }
