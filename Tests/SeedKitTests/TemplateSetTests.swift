@@ -144,6 +144,9 @@ struct TemplateSetTests {
         let (root, templates) = try Self.templates(["old.template": "[1]", "new.template": "[2]"])
         defer { try? FileManager.default.removeItem(at: root) }
         try Self.age(templates.appendingPathComponent("old.template"))
+        // Ahead of the clock, as a file just written is for as long as a slow machine takes to read it.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: templates.appendingPathComponent("new.template").path)
         let set = try TemplateSet(directory: templates)
         let old = try #require(set.files.first { $0.relativePath == "old.template" })
         let stamp = try #require(old.stamp)
@@ -163,5 +166,20 @@ struct TemplateSetTests {
         let changed = try TemplateSet(directory: templates, known: known)
         #expect(changed.files.first { $0.relativePath == "old.template" }?.bytes == Array("[10]".utf8))
         #expect(changed.isRead)
+    }
+
+    /// A time without fraction says the file system may keep whole (or even) seconds: a file then needs to be two
+    /// seconds old for a stamp, not a tenth of a second.
+    @Test func wholeSecondTimesNeedTwoSecondsForAStamp() throws {
+        let (root, templates) = try Self.templates(["a.template": "[1]"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = templates.appendingPathComponent("a.template").path
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 1)], ofItemAtPath: file)
+        #expect(try TemplateSet(directory: templates).files[0].stamp == nil)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 1.5)], ofItemAtPath: file)
+        #expect(try TemplateSet(directory: templates).files[0].stamp != nil, "a fraction: fine-grained times")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 3)], ofItemAtPath: file)
+        #expect(try TemplateSet(directory: templates).files[0].stamp != nil)
     }
 }

@@ -40,8 +40,10 @@ public struct TemplateSet: Sendable {
     /// What a file's metadata say about its contents: its size, modification time (to the nanosecond) and inode.
     ///
     /// An unchanged stamp is taken for unchanged contents, as `make`, `rsync` and `git` do, so that a launch that finds
-    /// its set unchanged needs no file's contents. Like `git`, a file modified less than two seconds before it was read
-    /// gets no stamp: a change within the file system's time granularity might keep the time.
+    /// its set unchanged needs no file's contents. Like `git`, a file modified just before it was read gets no stamp:
+    /// a change within the file system's time granularity might keep the time. Just before means within 2 seconds for
+    /// a time without fraction (file systems with whole or even seconds), else within 100 milliseconds (nanosecond
+    /// times, set from a clock that ticks every few milliseconds).
     enum Stamp {
         /// The stamp of a file with this status, read at `readTime`; nil when the file was modified too recently.
         static func of(_ status: stat, readTime: timespec) -> String? {
@@ -50,7 +52,9 @@ public struct TemplateSet: Sendable {
             #else
             let modified = status.st_mtim
             #endif
-            guard modified.tv_sec < readTime.tv_sec - 2 else { return nil }
+            let margin: Int64 = modified.tv_nsec == 0 ? 2_000_000_000 : 100_000_000
+            let age = (Int64(readTime.tv_sec) - Int64(modified.tv_sec)) * 1_000_000_000 + Int64(readTime.tv_nsec) - Int64(modified.tv_nsec)
+            guard age > margin else { return nil }
             return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(status.st_ino)"
         }
 
