@@ -34,6 +34,14 @@ struct SeedRowReader {
     private var stubPlans: [LayoutKey: StubPlan?] = [:]
     private var defaults: [ObjectIdentifier: [AttributeValue?]] = [:]
     private var lastClass: (name: String, entity: Entity)?
+    private var lastDefaults: (entity: ObjectIdentifier, values: [AttributeValue?])?
+    /// The keys of objects named by stubs with a one-value identity, by entity and the value as written.
+    private var stubKeys: [SingleValueStub: Prehashed<String>] = [:]
+
+    private struct SingleValueStub: Hashable {
+        let entity: ObjectIdentifier
+        let value: JSON
+    }
     private var lastPlan: (key: LayoutKey, plan: Plan?)?
     private var lastStubPlan: (key: LayoutKey, plan: StubPlan?)?
 
@@ -89,7 +97,7 @@ struct SeedRowReader {
                 continue
             }
             guard let (key, stubEntity) = stub(members.values[position], destination: destination) else { return nil }
-            targets.append(SeedRows.Target(relationship: index, key: Prehashed(key), entity: stubEntity))
+            targets.append(SeedRows.Target(relationship: index, key: key, entity: stubEntity))
         }
         let key = text.identityKey(entity, identity)
         let hash = text.valueHash(
@@ -101,10 +109,14 @@ struct SeedRowReader {
     }
 
     /// The key of the object a stub names, and the entity it names; nil for anything but a stub.
-    private mutating func stub(_ json: JSON, destination: Entity) -> (String, Entity)? {
+    private mutating func stub(_ json: JSON, destination: Entity) -> (Prehashed<String>, Entity)? {
         guard case .object(let members) = json, let entity = entity(of: members, expected: destination),
             let plan = stubPlan(members, entity)
         else { return nil }
+        // Many objects name the same few: the key of a one-value identity is made once per value.
+        let single = plan.identityPositions.count == 1
+            ? SingleValueStub(entity: ObjectIdentifier(entity), value: members.values[plan.identityPositions[0]]) : nil
+        if let single, let key = stubKeys[single] { return (key, entity) }
         var identity: [AttributeValue] = []
         identity.reserveCapacity(plan.identityPositions.count)
         for (index, position) in zip(entity.identityIndices, plan.identityPositions) {
@@ -113,7 +125,13 @@ struct SeedRowReader {
             }
             identity.append(value)
         }
-        return (text.identityKey(entity, identity), entity)
+        let key = Prehashed(text.identityKey(entity, identity))
+        if let single {
+            // Bounded: a set whose objects each name another object would otherwise keep every key twice.
+            if stubKeys.count >= 1 << 16 { stubKeys.removeAll(keepingCapacity: true) }
+            stubKeys[single] = key
+        }
+        return (key, entity)
     }
 
     /// The entity `"class"` names, a kind of `expected` when given; the destination itself when `"class"` is left
@@ -225,9 +243,10 @@ struct SeedRowReader {
     }
 
     private mutating func defaults(of entity: Entity) -> [AttributeValue?] {
-        if let values = defaults[ObjectIdentifier(entity)] { return values }
-        let values = entity.attributes.map(\.defaultValue)
+        if let last = lastDefaults, last.entity == ObjectIdentifier(entity) { return last.values }
+        let values = defaults[ObjectIdentifier(entity)] ?? entity.attributes.map(\.defaultValue)
         defaults[ObjectIdentifier(entity)] = values
+        lastDefaults = (ObjectIdentifier(entity), values)
         return values
     }
 }

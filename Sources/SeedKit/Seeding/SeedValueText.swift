@@ -23,7 +23,16 @@ struct SeedValueText {
     private var emitter = JSONEmitter(style: .canonical)
     /// Each entity's members, in canonical key order (UTF-8 byte order), each with its key as written: the name in
     /// quotes and a colon, after a comma but for the first.
-    private var layouts: [ObjectIdentifier: [(key: [UInt8], member: Member)]] = [:]
+    private var layouts: [ObjectIdentifier: Layout] = [:]
+    /// The layout of the entity last hashed: objects of one entity mostly come in runs.
+    private var lastLayout: (entity: ObjectIdentifier, layout: Layout)?
+
+    /// An entity's members, and their keys as written, one after another in one array: the members then hold no
+    /// reference, so that writing a text retains nothing per member.
+    private struct Layout {
+        var keys: [UInt8] = []
+        var members: [(key: Range<Int>, member: Member)] = []
+    }
 
     init(model: EntityModel) {
         self.model = model
@@ -62,11 +71,11 @@ struct SeedValueText {
     private mutating func writeValueText(
         of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String]
     ) {
-        let members = layout(of: entity)
+        let layout = layout(of: entity)
         emitter.bytes.removeAll(keepingCapacity: true)
         emitter.bytes.append(UInt8(ascii: "{"))
-        for (key, member) in members {
-            emitter.bytes.append(contentsOf: key)
+        for (key, member) in layout.members {
+            layout.keys.withUnsafeBufferPointer { keys in emitter.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: keys[key])) }
             switch member {
             case .entityName:
                 emitter.write(entity.name)
@@ -111,8 +120,12 @@ struct SeedValueText {
         }
     }
 
-    private mutating func layout(of entity: Entity) -> [(key: [UInt8], member: Member)] {
-        if let members = layouts[ObjectIdentifier(entity)] { return members }
+    private mutating func layout(of entity: Entity) -> Layout {
+        if let last = lastLayout, last.entity == ObjectIdentifier(entity) { return last.layout }
+        if let layout = layouts[ObjectIdentifier(entity)] {
+            lastLayout = (ObjectIdentifier(entity), layout)
+            return layout
+        }
         var members: [(name: String, member: Member)] = [("$class", .entityName)]
         for (index, attribute) in entity.attributes.enumerated() { members.append((attribute.name, .attribute(index))) }
         for (index, relationship) in entity.relationships.enumerated() where isHashed(relationship) {
@@ -120,13 +133,16 @@ struct SeedValueText {
         }
         members.sort { JSONEmitter.precedes($0.name, $1.name) }
         var keyEmitter = JSONEmitter(style: .canonical)
-        let layout = members.enumerated().map { position, member in
-            keyEmitter.bytes.removeAll(keepingCapacity: true)
+        var layout = Layout()
+        for (position, member) in members.enumerated() {
+            let start = keyEmitter.bytes.count
             if position > 0 { keyEmitter.bytes.append(UInt8(ascii: ",")) }
             keyEmitter.writeKey(member.name)
-            return (keyEmitter.bytes, member.member)
+            layout.members.append((start..<keyEmitter.bytes.count, member.member))
         }
+        layout.keys = keyEmitter.bytes
         layouts[ObjectIdentifier(entity)] = layout
+        lastLayout = (ObjectIdentifier(entity), layout)
         return layout
     }
 }
