@@ -70,8 +70,8 @@ struct SeedInsertion {
             }
         }
         if !rows.rows.isEmpty { progress?(rows.rows.count, rows.rows.count) }
-        ledger = writer.ledger
-        counts = writer.counts
+        ledger = rows.ledger
+        counts = rows.counts
     }
 
     /// Whether each object's to-one targets come before it in `objects`, the order they are saved in: then no row

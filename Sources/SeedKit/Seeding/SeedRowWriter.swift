@@ -1,19 +1,16 @@
-/// Inserts the numbered rows of a flat set into a store, one statement per row, and keeps their ledger entries and
-/// counts.
+/// Inserts the numbered rows of a flat set into a store, one statement per row.
 ///
 ///     var writer = SeedRowWriter(store: store)
 ///     for row in rows { try writer.insert(row) }      // inside the seeder's transaction
-///     writer.ledger                                   // each row's key, row id and value hash, packed
 ///
 /// - Complexity: O(1) statements per row.
 struct SeedRowWriter {
-    /// What inserting the rows of one entity needs, and what it has written so far.
+    /// What inserting the rows of one entity needs.
     private struct EntityWriter {
         let entity: Entity
         let statement: Statement
         /// The indices of the entity's to-one relationships, in column order.
         let toOnes: [Int]
-        var entries = SeedLedger.EntityPacker(hashForm: .value)
     }
 
     private let store: SQLiteStore
@@ -24,20 +21,6 @@ struct SeedRowWriter {
 
     init(store: SQLiteStore) {
         self.store = store
-    }
-
-    /// The ledger entries of the rows inserted, packed; the caller adds the fingerprint and files.
-    var ledger: SeedLedger {
-        var ledger = SeedLedger()
-        for writer in writers { ledger.packedEntries[writer.entity.name] = writer.entries }
-        return ledger
-    }
-
-    /// Inserted rows per entity.
-    var counts: [String: SeedReport.Counts] {
-        var counts: [String: SeedReport.Counts] = [:]
-        for writer in writers { counts[writer.entity.name, default: .init()].inserted += writer.entries.count }
-        return counts
     }
 
     /// Inserts the row with the columns of `insertSQL(for:)`: row id, entity, the attributes, then the to-ones.
@@ -60,7 +43,6 @@ struct SeedRowWriter {
             parameter += 1
         }
         try statement.execute()
-        writers[index].entries.append(key: row.key.value, rowID: row.rowID, hashValue: row.hash)
     }
 
     private mutating func writer(of entity: Entity) throws -> Int {

@@ -53,6 +53,22 @@ struct SeedRows: Sendable {
     let order: [Int]
     /// Whether a row refers to a row after it in ``order``: inserting in that order makes references wait for rows.
     let refersForward: Bool
+    /// The rows' ledger entries, packed (``SeedLedger/packedEntries``).
+    let ledger: SeedLedger
+    /// The number of rows per entity, as inserts.
+    let counts: [String: SeedReport.Counts]
+
+    /// What numbering the rows of a whole set gives besides their row ids.
+    struct Numbered {
+        /// The indices of the rows (counted over all files in file order) in the order of first mention.
+        let order: [Int]
+        /// Whether a row refers to a row after it in ``order``.
+        let refersForward: Bool
+        /// The rows' ledger entries, packed as the rows are numbered.
+        let ledger: SeedLedger
+        /// The number of rows per entity.
+        let counts: [String: SeedReport.Counts]
+    }
 
     /// Reads every file of the set into rows, or returns nil when the set is not flat or has any problem.
     ///
@@ -64,6 +80,8 @@ struct SeedRows: Sendable {
         self.rows = rows
         self.order = numbered.order
         self.refersForward = numbered.refersForward
+        self.ledger = numbered.ledger
+        self.counts = numbered.counts
     }
 
     /// Reads every file of the set into rows and hands each file's rows to `numbered` as soon as they are numbered,
@@ -73,13 +91,12 @@ struct SeedRows: Sendable {
     /// `numbered` is also told whether a row of the file refers to a row not handed over yet (later in the file or in
     /// a later file): a row inserted in file order then waits for the row it references.
     ///
-    /// - Returns: The indices of the rows (counted over all files in file order) in the order of first mention, and
-    ///   whether a row refers to a row after it in that order.
+    /// - Returns: The rows' order of first mention, their ledger entries and counts.
     /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
     static func read(
         _ files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil,
         numbered: (_ rows: [Row], _ refersForward: Bool) throws -> Void
-    ) rethrows -> (order: [Int], refersForward: Bool)? {
+    ) rethrows -> Numbered? {
         let reading = Reading(files: files, model: model)
         // The calling thread reads files too, when the rows it is to write next are not ready.
         DispatchQueue.global().async { reading.work() }
@@ -164,15 +181,15 @@ struct SeedRows: Sendable {
             }
         }
 
-        /// The rows' order of first mention, and whether a row refers forward in it; nil when an object is referenced
-        /// but never stated. The numbering's table of every key is freed on another thread: the caller need not wait.
-        func finishNumbering() -> (order: [Int], refersForward: Bool)? {
+        /// What numbering the whole set gave; nil when an object is referenced but never stated. The numbering's
+        /// table of every key is freed on another thread: the caller need not wait.
+        func finishNumbering() -> Numbered? {
             let numbering = sequence.withLock { sequence in
                 var taken = Numbering()
                 swap(&taken, &sequence.numbering)
                 return taken
             }
-            let result = numbering.finish().map { ($0, numbering.refersForwardInOrder) }
+            let result = numbering.finish()
             DispatchQueue.global().async { withExtendedLifetime(numbering) {} }
             return result
         }
@@ -239,7 +256,11 @@ struct SeedRows: Sendable {
         private var count = 0
         private var nextRowID: [String: Int64] = [:]
         /// Whether a row refers to a row whose slot comes after its own: later in the order of first mention.
-        private(set) var refersForwardInOrder = false
+        private var refersForwardInOrder = false
+        /// The ledger entries of each entity's rows, packed as they are numbered, off the thread that writes them.
+        private var entries: [(entity: Entity, packer: SeedLedger.EntityPacker)] = []
+        private var entriesIndex: [ObjectIdentifier: Int] = [:]
+        private var lastEntries: Int?
 
         mutating func reserveCapacity(_ count: Int) {
             slots.reserveCapacity(count)
@@ -285,20 +306,40 @@ struct SeedRows: Sendable {
                     if target > slot { refersForwardInOrder = true }
                     rows[row].targets[position].rowID = slots[target].rowID
                 }
+                entries[entriesIndex(of: entity)].packer.append(key: rows[row].key.value, rowID: rows[row].rowID, hashValue: rows[row].hash)
             }
             count += rows.count
             return refersForward
         }
 
-        /// The rows' order of first mention; nil when an object is referenced but never stated.
-        func finish() -> [Int]? {
+        /// The rows' order of first mention, ledger entries and counts; nil when an object is referenced but never
+        /// stated.
+        func finish() -> Numbered? {
             var order: [Int] = []
             order.reserveCapacity(slots.count)
             for slot in slots {
                 guard let row = slot.row else { return nil }
                 order.append(row)
             }
-            return order
+            var ledger = SeedLedger()
+            var counts: [String: SeedReport.Counts] = [:]
+            for (entity, packer) in entries {
+                ledger.packedEntries[entity.name] = packer
+                counts[entity.name, default: .init()].inserted += packer.count
+            }
+            return Numbered(order: order, refersForward: refersForwardInOrder, ledger: ledger, counts: counts)
+        }
+
+        /// The index of the entity's entries: the last one's for a run of rows of one entity, without a lookup.
+        private mutating func entriesIndex(of entity: Entity) -> Int {
+            if let last = lastEntries, entries[last].entity === entity { return last }
+            let index = entriesIndex[ObjectIdentifier(entity)] ?? {
+                entries.append((entity, SeedLedger.EntityPacker(hashForm: .value)))
+                entriesIndex[ObjectIdentifier(entity)] = entries.count - 1
+                return entries.count - 1
+            }()
+            lastEntries = index
+            return index
         }
 
         /// A slot with the next row id of the key's root table: row ids follow first mentions, as a decoder's do.

@@ -34,9 +34,9 @@ extension Seeder {
                     for index in rows.indices { try writer.insert(rows[index]) }
                 }
             }
-            guard numbered != nil else { return nil }
-            try write(writer.ledger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
-            return writer.counts
+            guard let numbered else { return nil }
+            try write(numbered.ledger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
+            return numbered.counts
         }
         switch creation {
         case .created(let counts):
