@@ -37,6 +37,7 @@ struct SQLiteStoreCreationTests {
         #expect(try files(in: directory) == ["new.sqlite"])
         let store = try SQLiteStore(path: path, model: model)
         #expect(try SQLiteTesting.firstValue(store.connection, "PRAGMA journal_mode") == .text("wal"))
+        #expect(try SQLiteTesting.firstValue(store.connection, "PRAGMA page_size") == .integer(8192))
         #expect(try store.newContext().fetch("Tag").count == 2)
     }
 
