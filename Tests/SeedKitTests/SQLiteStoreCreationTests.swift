@@ -84,9 +84,12 @@ struct SQLiteStoreCreationTests {
         #expect(try files(in: directory).allSatisfy { $0.hasPrefix("new.sqlite") && !$0.contains("creating") })
     }
 
+    /// The error names the store asked for, not the temporary file it would have been built in.
     @Test func aDirectoryThatDoesNotExistIsAnError() throws {
-        #expect(throws: (any Error).self) {
+        let error = #expect(throws: DatabaseError.self) {
             _ = try SQLiteStore.create(atomicallyAt: "/nonexistent-seedkit-dir/new.sqlite", model: try Fixtures.graphModel()) { _ in 1 }
         }
+        #expect(error?.path == "/nonexistent-seedkit-dir/new.sqlite")
+        #expect(error?.description.contains("creating") == false)
     }
 }

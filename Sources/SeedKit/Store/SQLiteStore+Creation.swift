@@ -56,7 +56,14 @@ extension SQLiteStore {
             try store.connection.execute(sql: "PRAGMA journal_mode = WAL")
             return result
         }
-        guard let result = try buildStore() else { return .abandoned }
+        let built: Result?
+        do {
+            built = try buildStore()
+        } catch let error as DatabaseError where error.path == temporary {
+            // The store asked for is what cannot be made: its path says which, not the temporary one beside it.
+            throw error.with(path: path)
+        }
+        guard let result = built else { return .abandoned }
         try flush(temporary)
         guard link(temporary, path) == 0 else {
             if errno == EEXIST { return .preempted }
