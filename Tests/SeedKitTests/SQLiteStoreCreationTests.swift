@@ -84,6 +84,27 @@ struct SQLiteStoreCreationTests {
         #expect(try files(in: directory).allSatisfy { $0.hasPrefix("new.sqlite") && !$0.contains("creating") })
     }
 
+    /// A creation killed part way leaves its temporary file; the next creation beside the same path removes it, but
+    /// not one of a process still running.
+    @Test func temporaryFilesOfGoneProcessesAreRemoved() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("new.sqlite").path
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let abandoned = "new.sqlite.creating-\(gone.processIdentifier)-1a2b"
+        let running = "new.sqlite.creating-\(getpid())-3c4d"
+        for name in [abandoned, running] { try Data("half a store".utf8).write(to: directory.appendingPathComponent(name)) }
+        let creation = try SQLiteStore.create(atomicallyAt: path, model: Fixtures.graphModel()) { _ in 1 }
+        guard case .created = creation else {
+            Issue.record("expected created, got \(creation)")
+            return
+        }
+        #expect(try files(in: directory) == ["new.sqlite", running].sorted())
+    }
+
     /// The error names the store asked for, not the temporary file it would have been built in.
     @Test func aDirectoryThatDoesNotExistIsAnError() throws {
         let error = #expect(throws: DatabaseError.self) {

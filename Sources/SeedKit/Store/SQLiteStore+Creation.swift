@@ -36,7 +36,8 @@ extension SQLiteStore {
     static func create<Result>(
         atomicallyAt path: String, model: EntityModel, _ build: (SQLiteStore) throws -> Result?
     ) throws -> AtomicCreation<Result> {
-        let temporary = "\(path).creating-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        removeAbandonedTemporaries(of: path)
+        let temporary = "\(path)\(temporaryInfix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
         }
@@ -73,6 +74,23 @@ extension SQLiteStore {
         // refuse) is not an error.
         try? flush((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
         return .created(result)
+    }
+
+    /// What names a temporary store beside `path`: `path`, this, the creating process's id, `-`, a random number.
+    private static let temporaryInfix = ".creating-"
+
+    /// Removes the temporary stores beside `path` of processes that are gone: a creation killed part way leaves its
+    /// file behind, and nothing else would ever remove it.
+    private static func removeAbandonedTemporaries(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + temporaryInfix
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
+            unlink(url.deletingLastPathComponent().appendingPathComponent(name).path)
+        }
     }
 
     /// Waits until the file's (or directory's) contents are on the disk.
