@@ -24,8 +24,19 @@ public struct SeedModel: Sendable {
         try self.init(set: TemplateSet(directory: templates), options: options)
     }
 
+    /// Whether the model of the set in `templates` comes from a file rather than from inference, which reads every
+    /// template.
+    static func isReadFromAFile(templates: URL, options: SeedOptions) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(templates: templates, options: options).path)
+    }
+
+    /// Where the model file is: `options.modelURL`, else `model.json` in the template directory.
+    private static func fileURL(templates: URL, options: SeedOptions) -> URL {
+        options.modelURL ?? templates.appendingPathComponent("model.json")
+    }
+
     init(set: TemplateSet, options: SeedOptions) throws(SeedError) {
-        let modelURL = options.modelURL ?? set.directory.appendingPathComponent("model.json")
+        let modelURL = Self.fileURL(templates: set.directory, options: options)
         let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/model.json"
         guard FileManager.default.fileExists(atPath: modelURL.path) else {
             guard options.modelURL == nil else { throw SeedError("no model file at \(modelPath)") }

@@ -246,9 +246,8 @@ struct SeedInput {
     /// - Parameter known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
     ///   ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
     init(templates: URL, options: SeedOptions, known: [String: (stamp: String, hash: String)] = [:]) throws(SeedError) {
-        let modelIsAFile = options.modelURL != nil
-            || FileManager.default.fileExists(atPath: templates.appendingPathComponent("model.json").path)
-        let set = try TemplateSet(directory: templates, known: modelIsAFile ? known : [:])
+        let set = try TemplateSet(
+            directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [:])
         self.set = set
         let source = try SeedModel(set: set, options: options)
         model = source.model
