@@ -63,15 +63,15 @@ struct SeedInsertion {
     /// - Precondition: ``isPossible(in:ledger:)`` said so, inside the same write transaction.
     init(inserting rows: SeedRows, into store: SQLiteStore, progress: ((Int, Int) -> Void)? = nil) throws {
         var writer = SeedRowWriter(store: store)
-        try store.withIndexesBuiltAfter(includingForeignKeys: !rows.refersForward) {
-            for (written, index) in rows.order.enumerated() {
+        try store.withIndexesBuiltAfter(includingForeignKeys: !rows.numbered.refersForward) {
+            for (written, index) in rows.numbered.order.enumerated() {
                 if written % 1024 == 0 { progress?(written, rows.rows.count) }
                 try writer.insert(rows.rows[index])
             }
         }
         if !rows.rows.isEmpty { progress?(rows.rows.count, rows.rows.count) }
-        ledger = rows.ledger
-        counts = rows.counts
+        ledger = rows.numbered.ledger
+        counts = rows.numbered.counts
     }
 
     /// Whether each object's to-one targets come before it in `objects`, the order they are saved in: then no row

@@ -49,20 +49,15 @@ struct SeedRows: Sendable {
 
     /// Every row, in the files' order.
     let rows: [Row]
-    /// The indices of the rows in the order a decoder creates the objects: by first mention, stated or referenced.
-    let order: [Int]
-    /// Whether a row refers to a row after it in ``order``: inserting in that order makes references wait for rows.
-    let refersForward: Bool
-    /// The rows' ledger entries, packed (``SeedLedger/packedEntries``).
-    let ledger: SeedLedger
-    /// The number of rows per entity, as inserts.
-    let counts: [String: SeedReport.Counts]
+    /// Their order of first mention, ledger entries and counts.
+    let numbered: Numbered
 
     /// What numbering the rows of a whole set gives besides their row ids.
     struct Numbered {
-        /// The indices of the rows (counted over all files in file order) in the order of first mention.
+        /// The indices of the rows (counted over all files in file order) in the order a decoder creates the
+        /// objects: by first mention, stated or referenced.
         let order: [Int]
-        /// Whether a row refers to a row after it in ``order``.
+        /// Whether a row refers to a row after it in ``order``: inserting in that order makes references wait for rows.
         let refersForward: Bool
         /// The rows' ledger entries, packed as the rows are numbered.
         let ledger: SeedLedger
@@ -78,10 +73,7 @@ struct SeedRows: Sendable {
         guard let numbered = Self.read(files, model: model, fileRead: fileRead, numbered: { fileRows, _ in rows += fileRows })
         else { return nil }
         self.rows = rows
-        self.order = numbered.order
-        self.refersForward = numbered.refersForward
-        self.ledger = numbered.ledger
-        self.counts = numbered.counts
+        self.numbered = numbered
     }
 
     /// Reads every file of the set into rows and hands each file's rows to `numbered` as soon as they are numbered,
