@@ -39,6 +39,46 @@ struct SeederTests {
         #expect(seen.withLock { $0 }.isEmpty)
     }
 
+    /// A first launch of a flat set whose new store another seeder links first keeps that store: the same set is then
+    /// found unchanged, another set is applied to it as a later launch would.
+    @Test(arguments: [false, true])
+    func aStoreLinkedFirstByAnotherSeederIsKept(otherSetDiffers: Bool) throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0x11_4CED)
+        var spec = FlatSetSpec.random(using: &generator)
+        while spec.fileSizes.count < 2 { spec = FlatSetSpec.random(using: &generator) }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func writeSet(_ spec: FlatSetSpec, to name: String) throws -> URL {
+            let templates = directory.appendingPathComponent(name)
+            for file in spec.files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
+            try model.write(to: templates.appendingPathComponent("model.json"))
+            return templates
+        }
+        let mine = try writeSet(spec, to: "Mine")
+        var other = spec
+        if otherSetDiffers {
+            let group = try #require(other.objects.firstIndex { $0["class"] == "Group" })
+            other.objects[group]["title"] = "Changed by the other seeder"
+        }
+        let theirs = try writeSet(other, to: "Theirs")
+        let path = directory.appendingPathComponent("app.sqlite").path
+        // The other seeder runs to its end while this one reads its first file, before this one's store is linked.
+        let otherReport = Mutex<SeedReport?>(nil)
+        let options = SeedOptions(progress: { progress in
+            guard progress.completed == 1, otherReport.withLock({ $0 == nil }) else { return }
+            let report = try? Seeder(storePath: path).seed(templates: theirs)
+            otherReport.withLock { $0 = report }
+        })
+        let report = try Seeder(storePath: path).seed(templates: mine, options: options)
+        #expect(otherReport.withLock { $0?.status } == .applied)
+        #expect(report.status == (otherSetDiffers ? .applied : .unchanged))
+        if otherSetDiffers { #expect(report.entities["Group"]?.updated == 1) }
+        let store = try SQLiteStore(path: path, model: model)
+        #expect(try SeedLedger.fingerprint(in: store.connection) == report.fingerprint)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains("creating") })
+    }
+
     /// A first launch of a flat set into a new store writes objects as it checks files, and reports the files.
     @Test func aFlatSetReportsItsFilesChecked() throws {
         let model = try Fixtures.flatModel()
