@@ -182,7 +182,7 @@ struct SeedRows: Sendable {
                 return taken
             }
             let result = numbering.finish()
-            DispatchQueue.global().async { withExtendedLifetime(numbering) {} }
+            releaseInBackground(consume numbering)
             return result
         }
 
@@ -230,117 +230,6 @@ struct SeedRows: Sendable {
                     if !isNumbered { return }
                 }
             }
-        }
-    }
-
-    /// Numbers rows in file order and resolves their references by key.
-    private struct Numbering {
-        /// An object by key: its row once stated, and the entity references require it to be a kind of.
-        private struct Slot {
-            var row: Int?
-            var entity: Entity
-            let rowID: Int64
-        }
-
-        private var slots: [Slot] = []
-        private var slotByKey: [Prehashed<String>: Int] = [:]
-        /// The number of rows numbered so far.
-        private var count = 0
-        private var nextRowID: [String: Int64] = [:]
-        /// Whether a row refers to a row whose slot comes after its own: later in the order of first mention.
-        private var refersForwardInOrder = false
-        /// The ledger entries of each entity's rows, packed as they are numbered, off the thread that writes them.
-        private var entries: [(entity: Entity, packer: SeedLedger.EntityPacker)] = []
-        private var entriesIndex: [ObjectIdentifier: Int] = [:]
-        private var lastEntries: Int?
-
-        mutating func reserveCapacity(_ count: Int) {
-            slots.reserveCapacity(count)
-            slotByKey.reserveCapacity(count)
-        }
-
-        /// Numbers the next file's rows, and says whether one refers to a row not numbered before it; nil when an
-        /// object is stated twice or a reference names another kind of object than it is.
-        mutating func add(_ rows: inout [Row]) -> Bool? {
-            var refersForward = false
-            // Rows are changed where they are: copying one retains each of its fields.
-            for row in rows.indices {
-                let entity = rows[row].entity
-                let slot: Int
-                if let index = slotByKey[rows[row].key] {
-                    // Referenced before: its row follows, with the entity the references need or a subentity of it.
-                    guard slots[index].row == nil, entity.isKind(of: slots[index].entity.name) else { return nil }
-                    slot = index
-                } else {
-                    slot = newSlot(rows[row].key, entity)
-                }
-                slots[slot].row = count + row
-                slots[slot].entity = entity
-                rows[row].rowID = slots[slot].rowID
-                for position in rows[row].targets.indices {
-                    guard let key = rows[row].targets[position].key else { continue }
-                    let named = rows[row].targets[position].entity
-                    let target: Int
-                    if let index = slotByKey[key] {
-                        let current = slots[index].entity
-                        if slots[index].row != nil {
-                            guard current.isKind(of: named.name) else { return nil }
-                        } else if named.isKind(of: current.name) {
-                            slots[index].entity = named
-                        } else {
-                            guard current.isKind(of: named.name) else { return nil }
-                        }
-                        target = index
-                    } else {
-                        target = newSlot(key, named)
-                    }
-                    if slots[target].row == nil { refersForward = true }
-                    if target > slot { refersForwardInOrder = true }
-                    rows[row].targets[position].rowID = slots[target].rowID
-                }
-                entries[entriesIndex(of: entity)].packer.append(key: rows[row].key.value, rowID: rows[row].rowID, hashValue: rows[row].hash)
-            }
-            count += rows.count
-            return refersForward
-        }
-
-        /// The rows' order of first mention, ledger entries and counts; nil when an object is referenced but never
-        /// stated.
-        func finish() -> Numbered? {
-            var order: [Int] = []
-            order.reserveCapacity(slots.count)
-            for slot in slots {
-                guard let row = slot.row else { return nil }
-                order.append(row)
-            }
-            var ledger = SeedLedger()
-            var counts: [String: SeedReport.Counts] = [:]
-            for (entity, packer) in entries {
-                ledger.packedEntries[entity.name] = packer
-                counts[entity.name, default: .init()].inserted += packer.count
-            }
-            return Numbered(order: order, refersForward: refersForwardInOrder, ledger: ledger, counts: counts)
-        }
-
-        /// The index of the entity's entries: the last one's for a run of rows of one entity, without a lookup.
-        private mutating func entriesIndex(of entity: Entity) -> Int {
-            if let last = lastEntries, entries[last].entity === entity { return last }
-            let index = entriesIndex[ObjectIdentifier(entity)] ?? {
-                entries.append((entity, SeedLedger.EntityPacker(hashForm: .value)))
-                entriesIndex[ObjectIdentifier(entity)] = entries.count - 1
-                return entries.count - 1
-            }()
-            lastEntries = index
-            return index
-        }
-
-        /// A slot with the next row id of the key's root table: row ids follow first mentions, as a decoder's do.
-        private mutating func newSlot(_ key: Prehashed<String>, _ entity: Entity) -> Int {
-            let rowID = nextRowID[entity.rootName, default: 1]
-            nextRowID[entity.rootName] = rowID + 1
-            slotByKey[key] = slots.count
-            slots.append(Slot(row: nil, entity: entity, rowID: rowID))
-            return slots.count - 1
         }
     }
 }

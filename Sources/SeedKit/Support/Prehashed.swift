@@ -11,7 +11,8 @@
 /// - Complexity: O(*n*) in the size of the value to create; O(1) to hash, and to compare keys with different hashes.
 struct Prehashed<Value: Hashable & Sendable>: Hashable, Sendable {
     let value: Value
-    private let hash: Int
+    /// The value's `hashValue`, taken once; a table of its own can place the key by it without hashing again.
+    let hash: Int
 
     init(_ value: Value) {
         self.value = value
