@@ -79,6 +79,38 @@ struct SQLiteStatementTests {
         #expect(rows == ["text", 0, "blob", 0, "blob", 0, "null", nil])
     }
 
+    @Test("Text bound in place is read where it lies when the statement runs: exact bytes, empty is not NULL")
+    func textBoundInPlace() throws {
+        let connection = try makeConnection()
+        let insert = try connection.prepare(sql: "INSERT INTO t (v) VALUES (?)")
+        var buffer = Array("a\u{0}é-second".utf8)
+        try buffer.withUnsafeBytes { bytes in
+            try insert.bind(unsafeText: UnsafeRawBufferPointer(rebasing: bytes[0..<4]), at: 1)
+            try insert.execute()
+            try insert.bind(unsafeText: UnsafeRawBufferPointer(rebasing: bytes[4..<4]), at: 1)
+            try insert.execute()
+        }
+        try buffer.withUnsafeMutableBytes { bytes in
+            try insert.bind(unsafeText: UnsafeRawBufferPointer(rebasing: bytes[5...]), at: 1)
+            // Changed after binding, before running: SQLite reads the bytes only when it runs.
+            bytes[5] = UInt8(ascii: "S")
+            try insert.execute()
+        }
+        try insert.bind(unsafeText: UnsafeRawBufferPointer(start: nil, count: 0), at: 1)
+        try insert.execute()
+        let select = try connection.prepare(sql: "SELECT typeof(v), hex(v) FROM t ORDER BY rowid")
+        var rows: [SQLiteValue] = []
+        while try select.step() {
+            rows.append(select.value(at: 0))
+            rows.append(select.value(at: 1))
+        }
+        #expect(rows == ["text", "6100C3A9", "text", "", "text", .text(Self.hex("Second")), "text", ""])
+    }
+
+    private static func hex(_ text: String) -> String {
+        text.utf8.map { String(format: "%02X", $0) }.joined()
+    }
+
     @Test("Text keeps U+0000 and its exact UTF-8 bytes")
     func textBytes() throws {
         let connection = try makeConnection()

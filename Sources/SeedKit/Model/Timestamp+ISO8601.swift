@@ -61,35 +61,51 @@ extension Timestamp {
     /// The ISO 8601 text, with its fraction trimmed of trailing zeros (and left out when zero), or with all nine digits
     /// so that text order is time order (see `storeText`).
     func iso8601Text(keepingEveryFractionDigit: Bool) -> String {
+        String(unsafeUninitializedCapacity: Self.longestISO8601Text) { buffer in
+            writeISO8601Text(keepingEveryFractionDigit: keepingEveryFractionDigit, into: buffer)
+        }
+    }
+
+    /// The same text as ``iso8601Text(keepingEveryFractionDigit:)``, appended to `bytes`, without making a string.
+    func appendISO8601Text(keepingEveryFractionDigit: Bool, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.longestISO8601Text) { buffer in
+            let count = writeISO8601Text(keepingEveryFractionDigit: keepingEveryFractionDigit, into: buffer)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// The longest ISO 8601 text: a sign and 12 year digits, "-MM-DDTHH:MM:SS", ".nnnnnnnnn", "Z".
+    private static let longestISO8601Text = 40
+
+    /// Writes the ISO 8601 text at the start of `buffer`, which has room for ``longestISO8601Text`` bytes, and
+    /// returns its length.
+    private func writeISO8601Text(keepingEveryFractionDigit: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let (days, secondOfDay) = seconds.flooredQuotientAndRemainder(dividingBy: 86_400)
         let date = CivilDate(daysSince1970: days)
-        // Longest text: a sign and 12 year digits, "-MM-DDTHH:MM:SS", ".nnnnnnnnn", "Z".
-        return String(unsafeUninitializedCapacity: 40) { buffer in
-            var writer = ASCIIWriter(buffer: buffer)
-            writer.writeYear(date.year)
-            writer.write(UInt8(ascii: "-"))
-            writer.writeDigits(date.month, count: 2)
-            writer.write(UInt8(ascii: "-"))
-            writer.writeDigits(date.day, count: 2)
-            writer.write(UInt8(ascii: "T"))
-            writer.writeDigits(secondOfDay / 3_600, count: 2)
-            writer.write(UInt8(ascii: ":"))
-            writer.writeDigits(secondOfDay / 60 % 60, count: 2)
-            writer.write(UInt8(ascii: ":"))
-            writer.writeDigits(secondOfDay % 60, count: 2)
-            if nanoseconds != 0 || keepingEveryFractionDigit {
-                var fraction = Int64(nanoseconds)
-                var digitCount = 9
-                while fraction % 10 == 0 && !keepingEveryFractionDigit {
-                    fraction /= 10
-                    digitCount -= 1
-                }
-                writer.write(UInt8(ascii: "."))
-                writer.writeDigits(fraction, count: digitCount)
+        var writer = ASCIIWriter(buffer: buffer)
+        writer.writeYear(date.year)
+        writer.write(UInt8(ascii: "-"))
+        writer.writeDigits(date.month, count: 2)
+        writer.write(UInt8(ascii: "-"))
+        writer.writeDigits(date.day, count: 2)
+        writer.write(UInt8(ascii: "T"))
+        writer.writeDigits(secondOfDay / 3_600, count: 2)
+        writer.write(UInt8(ascii: ":"))
+        writer.writeDigits(secondOfDay / 60 % 60, count: 2)
+        writer.write(UInt8(ascii: ":"))
+        writer.writeDigits(secondOfDay % 60, count: 2)
+        if nanoseconds != 0 || keepingEveryFractionDigit {
+            var fraction = Int64(nanoseconds)
+            var digitCount = 9
+            while fraction % 10 == 0 && !keepingEveryFractionDigit {
+                fraction /= 10
+                digitCount -= 1
             }
-            writer.write(UInt8(ascii: "Z"))
-            return writer.count
+            writer.write(UInt8(ascii: "."))
+            writer.writeDigits(fraction, count: digitCount)
         }
+        writer.write(UInt8(ascii: "Z"))
+        return writer.count
     }
 }
 

@@ -67,6 +67,29 @@ extension Statement {
         try check(code, binding: index)
     }
 
+    /// Binds UTF-8 text to the parameter at `index`, counted from 1, where it lies: SQLite reads the bytes each time
+    /// the statement runs, without copying them first.
+    ///
+    ///     try texts.withUnsafeBytes { texts in
+    ///         try statement.bind(unsafeText: UnsafeRawBufferPointer(rebasing: texts[nameRange]), at: 3)
+    ///         try statement.execute()      // before the buffer goes away
+    ///     }
+    ///
+    /// For a loop that inserts many rows: it saves SQLite an allocation, a copy and a free per value.
+    ///
+    /// - Precondition: The bytes are valid UTF-8, and stay where they are, unchanged, whenever the statement runs
+    ///   until the parameter is bound again.
+    /// - Complexity: O(1).
+    func bind(unsafeText text: UnsafeRawBufferPointer, at index: Int) throws {
+        // A null pointer would bind NULL rather than an empty string.
+        let start = text.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+        try check(
+            sqlite3_bind_text64(
+                handle, Int32(index), start.assumingMemoryBound(to: CChar.self), UInt64(text.count), nil,
+                UInt8(SQLITE_UTF8)),
+            binding: index)
+    }
+
     /// Binds a blob to the parameter at `index`, counted from 1. An empty array binds an empty blob, not NULL.
     ///
     /// - Complexity: O(*n*) in the number of bytes: one copy, into SQLite.

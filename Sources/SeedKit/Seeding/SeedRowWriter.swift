@@ -9,6 +9,8 @@ struct SeedRowWriter {
     private struct EntityWriter {
         let entity: Entity
         let statement: Statement
+        /// The entity's name, for the `_entity` column.
+        let entityName: [UInt8]
         /// The indices of the entity's to-one relationships, in column order.
         let toOnes: [Int]
     }
@@ -18,6 +20,9 @@ struct SeedRowWriter {
     private var writerIndex: [ObjectIdentifier: Int] = [:]
     /// The writer of the last row: rows of one entity mostly come in runs, which then need no lookup.
     private var lastWriter: Int?
+    /// The texts of the row being inserted, one after another, and the parameter and bytes of each.
+    private var texts: [UInt8] = []
+    private var textParameters: [(parameter: Int, bytes: Range<Int>)] = []
 
     init(store: SQLiteStore) {
         self.store = store
@@ -27,11 +32,26 @@ struct SeedRowWriter {
     mutating func insert(_ row: SeedRows.Row) throws {
         let index = try writer(of: row.entity)
         let statement = writers[index].statement
+        // The row's texts are gathered in one buffer and bound where they lie: bound as strings, SQLite would copy
+        // each into memory of its own, and a date would be made a string first.
+        texts.removeAll(keepingCapacity: true)
+        textParameters.removeAll(keepingCapacity: true)
+        texts.append(contentsOf: writers[index].entityName)
+        textParameters.append((2, 0..<texts.count))
         try statement.bind(row.rowID, at: 1)
-        try statement.bind(row.entity.name, at: 2)
         var parameter = 3
         for value in row.values {
-            try statement.bind(attribute: value, at: parameter)
+            let start = texts.count
+            switch value {
+            case .string(let string)?:
+                texts.append(contentsOf: string.utf8)
+                textParameters.append((parameter, start..<texts.count))
+            case .date(let timestamp)?:
+                timestamp.appendStoreText(to: &texts)
+                textParameters.append((parameter, start..<texts.count))
+            default:
+                try statement.bind(attribute: value, at: parameter)
+            }
             parameter += 1
         }
         for relationship in writers[index].toOnes {
@@ -42,7 +62,14 @@ struct SeedRowWriter {
             }
             parameter += 1
         }
-        try statement.execute()
+        try texts.withUnsafeBytes { texts in
+            // The buffer is overwritten for the next row: nothing may read it as bound meanwhile.
+            defer { statement.clearBindings() }
+            for (parameter, range) in textParameters {
+                try statement.bind(unsafeText: UnsafeRawBufferPointer(rebasing: texts[range]), at: parameter)
+            }
+            try statement.execute()
+        }
     }
 
     private mutating func writer(of entity: Entity) throws -> Int {
@@ -54,7 +81,7 @@ struct SeedRowWriter {
             let statement = try store.connection.cachedStatement(sql: store.insertSQL(for: entity))
             let toOnes = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
             index = writers.count
-            writers.append(EntityWriter(entity: entity, statement: statement, toOnes: toOnes))
+            writers.append(EntityWriter(entity: entity, statement: statement, entityName: Array(entity.name.utf8), toOnes: toOnes))
             writerIndex[ObjectIdentifier(entity)] = index
         }
         lastWriter = index

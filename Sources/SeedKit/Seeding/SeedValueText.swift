@@ -115,6 +115,11 @@ struct SeedValueText {
         case .integer(let integer):
             // Digits straight into the text: the canonical form of an integer, without a `JSON` number to hold it.
             NumberText.appendInteger(integer, to: &emitter.bytes)
+        case .date(let timestamp):
+            // The JSON string of the date, written in place: its characters never need escaping.
+            emitter.bytes.append(UInt8(ascii: "\""))
+            timestamp.appendISO8601Text(keepingEveryFractionDigit: false, to: &emitter.bytes)
+            emitter.bytes.append(UInt8(ascii: "\""))
         default:
             emitter.write(value.json, indent: 0)
         }

@@ -56,4 +56,9 @@ extension Timestamp {
     var storeText: String {
         iso8601Text(keepingEveryFractionDigit: true)
     }
+
+    /// Appends the ``storeText`` to `bytes`, without making a string.
+    func appendStoreText(to bytes: inout [UInt8]) {
+        appendISO8601Text(keepingEveryFractionDigit: true, to: &bytes)
+    }
 }
