@@ -66,7 +66,7 @@ struct SeedInsertion {
         try store.withIndexesBuiltAfter(includingForeignKeys: !rows.numbered.refersForward) {
             for (written, index) in rows.numbered.order.enumerated() {
                 if written % 1024 == 0 { progress?(written, rows.rows.count) }
-                try writer.insert(rows.rows[index])
+                try writer.insert(rows.rows[index...index])
             }
         }
         if !rows.rows.isEmpty { progress?(rows.rows.count, rows.rows.count) }

@@ -2,7 +2,7 @@ extension SeedRows {
     /// Numbers rows in file order and resolves their references by key.
     ///
     ///     var numbering = Numbering()
-    ///     for var rows in files { guard let refersForward = numbering.add(&rows) else { … } }   // nil: a conflict
+    ///     for var rows in files { guard numbering.add(&rows) else { … } }     // false: a conflict
     ///     let numbered = numbering.finish()      // nil: an object referenced but never stated
     ///
     /// Every key met, stated or referenced, gets a slot with the next row id of its root table: row ids follow
@@ -49,10 +49,9 @@ extension SeedRows {
             table.reserveCapacity(count, slots: slots)
         }
 
-        /// Numbers the next file's rows, and says whether one refers to a row not numbered before it; nil when an
-        /// object is stated twice or a reference names another kind of object than it is.
-        mutating func add(_ rows: inout [Row]) -> Bool? {
-            var refersForward = false
+        /// Numbers the next file's rows; false when an object is stated twice or a reference names another kind of
+        /// object than it is.
+        mutating func add(_ rows: inout [Row]) -> Bool {
             // Rows are changed where they are: copying one retains each of its fields.
             for row in rows.indices {
                 let entity = rows[row].entity
@@ -61,7 +60,7 @@ extension SeedRows {
                 switch table.lookUp(rows[row].key, in: slots) {
                 case .found(let index):
                     // Referenced before: its row follows, with the entity the references need or a subentity of it.
-                    guard slots[index].row < 0, isKind(entity, of: slots[index].entity) else { return nil }
+                    guard slots[index].row < 0, isKind(entity, of: slots[index].entity) else { return false }
                     slot = index
                 case .absent(let bucket):
                     slot = newSlot(rows[row].key, entity, numbers, bucket: bucket)
@@ -78,18 +77,17 @@ extension SeedRows {
                         if slots[index].entity != ObjectIdentifier(named) {
                             let current = entities[entityIndex[slots[index].entity]!].entity
                             if slots[index].row >= 0 {
-                                guard current.isKind(of: named.name) else { return nil }
+                                guard current.isKind(of: named.name) else { return false }
                             } else if named.isKind(of: current.name) {
                                 slots[index].entity = ObjectIdentifier(named)
                             } else {
-                                guard current.isKind(of: named.name) else { return nil }
+                                guard current.isKind(of: named.name) else { return false }
                             }
                         }
                         target = index
                     case .absent(let bucket):
                         target = newSlot(key, named, index(of: named), bucket: bucket)
                     }
-                    if slots[target].row < 0 { refersForward = true }
                     if target > slot { refersForwardInOrder = true }
                     rows[row].targets[position].rowID = slots[target].rowID
                 }
@@ -97,7 +95,7 @@ extension SeedRows {
                 entities[numbers].entries!.append(key: rows[row].key.value, rowID: rows[row].rowID, hashValue: rows[row].hash)
             }
             count += rows.count
-            return refersForward
+            return true
         }
 
         /// The rows' order of first mention, ledger entries and counts; nil when an object is referenced but never

@@ -70,7 +70,7 @@ struct SeedRows: Sendable {
     /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
     init?(reading files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil) {
         var rows: [Row] = []
-        guard let numbered = Self.read(files, model: model, fileRead: fileRead, numbered: { fileRows, _ in rows += fileRows })
+        guard let numbered = Self.read(files, model: model, fileRead: fileRead, numbered: { rows += $0 })
         else { return nil }
         self.rows = rows
         self.numbered = numbered
@@ -80,14 +80,11 @@ struct SeedRows: Sendable {
     /// in file order, while the next files are read; nil when the set is not flat or has any problem — possibly after
     /// some files' rows were handed over, so `numbered` must write somewhere that can be thrown away.
     ///
-    /// `numbered` is also told whether a row of the file refers to a row not handed over yet (later in the file or in
-    /// a later file): a row inserted in file order then waits for the row it references.
-    ///
     /// - Returns: The rows' order of first mention, their ledger entries and counts.
     /// - Parameter fileRead: Called on the calling thread with the number of files read so far, after each one.
     static func read(
         _ files: [TemplateSet.File], model: EntityModel, fileRead: ((Int) -> Void)? = nil,
-        numbered: (_ rows: [Row], _ refersForward: Bool) throws -> Void
+        numbered: (_ rows: [Row]) throws -> Void
     ) rethrows -> Numbered? {
         let reading = Reading(files: files, model: model)
         // The calling thread reads files too, when the rows it is to write next are not ready.
@@ -95,8 +92,8 @@ struct SeedRows: Sendable {
         defer { reading.finish() }
         var reader = SeedRowReader(model: model)
         for index in files.indices {
-            guard let (fileRows, refersForward) = reading.numberedRows(at: index, reader: &reader) else { return nil }
-            try numbered(fileRows, refersForward)
+            guard let fileRows = reading.numberedRows(at: index, reader: &reader) else { return nil }
+            try numbered(fileRows)
             reading.discard(fileRows)
             fileRead?(index + 1)
         }
@@ -111,9 +108,9 @@ struct SeedRows: Sendable {
             var next = 0
             /// The rows of files read and not yet numbered; nil inside for a file that is not flat.
             var read: [Int: [Row]?] = [:]
-            /// The rows of files numbered and not yet taken, and whether one refers forward; nil inside when the
-            /// file is not flat or cannot be numbered.
-            var numbered: [Int: ([Row], Bool)?] = [:]
+            /// The rows of files numbered and not yet taken; nil inside when the file is not flat or cannot be
+            /// numbered.
+            var numbered: [Int: [Row]?] = [:]
             /// Set when a file is not flat, or when the calling thread is done: nothing more is claimed.
             var isStopped = false
             /// Rows the calling thread is done with, for the helper to free.
@@ -156,9 +153,9 @@ struct SeedRows: Sendable {
             state.withLock { $0.garbage.append(rows) }
         }
 
-        /// The numbered rows of the file at `index`, and whether one refers forward; the calling thread reads the
-        /// files it claims meanwhile. Nil when that file, or one before it, is not flat or cannot be numbered.
-        func numberedRows(at index: Int, reader: inout SeedRowReader) -> ([Row], Bool)? {
+        /// The numbered rows of the file at `index`; the calling thread reads the files it claims meanwhile. Nil when
+        /// that file, or one before it, is not flat or cannot be numbered.
+        func numberedRows(at index: Int, reader: inout SeedRowReader) -> [Row]? {
             while true {
                 let (result, isStopped) = state.withLock { ($0.numbered.removeValue(forKey: index), $0.isStopped) }
                 if let result { return result }
@@ -214,12 +211,12 @@ struct SeedRows: Sendable {
         private func number() {
             sequence.withLock { sequence in
                 while let read = state.withLock({ $0.read.removeValue(forKey: sequence.nextFile) }) {
-                    var outcome: ([Row], Bool)?
+                    var outcome: [Row]?
                     if var rows = read {
                         // Files of a set are usually alike: room for as many objects in each as in the first saves
                         // regrowing.
                         if sequence.nextFile == 0 { sequence.numbering.reserveCapacity(min(rows.count * files.count, 1 << 22)) }
-                        if let refersForward = sequence.numbering.add(&rows) { outcome = (rows, refersForward) }
+                        if sequence.numbering.add(&rows) { outcome = rows }
                     }
                     let isNumbered = outcome != nil
                     state.withLock { state in

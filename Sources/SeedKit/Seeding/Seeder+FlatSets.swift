@@ -6,7 +6,7 @@ extension Seeder {
     ///
     /// Into a store that does not exist yet, each file's rows are written as soon as they are numbered, while the next
     /// files are read, into a new store beside the path that is linked there only when complete
-    /// (``SQLiteStore/create(atomicallyAt:model:_:)``); a problem on the way throws that store away. Into an existing
+    /// (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``); a problem on the way throws that store away. Into an existing
     /// store whose tables are empty, the rows are read first, then inserted in one transaction.
     func seedFlatSet(
         _ files: [TemplateSet.File], input: SeedInput, model: EntityModel, storeExists: Bool, templates: URL,
@@ -20,19 +20,13 @@ extension Seeder {
             return try insert(
                 rows, fileHashes: fileHashes, model: model, input: input, templates: templates, options: options, report: report)
         }
-        let creation = try SQLiteStore.create(atomicallyAt: storePath, model: model) { store -> [String: SeedReport.Counts]? in
+        // The rows' references were resolved by numbering, which gives up on any that names no row: checking each
+        // row's foreign keys would cost SQLite a look-up per reference and find nothing.
+        let creation = try SQLiteStore.create(atomicallyAt: storePath, model: model, checkingForeignKeys: false) {
+            store -> [String: SeedReport.Counts]? in
             var writer = SeedRowWriter(store: store)
-            var foreignKeysIndexed = false
             let numbered = try store.withIndexesBuiltAfter(includingForeignKeys: true) {
-                try SeedRows.read(files, model: model, fileRead: filesChecked) { rows, refersForward in
-                    // A row about to wait for the row it references: without the foreign keys' indexes, each row
-                    // inserted afterwards would be checked against the waiting ones by a scan.
-                    if refersForward && !foreignKeysIndexed {
-                        try store.buildForeignKeyIndexes()
-                        foreignKeysIndexed = true
-                    }
-                    for index in rows.indices { try writer.insert(rows[index]) }
-                }
+                try SeedRows.read(files, model: model, fileRead: filesChecked) { rows in try writer.insert(rows[...]) }
             }
             guard let numbered else { return nil }
             try write(numbered.ledger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)

@@ -21,9 +21,9 @@ import Foundation
 /// A first launch of a flat set (``SeedRows``: objects at the top level, with identity, referring to each other by
 /// identity) into a store that does not exist yet goes faster: the files are read straight into rows on two threads,
 /// and each file's rows are written as soon as they are numbered, into a new store beside the path that is linked
-/// there only when complete (``SQLiteStore/create(atomicallyAt:model:_:)``). A problem found on the way throws that
-/// store away, and the set is then checked like any other, with every problem reported. Of concurrent first
-/// launches, the one whose store is linked first applies; the others find it and its fingerprint.
+/// there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``). A problem found on
+/// the way throws that store away, and the set is then checked like any other, with every problem reported. Of
+/// concurrent first launches, the one whose store is linked first applies; the others find it and its fingerprint.
 public struct Seeder {
     public let storePath: String
 

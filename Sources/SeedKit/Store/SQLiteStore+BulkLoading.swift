@@ -11,9 +11,9 @@ extension SQLiteStore {
     /// index refuses it when it is built, after the rows are in.
     ///
     /// - Parameter includingForeignKeys: Whether the indexes of foreign keys are dropped too. Pass true only when every
-    ///   row goes in after the rows it references: while a deferred reference waits for its row, SQLite checks each
-    ///   row inserted into the referenced table against the referring tables, which without the foreign key's index
-    ///   is a scan of the referring table per inserted row.
+    ///   row goes in after the rows it references, or the connection does not check foreign keys: while a deferred
+    ///   reference waits for its row, SQLite checks each row inserted into the referenced table against the referring
+    ///   tables, which without the foreign key's index is a scan of the referring table per inserted row.
     /// - Throws: What `body` throws; ``DatabaseError`` from dropping or building an index. When two rows have one
     ///   identity the error is ``SQLiteResultCode/constraintUnique``, and its message names the table and one of
     ///   the identities.
@@ -33,16 +33,6 @@ extension SQLiteStore {
             }
         }
         return result
-    }
-
-    /// Builds the foreign keys' indexes now, inside ``withIndexesBuiltAfter(includingForeignKeys:_:)`` with foreign
-    /// keys: for a body that finds, part way, that it must insert rows before the rows they reference.
-    ///
-    /// - Complexity: O(*n* log *n*) for *n* rows in the tables, per index.
-    func buildForeignKeyIndexes() throws {
-        for index in schema.tables.keys.sorted().flatMap({ schema.tables[$0]!.indexes }) where !index.isIdentity {
-            try connection.execute(sql: index.creationSQL)
-        }
     }
 
     /// The error of a unique index that two rows prevent from being built, naming one identity they share.

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 extension SQLiteStore {
-    /// What ``create(atomicallyAt:model:_:)`` did.
+    /// What ``create(atomicallyAt:model:checkingForeignKeys:_:)`` did.
     enum AtomicCreation<Result> {
         /// The store is at the path, holding what the build wrote.
         case created(Result)
@@ -31,10 +31,12 @@ extension SQLiteStore {
     /// write-ahead logging like any store, and linked at `path` only if nothing is there (`link(2)` never replaces a
     /// file). When `build` throws or returns nil, or linking finds a store, the temporary file is removed.
     ///
+    /// - Parameter checkingForeignKeys: Whether SQLite checks each row's references while `build` writes them: false
+    ///   for a caller that has resolved them all itself. The store checks them again once opened.
     /// - Throws: What `build` throws; ``StoreError`` of kind `io` when the file cannot be flushed or linked.
     /// - Complexity: What `build` costs, plus one flush of the file.
     static func create<Result>(
-        atomicallyAt path: String, model: EntityModel, _ build: (SQLiteStore) throws -> Result?
+        atomicallyAt path: String, model: EntityModel, checkingForeignKeys: Bool = true, _ build: (SQLiteStore) throws -> Result?
     ) throws -> AtomicCreation<Result> {
         removeAbandonedTemporaries(of: path)
         let temporary = "\(path)\(temporaryInfix)\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
@@ -53,6 +55,8 @@ extension SQLiteStore {
             }
             let store = try SQLiteStore(path: temporary, model: model, options: options)
             try store.connection.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
+            // Outside the transaction, where SQLite ignores it; for this connection only, which closes with the build.
+            if !checkingForeignKeys { try store.connection.execute(sql: "PRAGMA foreign_keys = OFF") }
             guard let result = try store.connection.inTransaction(.immediate, { try build(store) }) else { return nil }
             try store.connection.execute(sql: "PRAGMA journal_mode = WAL")
             return result

@@ -51,15 +51,17 @@ extension SQLiteStore {
     /// Built once per entity: a save asks for it once per inserted object.
     func insertSQL(for entity: Entity) -> String {
         if let sql = insertSQLByEntity[ObjectIdentifier(entity)] { return sql }
-        let sql = makeInsertSQL(for: entity)
+        let sql = insertSQL(for: entity, rowCount: 1)
         insertSQLByEntity[ObjectIdentifier(entity)] = sql
         return sql
     }
 
-    private func makeInsertSQL(for entity: Entity) -> String {
+    /// The ``insertSQL(for:)`` of `rowCount` objects at once: `VALUES (?, ?, 1, ...), (?, ?, 1, ...)`, whose
+    /// parameters are those of each object in turn.
+    func insertSQL(for entity: Entity, rowCount: Int) -> String {
         let columns = entity.attributes.map(\.name) + entity.relationships.filter { !$0.isToMany }.map(\.name)
         let names = ["_id", "_entity", "_version"] + columns
-        let values = ["?", "?", "1"] + columns.map { _ in "?" }
-        return "INSERT INTO \(SQLIdentifier.quote(entity.rootName)) (\(names.map(SQLIdentifier.quote).joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))"
+        let values = "(" + (["?", "?", "1"] + columns.map { _ in "?" }).joined(separator: ", ") + ")"
+        return "INSERT INTO \(SQLIdentifier.quote(entity.rootName)) (\(names.map(SQLIdentifier.quote).joined(separator: ", "))) VALUES \(repeatElement(values, count: rowCount).joined(separator: ", "))"
     }
 }
