@@ -480,11 +480,11 @@ struct FlatSetSpec {
     /// How many objects each file holds, in order; a file of one object states it bare, not in an array.
     var fileSizes: [Int] = []
 
-    static func random(using generator: inout SeededGenerator) -> FlatSetSpec {
+    static func random(using generator: inout SeededGenerator, maxItems: Int = 12) -> FlatSetSpec {
         var spec = FlatSetSpec()
         let groups = (0..<Int.random(in: 1...5, using: &generator)).map { "g\($0)-\(generator.next() % 100)" }
         let makers = (0..<Int.random(in: 0...3, using: &generator)).map { _ in UUID(uuid: randomBytes(&generator)) }
-        let items = (0..<Int.random(in: 0...12, using: &generator)).map { index in
+        let items = (0..<Int.random(in: 0...maxItems, using: &generator)).map { index in
             (code: Int64(index) * 1000 + Int64.random(in: 0..<1000, using: &generator), isSpecial: Bool.random(using: &generator))
         }
         func stub(group: String) -> JSON {
@@ -536,6 +536,12 @@ struct FlatSetSpec {
             left -= size
         }
         return spec
+    }
+
+    /// The objects in runs of one class each, in a random order of classes, each in the order it had.
+    mutating func groupByClass(using generator: inout SeededGenerator) {
+        let classes = Array(Set(objects.map { $0["class"] })).shuffled(using: &generator)
+        objects = classes.flatMap { name in objects.filter { $0["class"] == name } }
     }
 
     /// The template files, named so that they sort in order.

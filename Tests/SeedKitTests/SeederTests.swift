@@ -246,35 +246,50 @@ struct SeederTests {
     /// A flat set seeded into a new store — read into rows and written as the files are read, into a store built
     /// beside its path — holds exactly what decoding the set and saving its context writes, and is then unchanged.
     @Test func flatSetsSeedANewStoreAsDecodingDoes() throws {
-        let model = try Fixtures.flatModel()
         var generator = SeededGenerator(seed: 0x5EED_F1A7)
         for round in 0..<20 {
-            let directory = try Fixtures.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let templates = directory.appendingPathComponent("Templates")
-            let files = FlatSetSpec.random(using: &generator).files
-            for file in files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
-            try model.write(to: templates.appendingPathComponent("model.json"))
-            let path = directory.appendingPathComponent("seed.sqlite").path
-            let report = try Seeder(storePath: path).seed(templates: templates)
-            #expect(report.status == .applied, "round \(round)")
-
-            let decoded = try SQLiteStore.inMemory(model: model)
-            let saved = try decoded.connection.inTransaction(.immediate) {
-                let context = try SeedRowsTests.decode(files, model: model)
-                return try withExtendedLifetime(context) { try SeedInsertion(saving: context, to: decoded) }
-            }
-            let seeded = try SQLiteStore(path: path, model: model)
-            #expect(try SeedRowsTests.tables(of: seeded) == SeedRowsTests.tables(of: decoded), "round \(round)")
-            // The ledger's tables, which only the seeded store has, aside.
-            let seededIndexes = try Self.indexes(of: seeded).filter { !$0.contains("_seedkit_seed") }
-            let decodedIndexes = try Self.indexes(of: decoded)
-            #expect(seededIndexes == decodedIndexes, "round \(round) \(seededIndexes) \(decodedIndexes)")
-            #expect(try SeedLedger.read(from: seeded.connection).objects == saved.ledger.objects, "round \(round)")
-            #expect(report.entities == saved.counts, "round \(round)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Templates", "seed.sqlite", "seed.sqlite-shm", "seed.sqlite-wal"])
-            #expect(try Seeder(storePath: path).seed(templates: templates).status == .unchanged, "round \(round)")
+            try Self.expectSeededAsDecoded(FlatSetSpec.random(using: &generator), "round \(round)")
         }
+    }
+
+    /// Rows of one entity go into a new store many to a statement: long runs of one entity, cut at any point by the
+    /// end of a file or of a statement, go in as decoding saves them.
+    @Test func flatSetsInLongRunsOfOneEntitySeedANewStoreAsDecodingDoes() throws {
+        var generator = SeededGenerator(seed: 0x1_0005)
+        for round in 0..<8 {
+            var spec = FlatSetSpec.random(using: &generator, maxItems: 150)
+            spec.groupByClass(using: &generator)
+            try Self.expectSeededAsDecoded(spec, "round \(round)")
+        }
+    }
+
+    private static func expectSeededAsDecoded(_ spec: FlatSetSpec, _ comment: Comment) throws {
+        let model = try Fixtures.flatModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        let files = spec.files
+        for file in files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
+        try model.write(to: templates.appendingPathComponent("model.json"))
+        let path = directory.appendingPathComponent("seed.sqlite").path
+        let report = try Seeder(storePath: path).seed(templates: templates)
+        #expect(report.status == .applied, comment)
+
+        let decoded = try SQLiteStore.inMemory(model: model)
+        let saved = try decoded.connection.inTransaction(.immediate) {
+            let context = try SeedRowsTests.decode(files, model: model)
+            return try withExtendedLifetime(context) { try SeedInsertion(saving: context, to: decoded) }
+        }
+        let seeded = try SQLiteStore(path: path, model: model)
+        #expect(try SeedRowsTests.tables(of: seeded) == SeedRowsTests.tables(of: decoded), comment)
+        // The ledger's tables, which only the seeded store has, aside.
+        let seededIndexes = try Self.indexes(of: seeded).filter { !$0.contains("_seedkit_seed") }
+        let decodedIndexes = try Self.indexes(of: decoded)
+        #expect(seededIndexes == decodedIndexes, comment)
+        #expect(try SeedLedger.read(from: seeded.connection).objects == saved.ledger.objects, comment)
+        #expect(report.entities == saved.counts, comment)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Templates", "seed.sqlite", "seed.sqlite-shm", "seed.sqlite-wal"])
+        #expect(try Seeder(storePath: path).seed(templates: templates).status == .unchanged, comment)
     }
 
     static func indexes(of store: SQLiteStore) throws -> [String] {
