@@ -94,7 +94,7 @@ struct SeedRows: Sendable {
         for index in files.indices {
             guard let fileRows = reading.numberedRows(at: index, reader: &reader) else { return nil }
             try numbered(fileRows)
-            reading.discard(fileRows)
+            reading.discard(fileRows, ofFile: index)
             fileRead?(index + 1)
         }
         return reading.finishNumbering()
@@ -115,6 +115,8 @@ struct SeedRows: Sendable {
             var isStopped = false
             /// Rows the calling thread is done with, for the helper to free.
             var garbage: [[Row]] = []
+            /// The files the calling thread claimed and has not discarded the rows of.
+            var readByCaller: Set<Int> = []
         }
 
         /// The numbering, and the next file it takes; locked apart from the state, and always before it.
@@ -147,10 +149,13 @@ struct SeedRows: Sendable {
             helperDone.signal()
         }
 
-        /// Hands rows to the helper thread to free: freeing them takes the calling thread, which writes them, about as
-        /// long as building them takes the helper.
-        func discard(_ rows: [Row]) {
-            state.withLock { $0.garbage.append(rows) }
+        /// Hands the rows of the file at `index` to the helper thread to free, if it read them: freeing them takes the
+        /// calling thread, which writes them, about as long as building them took. Rows the calling thread read are
+        /// left to it, as freeing memory that another thread allocated makes both threads wait for the allocator.
+        func discard(_ rows: [Row], ofFile index: Int) {
+            state.withLock { state in
+                if state.readByCaller.remove(index) == nil { state.garbage.append(rows) }
+            }
         }
 
         /// The numbered rows of the file at `index`; the calling thread reads the files it claims meanwhile. Nil when
@@ -159,7 +164,7 @@ struct SeedRows: Sendable {
             while true {
                 let (result, isStopped) = state.withLock { ($0.numbered.removeValue(forKey: index), $0.isStopped) }
                 if let result { return result }
-                if let next = claim() {
+                if let next = claim(byCaller: true) {
                     store(reader.rows(in: files[next]), at: next)
                 } else if isStopped {
                     return nil
@@ -189,10 +194,11 @@ struct SeedRows: Sendable {
             helperDone.wait()
         }
 
-        private func claim() -> Int? {
+        private func claim(byCaller: Bool = false) -> Int? {
             state.withLock { state in
                 guard !state.isStopped, state.next < files.count else { return nil }
                 defer { state.next += 1 }
+                if byCaller { state.readByCaller.insert(state.next) }
                 return state.next
             }
         }
