@@ -19,33 +19,52 @@ enum SeedHash {
         fold(bytes, into: offsetBasis)
     }
 
-    /// The hashes of several byte arrays, each the same as ``hex(of:)`` gives, computed four arrays at a time.
-    ///
-    /// Each byte costs one multiplication that waits for the previous byte's: one array at a time leaves the
-    /// multiplier idle most of the time, four interleaved keep it busy, about three times as fast.
+    /// The hashes of several byte arrays, each the same as ``hex(of:)`` gives, computed four arrays at a time
+    /// (``values(of:)``).
     ///
     /// - Complexity: O(*n*) in the number of bytes.
     static func hexes(of arrays: [[UInt8]]) -> [String] {
-        var hashes: [String] = []
-        hashes.reserveCapacity(arrays.count)
-        var start = arrays.startIndex
-        while arrays.endIndex - start >= 4 {
-            let (a, b, c, d) = (arrays[start], arrays[start + 1], arrays[start + 2], arrays[start + 3])
+        values(of: arrays).map(text(of:))
+    }
+
+    /// The hashes of the texts at `ranges` of one buffer, each the same as ``value(of:)`` gives, computed four texts
+    /// at a time (``values(of:)``).
+    ///
+    ///     SeedHash.values(of: texts, ranges: [0..<3, 3..<8])     // [value(of: texts[0..<3]), value(of: texts[3..<8])]
+    ///
+    /// - Complexity: O(*n*) in the number of bytes.
+    static func values(of buffer: [UInt8], ranges: [Range<Int>]) -> [UInt64] {
+        buffer.withUnsafeBufferPointer { buffer in values(of: ranges.lazy.map { buffer[$0] }) }
+    }
+
+    /// The hashes of several byte collections, each the same as ``value(of:)`` gives, computed four at a time.
+    ///
+    /// Each byte costs one multiplication that waits for the previous byte's: one text at a time leaves the
+    /// multiplier idle most of the time, four interleaved keep it busy, about three times as fast.
+    ///
+    /// - Complexity: O(*n*) in the number of bytes.
+    private static func values<Texts: RandomAccessCollection>(of texts: Texts) -> [UInt64]
+    where Texts.Element: RandomAccessCollection<UInt8>, Texts.Element.Index == Int, Texts.Index == Int {
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(texts.count)
+        var start = texts.startIndex
+        while texts.endIndex - start >= 4 {
+            let (a, b, c, d) = (texts[start], texts[start + 1], texts[start + 2], texts[start + 3])
             var (ha, hb, hc, hd) = (offsetBasis, offsetBasis, offsetBasis, offsetBasis)
             let common = min(a.count, b.count, c.count, d.count)
-            for index in 0..<common {
-                ha = (ha ^ UInt64(a[index])) &* prime
-                hb = (hb ^ UInt64(b[index])) &* prime
-                hc = (hc ^ UInt64(c[index])) &* prime
-                hd = (hd ^ UInt64(d[index])) &* prime
+            for offset in 0..<common {
+                ha = (ha ^ UInt64(a[a.startIndex + offset])) &* prime
+                hb = (hb ^ UInt64(b[b.startIndex + offset])) &* prime
+                hc = (hc ^ UInt64(c[c.startIndex + offset])) &* prime
+                hd = (hd ^ UInt64(d[d.startIndex + offset])) &* prime
             }
-            hashes.append(text(of: fold(a[common...], into: ha)))
-            hashes.append(text(of: fold(b[common...], into: hb)))
-            hashes.append(text(of: fold(c[common...], into: hc)))
-            hashes.append(text(of: fold(d[common...], into: hd)))
+            hashes.append(fold(a[(a.startIndex + common)...], into: ha))
+            hashes.append(fold(b[(b.startIndex + common)...], into: hb))
+            hashes.append(fold(c[(c.startIndex + common)...], into: hc))
+            hashes.append(fold(d[(d.startIndex + common)...], into: hd))
             start += 4
         }
-        hashes += arrays[start...].map { hex(of: $0) }
+        hashes += texts[start...].map { value(of: $0) }
         return hashes
     }
 

@@ -30,8 +30,8 @@ struct SeedRows: Sendable {
         let values: [AttributeValue?]
         /// The to-one relationships stated, in the order of their keys' names: the order a decoder meets them in.
         var targets: [Target]
-        /// The hash of the row's value text, for the ledger.
-        let hash: UInt64
+        /// The hash of the row's value text, for the ledger; given once the file's rows are read.
+        var hash: UInt64 = 0
         /// The row id, given once rows are numbered.
         var rowID: Int64 = 0
     }

@@ -59,13 +59,16 @@ struct SeedValueText {
         return SeedHash.hex(of: emitter.bytes)
     }
 
-    /// The FNV-1a hash of the value text of an object of `entity` given by its parts: `attribute` gives the value
+    /// Appends the value text of an object of `entity` given by its parts to `texts`: `attribute` gives the value
     /// of the attribute at an index, `toOne` the key of a to-one's target, `toMany` the keys of a to-many's members.
-    mutating func valueHash(
-        of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String]
-    ) -> UInt64 {
+    ///
+    /// For hashing many objects' texts at once, which is faster than one at a time (``SeedHash/values(of:ranges:)``).
+    mutating func appendValueText(
+        of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String],
+        to texts: inout [UInt8]
+    ) {
         writeValueText(of: entity, attribute: attribute, toOne: toOne, toMany: toMany)
-        return SeedHash.value(of: emitter.bytes)
+        texts.append(contentsOf: emitter.bytes)
     }
 
     private mutating func writeValueText(
