@@ -33,7 +33,7 @@ struct SeedRowReader {
     private var plans: [LayoutKey: Plan?] = [:]
     private var stubPlans: [LayoutKey: StubPlan?] = [:]
     private var defaults: [ObjectIdentifier: [AttributeValue?]] = [:]
-    private var lastClass: (name: String, entity: Entity)?
+    private var recentClasses: [(name: String, entity: Entity)] = []
     private var lastDefaults: (entity: ObjectIdentifier, values: [AttributeValue?])?
     /// The keys of objects named by stubs with a one-value identity, by entity and the value as written.
     private var stubKeys: [SingleValueStub: Prehashed<String>] = [:]
@@ -160,11 +160,13 @@ struct SeedRowReader {
         return entity
     }
 
-    /// The entity of a class name: the one named last, most of the time, which a comparison finds without hashing.
+    /// The entity of a class name: one of the few named lately, most of the time — an object's and its stubs' —
+    /// which comparisons find without hashing.
     private mutating func entity(named name: String) -> Entity? {
-        if let last = lastClass, last.name == name { return last.entity }
+        if let recent = recentClasses.first(where: { $0.name == name }) { return recent.entity }
         guard let entity = model.entity(named: name) else { return nil }
-        lastClass = (name, entity)
+        if recentClasses.count == 4 { recentClasses.removeFirst() }
+        recentClasses.append((name, entity))
         return entity
     }
 

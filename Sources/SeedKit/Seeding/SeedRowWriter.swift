@@ -67,11 +67,12 @@ struct SeedRowWriter {
         texts.append(contentsOf: writers[index].entityName)
         let entityName = 0..<texts.count
         var parameter = 1
-        for row in rows {
-            try statement.bind(row.rowID, at: parameter)
+        // By index: a copy of each row would retain each of its fields.
+        for row in rows.indices {
+            try statement.bind(rows[row].rowID, at: parameter)
             textParameters.append((parameter + 1, entityName))
             parameter += 2
-            for value in row.values {
+            for value in rows[row].values {
                 let start = texts.count
                 switch value {
                 case .string(let string)?:
@@ -86,7 +87,7 @@ struct SeedRowWriter {
                 parameter += 1
             }
             for relationship in toOnes {
-                if let target = row.targets.first(where: { $0.relationship == relationship })?.rowID {
+                if let target = rows[row].targets.first(where: { $0.relationship == relationship })?.rowID {
                     try statement.bind(target, at: parameter)
                 } else {
                     try statement.bindNull(at: parameter)

@@ -103,9 +103,10 @@ extension SeedRows {
         func finish() -> Numbered? {
             var order: [Int] = []
             order.reserveCapacity(slots.count)
-            for slot in slots {
-                guard slot.row >= 0 else { return nil }
-                order.append(slot.row)
+            // By index: a copy of each slot would retain its key.
+            for index in slots.indices {
+                guard slots[index].row >= 0 else { return nil }
+                order.append(slots[index].row)
             }
             var ledger = SeedLedger()
             var counts: [String: SeedReport.Counts] = [:]
