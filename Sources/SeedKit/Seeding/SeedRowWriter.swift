@@ -50,10 +50,10 @@ struct SeedRowWriter {
 
     /// The number of rows a statement inserts at most, for rows of `parameterCount` parameters.
     ///
-    /// Beyond a few dozen rows, a statement saves little more; and its parameters stay within 999, the limit of
+    /// Beyond 64 rows, a statement saves next to nothing more; and its parameters stay within 999, the limit of
     /// SQLite before 3.32, which a system library may still have.
     static func batchSize(for parameterCount: Int) -> Int {
-        max(1, min(32, 999 / parameterCount))
+        max(1, min(64, 999 / parameterCount))
     }
 
     /// Inserts rows of one entity with one statement.
