@@ -54,8 +54,6 @@ extension SQLiteStore {
                 try empty.execute(sql: "PRAGMA page_size = 8192; VACUUM")
             }
             let store = try SQLiteStore(path: temporary, model: model, options: options)
-            let earlyFlush = EarlyFlush(path: temporary)
-            defer { earlyFlush.finish() }
             try store.connection.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             // Up to 32 MiB of pages in memory, instead of 2: building each index reads the table back, and sorts the
             // index's keys in memory instead of spilling them to a temporary file — indexes build about a sixth faster.
@@ -111,32 +109,5 @@ extension SQLiteStore {
             throw StoreError(.io, path: path, "cannot write the new store to disk: \(reason)")
         }
         close(descriptor)
-    }
-}
-
-/// Flushes a file while it is being written, every 50 ms on a thread of its own, until finished: the flush that
-/// completes the file then finds little left to write, instead of all of it (~30 ms for a store of 40 MB).
-private final class EarlyFlush: Sendable {
-    private let descriptor: Int32
-    private let stop = DispatchSemaphore(value: 0)
-    private let stopped = DispatchSemaphore(value: 0)
-
-    init(path: String) {
-        descriptor = open(path, O_RDONLY)
-        // A thread of its own: it waits most of the time, which would hold one of the few threads of Dispatch's pool.
-        Thread { [self] in
-            while stop.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                // A failed flush is no error here: the flush that completes the file reports it.
-                if descriptor >= 0 { _ = fdatasync(descriptor) }
-            }
-            stopped.signal()
-        }.start()
-    }
-
-    /// Stops flushing, and waits for a flush under way.
-    func finish() {
-        stop.signal()
-        stopped.wait()
-        if descriptor >= 0 { close(descriptor) }
     }
 }
