@@ -1,7 +1,7 @@
 /// Inserts the numbered rows of a flat set into a store: runs of rows of one entity many to a statement.
 ///
 ///     var writer = SeedRowWriter(store: store)
-///     try writer.insert(fileRows)       // inside the seeder's transaction
+///     try writer.insert(fileRows[...])       // inside the seeder's transaction
 ///
 /// A statement of many rows (`VALUES (…), (…), …`) costs SQLite one run of its program, one cursor and one reset for
 /// all of them: rows go in about two thirds of the time they take one to a statement.
