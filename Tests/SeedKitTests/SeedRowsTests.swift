@@ -35,6 +35,76 @@ struct SeedRowsTests {
         }
     }
 
+    /// Numbering gives each key the next row id of its root table at its first mention, stated or referenced, and
+    /// resolves every reference to it, however many keys there are: checked against a plain dictionary over 20,000
+    /// keys in files of growing size, from a table reserved far too small, so that it grows many times.
+    @Test func numberingMatchesADictionaryThroughManyGrowths() throws {
+        let model = try Fixtures.flatModel()
+        let group = try #require(model.entity(named: "Group")), item = try #require(model.entity(named: "Item"))
+        let special = try #require(model.entity(named: "SpecialItem"))
+        let groupRelationship = try #require(item.relationshipIndex(named: "group"))
+        var generator = SeededGenerator(seed: 0x0DD5)
+        var numbering = SeedRows.Numbering()
+        numbering.reserveCapacity(8)
+        // The oracle: row ids by first mention, per root table.
+        var expected: [String: Int64] = [:]
+        var next: [String: Int64] = [:]
+        var stated: Set<String> = []
+        var order: [String] = []
+        func id(_ key: String, root: String) -> Int64 {
+            if let id = expected[key] { return id }
+            let id = next[root, default: 1]
+            next[root] = id + 1
+            expected[key] = id
+            order.append(key)
+            return id
+        }
+        var statedCount = 0
+        var rowIndexOfKey: [String: Int] = [:]
+        for file in 0..<40 {
+            var rows: [SeedRows.Row] = []
+            for _ in 0..<(file * 25) {
+                let code = Int.random(in: 0..<20_000, using: &generator)
+                let itemKey = "Item[\(code)]"
+                guard !stated.contains(itemKey) else { continue }
+                stated.insert(itemKey)
+                let groupKey = "Group[\"g\(Int.random(in: 0..<500, using: &generator))\"]"
+                rows.append(SeedRows.Row(
+                    entity: code % 3 == 0 ? special : item, key: Prehashed(itemKey), values: [],
+                    targets: [SeedRows.Target(relationship: groupRelationship, key: Prehashed(groupKey), entity: group)]))
+            }
+            // The groups are stated only after every item: each reference to a group goes forward.
+            var expectedIDs: [(Int64, Int64)] = []
+            for row in rows {
+                let rowID = id(row.key.value, root: "Item")
+                rowIndexOfKey[row.key.value] = statedCount + expectedIDs.count
+                expectedIDs.append((rowID, id(row.targets[0].key!.value, root: "Group")))
+            }
+            let added = numbering.add(&rows)
+            #expect(added, "file \(file)")
+            let rowIDs = rows.map(\.rowID), targetIDs = rows.map { row in row.targets[0].rowID }
+            #expect(rowIDs == expectedIDs.map(\.0), "file \(file)")
+            #expect(targetIDs == expectedIDs.map(\.1), "file \(file)")
+            statedCount += rows.count
+        }
+        var groups: [SeedRows.Row] = []
+        for key in order where key.hasPrefix("Group") {
+            groups.append(SeedRows.Row(entity: group, key: Prehashed(key), values: [], targets: []))
+            rowIndexOfKey[key] = statedCount + groups.count - 1
+        }
+        let groupsAdded = numbering.add(&groups)
+        #expect(groupsAdded)
+        let groupIDs = groups.map(\.rowID), expectedGroupIDs = groups.map { row in expected[row.key.value]! }
+        #expect(groupIDs == expectedGroupIDs)
+        let numbered = try #require(numbering.finish())
+        #expect(numbered.order == order.map { rowIndexOfKey[$0]! })
+        #expect(numbered.refersForward)
+        let specials = stated.filter { Int($0.dropFirst(5).dropLast())! % 3 == 0 }.count
+        #expect(numbered.counts["SpecialItem"]?.inserted == specials)
+        #expect(numbered.counts["Item"]?.inserted == stated.count - specials)
+        #expect(numbered.counts["Group"]?.inserted == groups.count)
+    }
+
     /// Whatever a flat reading cannot settle alone gives no rows, so that the seeder decodes the set: each change
     /// below, made to a flat set, is either a problem the decoder reports or a set that is not flat.
     @Test(arguments: NotFlat.allCases)
