@@ -41,6 +41,38 @@ struct SQLiteStoreCreationTests {
         #expect(try store.newContext().fetch("Tag").count == 2)
     }
 
+    /// Foreign keys are checked while the store is built unless the caller says it resolved them itself; either way,
+    /// connections that open the store afterwards check them.
+    @Test func foreignKeysAreCheckedUnlessTheCallerResolvedThem() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("new.sqlite").path
+        let model = try Fixtures.flatModel()
+        // An item whose group is not there.
+        let dangling = #"INSERT INTO "Item" ("_id", "_entity", "code", "group") VALUES (1, 'Item', 5, 999)"#
+        #expect(throws: DatabaseError.self) {
+            _ = try SQLiteStore.create(atomicallyAt: path, model: model) { store -> Int in
+                try store.connection.execute(sql: dangling)
+                return 1
+            }
+        }
+        #expect(try files(in: directory) == [])
+
+        let creation = try SQLiteStore.create(atomicallyAt: path, model: model, checkingForeignKeys: false) { store -> Int in
+            try store.connection.execute(sql: dangling)
+            return 1
+        }
+        guard case .created(1) = creation else {
+            Issue.record("expected created(1), got \(creation)")
+            return
+        }
+        let store = try SQLiteStore(path: path, model: model)
+        #expect(try SQLiteTesting.firstValue(store.connection, "PRAGMA foreign_keys") == .integer(1))
+        #expect(throws: DatabaseError.self) {
+            try store.connection.execute(sql: #"INSERT INTO "Item" ("_id", "_entity", "code", "group") VALUES (2, 'Item', 6, 998)"#)
+        }
+    }
+
     @Test func aBuildThatGivesUpOrThrowsLeavesNothing() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

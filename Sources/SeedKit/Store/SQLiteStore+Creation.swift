@@ -32,7 +32,8 @@ extension SQLiteStore {
     /// file). When `build` throws or returns nil, or linking finds a store, the temporary file is removed.
     ///
     /// - Parameter checkingForeignKeys: Whether SQLite checks each row's references while `build` writes them: false
-    ///   for a caller that has resolved them all itself. The store checks them again once opened.
+    ///   for a caller that has resolved them all itself. Connections that open the store afterwards check them as
+    ///   always.
     /// - Throws: What `build` throws; ``StoreError`` of kind `io` when the file cannot be flushed or linked.
     /// - Complexity: What `build` costs, plus one flush of the file.
     static func create<Result>(
