@@ -35,6 +35,37 @@ struct SeedRowsTests {
         }
     }
 
+    /// An object that leaves out a required attribute with no default is a problem the decoder reports, so a flat
+    /// reading gives no rows; one that leaves out optional attributes, or those with a default, reads as decoding
+    /// saves it.
+    @Test func aRequiredAttributeLeftOutGivesNoRows() throws {
+        let model = try EntityModel([
+            EntityDescription(
+                "Book", identity: ["isbn"],
+                attributes: [
+                    AttributeDescription("isbn", .string), AttributeDescription("title", .string),
+                    AttributeDescription("note", .string, isOptional: true),
+                    AttributeDescription("pages", .integer, defaultValue: .integer(1)),
+                ]),
+        ])
+        func file(_ text: String) -> [TemplateSet.File] {
+            [TemplateSet.File(relativePath: "b.template", displayPath: "b.template", bytes: Array(text.utf8), hash: SeedHash.hex(of: Array(text.utf8)))]
+        }
+        let missing = file(#"[{"class": "Book", "isbn": "1", "title": "One"}, {"class": "Book", "isbn": "2"}]"#)
+        #expect(SeedRows(reading: missing, model: model) == nil)
+        #expect(throws: (any Error).self) { _ = try Self.decode(missing, model: model) }
+
+        let complete = file(#"[{"class": "Book", "isbn": "1", "title": "One"}, {"class": "Book", "isbn": "2", "title": "Two", "pages": 5}]"#)
+        let rows = try #require(SeedRows(reading: complete, model: model))
+        let names = try #require(model.entity(named: "Book")).attributes.map(\.name)
+        let values = rows.rows.map { row in Dictionary(uniqueKeysWithValues: zip(names, row.values).compactMap { name, value in value.map { (name, $0) } }) }
+        // "note" is unset: nil, and left out here.
+        #expect(values == [
+            ["isbn": .string("1"), "title": .string("One"), "pages": .integer(1)],
+            ["isbn": .string("2"), "title": .string("Two"), "pages": .integer(5)],
+        ])
+    }
+
     /// Numbering gives each key the next row id of its root table at its first mention, stated or referenced, and
     /// resolves every reference to it, however many keys there are: checked against a plain dictionary over 20,000
     /// keys in files of growing size, from a table reserved far too small, so that it grows many times.

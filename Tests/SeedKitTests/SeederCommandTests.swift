@@ -356,4 +356,17 @@ struct SeederCommandTests {
         #expect(result.stderr.contains("Templates/items-9999.template:1:45: /0/price: attribute 'price' of Item: expected a number, got a string"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Templates"])
     }
+
+    /// A flat set whose object leaves out a required attribute is refused like any set, not written with a NULL.
+    @Test func aFlatSetMissingARequiredAttributeWritesNothing() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try writeFlatSet(in: directory)
+        try Fixtures.write(#"[{"class": "Item", "code": "late", "group": {"name": "g0"}}]"#, to: "Templates/items-9999.template", in: directory)
+        let result = try Fixtures.runSeed([], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Templates/items-9999.template:1:2: /0: "), "\(result.stderr)")
+        #expect(result.stderr.contains("required attribute 'price'"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Templates"])
+    }
 }

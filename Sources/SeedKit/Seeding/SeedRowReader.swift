@@ -206,6 +206,10 @@ struct SeedRowReader {
             }
         }
         guard entity.identityIndices.allSatisfy(stated.contains) else { return nil }
+        // A required attribute left out, with no default: a problem the decoder reports.
+        for (index, attribute) in entity.attributes.enumerated() where !stated.contains(index) {
+            guard attribute.isOptional || attribute.defaultValue != nil else { return nil }
+        }
         // A decoder reads a dictionary's keys sorted, and references in that order number the objects they name.
         plan.toOnes = toOneNames.sorted { $0.name < $1.name }.map {
             ($0.position, $0.index, model.destination(of: entity.relationships[$0.index]))
