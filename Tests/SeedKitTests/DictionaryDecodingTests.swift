@@ -176,6 +176,21 @@ struct DictionaryDecodingTests {
         #expect(found[0].relatedLocation?.description == "t.json:1:30")
     }
 
+    /// A text that does not parse fails the decoding even when nothing else is wrong: alone, or beside valid texts
+    /// (which are parsed ahead on another thread), and for a number no type can hold.
+    @Test(arguments: [["{"], [#"{"class": "Department", "name": "D"}"#, "{"], [#"[{"class": "Department", "name": 1e400}]"#]])
+    func aSyntaxErrorAloneFailsTheDecoding(texts: [String]) throws {
+        var decoder = GraphDecoder(context: try Fixtures.companyContext())
+        for (index, text) in texts.enumerated() { decoder.add(text: text, file: "\(index).json") }
+        do {
+            try decoder.decode()
+            Issue.record("no error for \(texts)")
+        } catch {
+            #expect(error.errors.map(\.kind) == [.syntax])
+            #expect(error.errors.first?.file == "\(texts.count - 1).json")
+        }
+    }
+
     @Test func syntaxErrorsOfSeveralFilesAreReportedTogether() throws {
         var decoder = GraphDecoder(context: try Fixtures.companyContext())
         decoder.add(text: "{", file: "a.json")

@@ -357,6 +357,25 @@ struct SeederCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Templates"])
     }
 
+    /// A set whose only mistake is a file that does not parse is refused with that file located, and nothing is
+    /// written; before, the file was left out and the rest applied.
+    @Test(arguments: [
+        (#"[{"class": "Item", "code": "late", "price": }]"#, "Templates/items-9999.template:1:45: /: expected a value"),
+        (#"[{"class": "Item", "code": "late", "price": 1e400}]"#, "Templates/items-9999.template:1:45: /: number out of range"),
+    ])
+    func aSetWhoseOnlyMistakeIsSyntaxWritesNothing(text: String, message: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try writeFlatSet(in: directory)
+        try Fixtures.write(text, to: "Templates/items-9999.template", in: directory)
+        for arguments in [["validate"], []] {
+            let result = try Fixtures.runSeed(arguments, in: directory)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Templates"])
+    }
+
     /// A flat set whose object leaves out a required attribute is refused like any set, not written with a NULL.
     @Test func aFlatSetMissingARequiredAttributeWritesNothing() throws {
         let directory = try Fixtures.temporaryDirectory()
