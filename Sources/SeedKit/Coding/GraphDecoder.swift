@@ -31,12 +31,12 @@ public struct GraphDecoder {
 
     /// Adds a value: one object, or an array of objects.
     public mutating func add(_ value: JSON, file: String? = nil) {
-        inputs.append(DecoderInput(value: value, document: nil, file: file, syntaxError: nil))
+        inputs.append(DecoderInput(value: value, document: nil, file: file))
     }
 
     /// Adds a parsed document; errors in it get line and column.
     public mutating func add(_ document: JSONDocument) {
-        inputs.append(DecoderInput(value: document.value, document: document, file: document.file, syntaxError: nil))
+        inputs.append(DecoderInput(value: document.value, document: document, file: document.file))
     }
 
     /// Adds JSON text; a syntax error is reported by ``decode()`` with the problems of the other inputs.
@@ -49,14 +49,14 @@ public struct GraphDecoder {
     /// The text is parsed when ``decode()`` reads it, and its parsed value let go once read: decoding many files holds
     /// one file's value at a time.
     public mutating func add(bytes: [UInt8], file: String? = nil) {
-        inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: nil, text: bytes))
+        inputs.append(DecoderInput(value: nil, document: nil, file: file, text: bytes))
     }
 
     /// Adds UTF-8 JSON text that `reload` can read again, so that the run lets it go as soon as it is read: decoding
     /// many files then holds one file's text at a time, not all of them. A problem is located in the text `reload`
     /// gives; without it (the file went or changed), the problem has a pointer but no line and column.
     mutating func add(bytes: [UInt8], file: String?, reload: @escaping () -> [UInt8]?) {
-        inputs.append(DecoderInput(value: nil, document: nil, file: file, syntaxError: nil, text: bytes, reload: reload))
+        inputs.append(DecoderInput(value: nil, document: nil, file: file, text: bytes, reload: reload))
     }
 
     /// Reads every input into the context: the objects at the top of the inputs, in input order (each element of a
@@ -90,8 +90,8 @@ struct DecoderInput {
     let value: JSON?
     let document: JSONDocument?
     let file: String?
-    let syntaxError: JSONSyntaxError?
-    /// UTF-8 text not parsed yet; the run parses it when it reads it (see `GraphReading.read`).
+    /// UTF-8 text not parsed yet; the run parses it when it reads it (see `GraphReading.read`), and keeps its syntax
+    /// error, if any, with the problems.
     var text: [UInt8]? = nil
     /// Reads the text again, or nil when it is gone or changed: for an input whose text the run lets go once read,
     /// and needs again only to locate a problem.

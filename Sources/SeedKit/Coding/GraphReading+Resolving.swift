@@ -126,7 +126,7 @@ extension GraphReading {
     func decodingErrors() -> GraphDecodingErrors {
         var errors: [GraphDecodingError] = []
         for (index, input) in inputs.enumerated() {
-            if let syntax = input.syntaxError ?? syntaxErrors[index] {
+            if let syntax = syntaxErrors[index] {
                 errors.append(
                     GraphDecodingError(.syntax, pointer: .root, file: input.file, location: syntax.location, message: syntax.message))
             }

@@ -253,8 +253,7 @@ final class GraphReading {
         check()
         checkDeletions()
         // A text that does not parse is a problem of its own, even when it is the only one.
-        let hasSyntaxErrors = !syntaxErrors.isEmpty || inputs.contains { $0.syntaxError != nil }
-        guard problems.isEmpty && !hasSyntaxErrors else { throw decodingErrors() }
+        guard problems.isEmpty && syntaxErrors.isEmpty else { throw decodingErrors() }
         // The texts locate problems only, and there are none.
         for index in inputs.indices { inputs[index].text = nil }
         let changes = apply()

@@ -69,7 +69,7 @@ extension ManagedObject {
                     message: "\(self) is in no context (deleted, rolled back, or its context is gone); only objects of a context can be populated")
             ])
         }
-        let input = DecoderInput(value: json, document: nil, file: nil, syntaxError: nil)
+        let input = DecoderInput(value: json, document: nil, file: nil)
         let reading = GraphReading(context: context, inputs: [input], populating: (self, policy))
         return try reading.run().changes
     }
