@@ -31,33 +31,30 @@ extension SeedLedger {
         ///
         /// - Returns: Whether the entry was appended.
         mutating func append(key: String, rowID: Int64, hash: String) -> Bool {
-            var hashValue: UInt64 = 0
-            if hashForm == .value {
-                guard let value = SeedHash.value(ofText: hash) else { return false }
-                hashValue = value
-            }
-            appendKeyAndRowID(key, rowID)
             switch hashForm {
             case .value:
-                for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: hashValue >> UInt64(shift))) }
+                guard let value = SeedHash.value(ofText: hash) else { return false }
+                append(key: key, rowID: rowID, hashValue: value)
             case .text:
-                var hash = hash
-                hash.withUTF8 { utf8 in
-                    appendVarint(UInt64(utf8.count))
-                    bytes.append(contentsOf: utf8)
-                }
+                appendKeyAndRowID(key, rowID)
+                appendText(hash)
+                count += 1
             }
-            count += 1
             return true
         }
 
         private mutating func appendKeyAndRowID(_ key: String, _ rowID: Int64) {
-            var key = key
-            key.withUTF8 { utf8 in
+            appendText(key)
+            appendVarint(UInt64(bitPattern: rowID))
+        }
+
+        /// The text's UTF-8 byte count (a varint), then its bytes.
+        private mutating func appendText(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
                 appendVarint(UInt64(utf8.count))
                 bytes.append(contentsOf: utf8)
             }
-            appendVarint(UInt64(bitPattern: rowID))
         }
 
         /// LEB128: seven bits a byte, low bits first, the high bit set on every byte but the last.
