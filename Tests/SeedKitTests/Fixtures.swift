@@ -544,6 +544,12 @@ struct FlatSetSpec {
         objects = classes.flatMap { name in objects.filter { $0["class"] == name } }
     }
 
+    /// Writes the template files and the model's `model.json` into `templates`, a template directory.
+    func write(to templates: URL, model: EntityModel) throws {
+        for file in files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
+        try model.write(to: templates.appendingPathComponent("model.json"))
+    }
+
     /// The template files, named so that they sort in order.
     var files: [TemplateSet.File] {
         var files: [TemplateSet.File] = []

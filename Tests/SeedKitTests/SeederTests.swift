@@ -51,8 +51,7 @@ struct SeederTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         func writeSet(_ spec: FlatSetSpec, to name: String) throws -> URL {
             let templates = directory.appendingPathComponent(name)
-            for file in spec.files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
-            try model.write(to: templates.appendingPathComponent("model.json"))
+            try spec.write(to: templates, model: model)
             return templates
         }
         let mine = try writeSet(spec, to: "Mine")
@@ -88,8 +87,7 @@ struct SeederTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let templates = directory.appendingPathComponent("Templates")
-        for file in spec.files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
-        try model.write(to: templates.appendingPathComponent("model.json"))
+        try spec.write(to: templates, model: model)
         let seen = Mutex<[SeedProgress]>([])
         let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
         let report = try Seeder(storePath: directory.appendingPathComponent("app.sqlite").path).seed(templates: templates, options: options)
@@ -269,8 +267,7 @@ struct SeederTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let templates = directory.appendingPathComponent("Templates")
         let files = spec.files
-        for file in files { try Fixtures.write(String(decoding: file.bytes, as: UTF8.self), to: file.relativePath, in: templates) }
-        try model.write(to: templates.appendingPathComponent("model.json"))
+        try spec.write(to: templates, model: model)
         let path = directory.appendingPathComponent("seed.sqlite").path
         let report = try Seeder(storePath: path).seed(templates: templates)
         #expect(report.status == .applied, comment)
