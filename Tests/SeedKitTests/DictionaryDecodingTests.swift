@@ -145,6 +145,25 @@ struct DictionaryDecodingTests {
         #expect(found.contains { $0.description.hasPrefix("t.json:4:64: /employees/1/hired: attribute 'hired' of Employee: \"yesterday\" is not an ISO 8601 date") })
     }
 
+    /// An integer attribute takes the integer the text's digits say, however it is written, and refuses a text that
+    /// is not an exact integer in range with a located error.
+    @Test func integerAttributesComeFromTheDigitsOrAreRefused() throws {
+        let context = try Fixtures.companyContext()
+        let objects = try context.decode(text: """
+            [{"class": "Manager", "name": "A", "email": "a@x", "level": 77777770007170700.0},
+             {"class": "Manager", "name": "B", "email": "b@x", "level": 7.77777700071707e16},
+             {"class": "Manager", "name": "C", "email": "c@x", "level": -9.2233720368547e18}]
+            """)
+        #expect(objects.compactMap { ($0 as? Manager)?.level } == [77_777_770_007_170_700, 77_777_770_007_170_700, -9_223_372_036_854_700_000])
+        let found = try errors(decoding: """
+            [{"class": "Manager", "name": "A", "email": "a@x", "level": 77777770007170700.5},
+             {"class": "Manager", "name": "B", "email": "b@x", "level": 9.3e18}]
+            """)
+        #expect(found.map { "\($0.kind) \($0.pointer) \($0.location.map { "\($0.line):\($0.column)" } ?? "-")" } == [
+            "typeMismatch /0/level 1:61", "outOfRange /1/level 2:61",
+        ])
+    }
+
     @Test func stubsOfUndefinedObjectsNeedTheirRequiredAttributes() throws {
         let found = try errors(decoding: #"{"class": "Employee", "email": "a@x", "name": "A", "projects": [{"class": "Report", "title": "x"}]}"#)
         #expect(found.map(\.kind) == [.unknownClass])

@@ -189,6 +189,28 @@ struct JSONNumberTests {
         #expect(JSONNumber(Int64.min).doubleValue == -9.223372036854775808e18)
     }
 
+    /// A double stands for its shortest digits: integers past 2^53 written with a fraction or an exponent are the
+    /// integers of their digits, not of the double's binary value (77777770007170704).
+    @Test func integersComeFromTheDigitsTheyWereWrittenWith() throws {
+        for text in ["77777770007170700.0", "7.77777700071707e16", "777777700071707e2", "-77777770007170700.0"] {
+            let number = try read(text)
+            let expected: Int64 = text.hasPrefix("-") ? -77_777_770_007_170_700 : 77_777_770_007_170_700
+            #expect(number.int64Value == expected, "\(text)")
+            #expect(number == JSONNumber(expected), "\(text)")
+            #expect(number.hashValue == JSONNumber(expected).hashValue, "\(text)")
+            // Read, written and read again: the same number.
+            let written = JSON.number(number).text(style: .canonical)
+            #expect(try read(written) == number, "\(text) → \(written)")
+            #expect(try read(JSON.number(number).text(style: .compact)) == number, "\(text)")
+        }
+        #expect(try read("77777770007170700.0") != JSONNumber(77_777_770_007_170_704 as Int64))
+        #expect(try read("77777770007170704.0").int64Value == 77_777_770_007_170_704)
+        #expect(JSONNumber(9.223372036854775e18).int64Value == 9_223_372_036_854_775_000)
+        #expect(JSONNumber(9.223372036854776e18).int64Value == nil, "2^63 is past Int64.max")
+        #expect(JSONNumber(-9.223372036854776e18).int64Value == nil, "its digits are below Int64.min")
+        #expect(JSONNumber(1.5e300).int64Value == nil)
+    }
+
     @Test func rejectsNonFiniteDoubles() {
         #expect(JSONNumber(exactly: .nan) == nil)
         #expect(JSONNumber(exactly: .infinity) == nil)

@@ -36,8 +36,9 @@ extension AttributeValue {
             self = .string(value)
         case .integer:
             guard case .number(let number) = json else { throw mismatch() }
+            // From the number's digits, never through a double: 77777770007170700.0 is that integer exactly.
             guard let value = number.int64Value else {
-                let integral = number.doubleValue == number.doubleValue.rounded(.towardZero)
+                let integral = number.isIntegral
                 throw AttributeValueError(
                     integral
                         ? "\(number) is out of range for integer (\(Int64.min)...\(Int64.max))"

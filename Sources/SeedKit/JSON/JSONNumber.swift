@@ -43,12 +43,32 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// The value as a 64-bit integer, when it is one exactly.
+    ///
+    /// A double stands for its shortest digits, so the double nearest `77777770007170700` is that integer, although
+    /// its binary value is `77777770007170704`: integers come from the digits the number was written with.
     public var int64Value: Int64? {
         switch storage {
         case .integer(let value): return value
-        case .double(let value): return Int64(exactly: value)
+        case .double(let value):
+            // Below 2^53 a double's shortest digits are its integer value; above, every double is integral, and
+            // canonical text below 10^21 is plain digits (none from 2^63 up is an Int64).
+            if value.magnitude < 0x1p53 { return Int64(exactly: value) }
+            return value.magnitude < 0x1p64 ? Int64(description) : nil
         // Canonical integers below 10^21 are plain digits; any other canonical text is not an Int64.
         case .decimal(let value): return Int64(Self.canonicalText(of: value))
+        }
+    }
+
+    /// Whether the value is an integer, of any size: `1e30` is, `77777770007170700.5` is not (although the double
+    /// nearest it is).
+    var isIntegral: Bool {
+        switch storage {
+        case .integer: return true
+        // A double's shortest digits have a fraction exactly when the double does.
+        case .double(let value): return value.rounded(.towardZero) == value
+        case .decimal(let value):
+            let text = Self.canonicalText(of: value)
+            return !text.contains(".") && !text.contains("e-")
         }
     }
 
@@ -85,7 +105,8 @@ public struct JSONNumber: Sendable, Hashable {
         switch (lhs.storage, rhs.storage) {
         case (.integer(let a), .integer(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
-        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)): return Int64(exactly: b) == a
+        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)):
+            return JSONNumber(b).int64Value == a
         default: return lhs.description == rhs.description
         }
     }
