@@ -223,6 +223,16 @@ struct JSONReaderTests {
         #expect(error(#"{"a": {"x": 1, "\u0078": 2}}"#) == "1:16: duplicate key 'x' (first at 1:8)")
     }
 
+    /// Messages show the input's control characters escaped: a key or byte from the text cannot forge a line or move
+    /// a terminal's cursor.
+    @Test func messagesEscapeControlCharactersOfTheInput() {
+        #expect(error(#"{"a\nb": 1, "a\u000Ab": 2}"#) == #"1:13: duplicate key "a\nb" (first at 1:2)"#)
+        #expect(error(#"{"it's": 1, "it's": 2}"#) == #"1:13: duplicate key "it's" (first at 1:2)"#)
+        #expect(error(Array(#"["\"#.utf8) + [0xC2, 0x85] + Array(#""]"#.utf8))
+            == #"1:3: invalid escape sequence: \ followed by character U+0085"#)
+        #expect(error(Array("[".utf8) + [0x1B]) == "1:2: expected a value, found byte 0x1B")
+    }
+
     @Test func readsRepeatedRecordsExactly() throws {
         // Records with the same keys share the key layout of the first one: each must still get its
         // own values, whatever the nesting, and records with other keys, key orders or escapes must not be mixed up.

@@ -18,3 +18,17 @@ extension JSON {
         String(decoding: serialized(style: style), as: UTF8.self)
     }
 }
+
+extension JSON {
+    /// How a message shows text from the input: between single quotes, or as a JSON string when it holds control
+    /// characters or quotes, so that nothing in a message can move a terminal's cursor or forge a line.
+    ///
+    ///     JSON.quotedForMessage("name")     // 'name'
+    ///     JSON.quotedForMessage("a\nb")     // "a\nb"
+    static func quotedForMessage(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy {
+            $0.value >= 0x20 && $0 != "'" && $0 != "\"" && $0 != "\\" && !(0x7F..<0xA0).contains($0.value)
+        }
+        return plain ? "'\(text)'" : JSON.string(text).text()
+    }
+}

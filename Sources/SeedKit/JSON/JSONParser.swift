@@ -257,6 +257,10 @@ extension JSONParser {
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         if byte >= 0x80, let end = try? validateUTF8Sequence(at: offset) {
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+            // C1 control characters (U+0080 to U+009F) are named rather than shown.
+            if let scalar = text.unicodeScalars.first, scalar.value < 0xA0 {
+                return "character U+00\(String(scalar.value, radix: 16, uppercase: true))"
+            }
             return "'\(text)'"
         }
         return "byte \(hex(byte))"
@@ -272,6 +276,6 @@ extension JSONParser {
         scanner.index = offset
         let keyOffsets = scanner.memberKeyOffsets(named: key)
         let first = SourceLocation(offset: keyOffsets[0], in: bytes, file: nil)
-        return JSONParseFailure(offset: keyOffsets[1], message: "duplicate key '\(key)' (first at \(first))")
+        return JSONParseFailure(offset: keyOffsets[1], message: "duplicate key \(JSON.quotedForMessage(key)) (first at \(first))")
     }
 }
