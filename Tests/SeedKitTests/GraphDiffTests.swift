@@ -494,6 +494,9 @@ struct GraphDiffTests {
             == #"bad.json:1:1: /formatVersion: "formatVersion" must be an integer from 1 to 1, the versions this SeedKit reads"#)
         let noObjects = try readingError(#"{"format": "seedkit-export", "formatVersion": 1, "model": \#(Fixtures.projectsModelText)}"#)
         #expect(noObjects.description == #"bad.json:1:1: /: the export has no "objects" array"#)
+        // A member this version does not know is refused rather than dropped from the diff and its patch.
+        let unknownMember = try readingError(text.replacingOccurrences(of: #""formatVersion": 1"#, with: #""formatVersion": 1, "objets": []"#))
+        #expect(unknownMember.description == #"bad.json:3:23: /objets: unknown key 'objets' in an export document; did you mean 'objects'?; it has "format", "formatVersion", "model" and "objects""#)
         let badModel = try readingError(text.replacingOccurrences(of: #""code": "string""#, with: #""code": "strng""#))
         #expect(badModel.pointer?.description == "/model")
         #expect(badModel.location?.line == 4 && badModel.location?.column == 12)

@@ -233,7 +233,7 @@ private struct ExportReader {
                 let key = try parse { (parser: inout JSONParser) throws(JSONParseFailure) in try parser.parseString() }
                 try expect(UInt8(ascii: ":"), "':' after object key")
                 if members[key] != nil || (key == "objects" && hasObjects) {
-                    throw located(JSONParseFailure(offset: keyOffset, message: "duplicate key '\(key)'"))
+                    throw located(JSONParseFailure(offset: keyOffset, message: "duplicate key \(JSON.quotedForMessage(key))"))
                 }
                 switch key {
                 case "objects":
@@ -252,8 +252,15 @@ private struct ExportReader {
                             "the export's model is invalid: \(error)", location: location(ofOffset: valueOffset),
                             pointer: .root.appending("model"))
                     }
-                default:
+                case "format", "formatVersion":
                     members[key] = try parse { (parser: inout JSONParser) throws(JSONParseFailure) in try parser.parseValue() }
+                default:
+                    // A member this version does not know would be dropped by a diff and its patch: a newer format.
+                    let known = ["format", "formatVersion", "model", "objects"]
+                    throw ExportError(
+                        "unknown key \(JSON.quotedForMessage(key)) in an export document\(Suggestion.didYouMean(key, among: known)); "
+                            + "it has \"format\", \"formatVersion\", \"model\" and \"objects\"",
+                        location: location(ofOffset: keyOffset), pointer: .root.appending(key))
                 }
             } while try separator(closing: UInt8(ascii: "}"), "',' or '}' after object member")
         }
