@@ -164,6 +164,31 @@ struct DictionaryDecodingTests {
         ])
     }
 
+    /// A run's pending objects point at each other through inverses and cycles; they go with the run, whether it
+    /// applies or is refused, instead of leaking with every decoding.
+    @Test func pendingObjectsGoWithTheirRun() throws {
+        let model = try EntityModel(json: JSONDocument(parsing: """
+            {"entities": {"Folder": {"attributes": {"name": "string"}, "relationships": {
+              "sub": {"to": "Folder", "many": true, "owns": true, "inverse": "up"}, "up": {"to": "Folder", "inverse": "sub"}}}}}
+            """).value)
+        let texts = [
+            #"{"class": "Folder", "name": "root", "sub": [{"name": "child"}]}"#,
+            #"{"class": "Folder", "name": "root", "$id": "r", "sub": [{"name": "child", "sub": [{"$ref": "r"}]}]}"#,
+            #"{"class": "Folder", "name": "root", "sub": [{"name": 1}]}"#,
+        ]
+        for text in texts {
+            weak var pending: GraphReading.PendingObject?
+            do {
+                let input = DecoderInput(value: nil, document: nil, file: nil, text: Array(text.utf8))
+                let reading = GraphReading(context: ObjectContext(model: model), inputs: [input])
+                _ = try? reading.run()
+                pending = reading.pendingObjects.first
+                #expect(pending != nil)
+            }
+            #expect(pending == nil, "\(text)")
+        }
+    }
+
     @Test func stubsOfUndefinedObjectsNeedTheirRequiredAttributes() throws {
         let found = try errors(decoding: #"{"class": "Employee", "email": "a@x", "name": "A", "projects": [{"class": "Report", "title": "x"}]}"#)
         #expect(found.map(\.kind) == [.unknownClass])

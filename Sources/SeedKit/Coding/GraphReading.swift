@@ -228,6 +228,15 @@ final class GraphReading {
         self.populated = populated
     }
 
+    deinit {
+        // Pending objects point at each other (to-one targets, to-many members, and back through inverses), so they
+        // form cycles in almost every input: unlink them, or every run would leak them all.
+        for pending in pendingObjects {
+            pending.toOne = FactsByIndex(count: 0)
+            pending.toMany = [:]
+        }
+    }
+
     /// Reads, resolves, checks and, without problems, applies.
     func run() throws(GraphDecodingErrors) -> (roots: [ManagedObject], changes: PopulateChanges) {
         // Several files: the next is parsed on another thread while one is read.
