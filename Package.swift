@@ -26,3 +26,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer targets of Fuzz/ (Fuzz/Targets/NAME, run by Fuzz/run): declared only when SEEDKIT_FUZZ is set,
+// since libFuzzer supplies their `main` and they link only with -sanitize=fuzzer; `swift build` and `swift test` never
+// see them.
+if Context.environment["SEEDKIT_FUZZ"] != nil {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["SeedKit"], path: "Fuzz/Support"))
+    for name in ["decode", "export", "json", "model", "patch"] {
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name)", dependencies: ["SeedKit", "FuzzSupport"], path: "Fuzz/Targets/\(name)",
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -34,7 +34,13 @@ extension EntityModel {
     /// - Throws: ``JSONSyntaxError`` for text that is not JSON; ``ModelErrors`` for a JSON value that is not a valid
     ///   model, each error with its pointer and location. File system errors as thrown by `Data(contentsOf:)`.
     public init(contentsOf url: URL) throws {
-        let document = try JSONDocument(contentsOf: url)
+        try self.init(document: JSONDocument(contentsOf: url))
+    }
+
+    /// Reads a model file's parsed text, locating every problem in it.
+    ///
+    /// - Throws: ``ModelErrors``, each error with its pointer and location.
+    init(document: JSONDocument) throws {
         do {
             try self.init(json: document.value)
         } catch var errors as ModelErrors {
