@@ -26,6 +26,33 @@ struct SeedCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
     }
 
+    /// A model whose names the store could not take is invalid for `seed validate`, located in model.json, and `seed`
+    /// writes nothing, instead of validating and then failing in SQLite with a broken store.
+    @Test func namesTheStoreCannotTakeAreInvalidModels() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("""
+            {"entities": {
+              "A": {"attributes": {"id": "integer", "ID": "string"},
+                    "relationships": {"bs": {"to": "B", "many": true}}},
+              "A_bs": {}, "B": {}, "a": {}, "_seedkit_seed_sets": {}
+            }}
+            """.utf8).write(to: directory.appendingPathComponent("model.json"))
+        try Data(#"{"class": "B"}"#.utf8).write(to: directory.appendingPathComponent("b.template"))
+        let model = directory.appendingPathComponent("model.json").path
+        for arguments in [["validate", "--templates", "."], ["--templates", "."]] {
+            let result = try Fixtures.runSeed(arguments, in: directory)
+            #expect(result.status == 1)
+            #expect(result.stderr.components(separatedBy: "\n").filter { $0.hasPrefix(model) }.map { $0.dropFirst(model.count) } == [
+                ":2:30: /entities/A/attributes/id: A.id: column 'id' differs from 'ID' only in case, and the store's names ignore case; both would be stored in the table A",
+                ":3:33: /entities/A/relationships/bs: A.bs: the join table of A.bs would be named 'A_bs', like the table of A_bs (the store's names ignore case); rename one",
+                ":4:29: /entities/a: a: name 'a' differs from entity name 'A' only in case, and the store's names ignore case",
+                ":4:55: /entities/_seedkit_seed_sets: _seedkit_seed_sets: entity name '_seedkit_seed_sets' is reserved: names starting with '_seedkit' (in any case) belong to the store's own tables",
+            ])
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let unknown = try Fixtures.runSeed(["--frobnicate"])
         #expect(unknown.status == 2)

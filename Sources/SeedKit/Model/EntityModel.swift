@@ -58,6 +58,8 @@ public struct EntityModel: Sendable, Hashable {
             for alias in entity.declaration.aliases { byName[alias] = entity }
         }
         self.entitiesByName = byName
+        let clashes = storeNameClashes()
+        guard clashes.isEmpty else { throw ModelErrors(errors: clashes) }
     }
 
     /// Declares each inverse on both sides, so a pair stated on one side only is still kept consistent.

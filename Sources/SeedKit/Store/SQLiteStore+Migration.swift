@@ -80,10 +80,10 @@ extension SQLiteStore {
                     refuse(name, oldColumn.name, "dropping the column would lose its values; the new model has no property named \(oldColumn.name) or aliased to it")
                     continue
                 }
-                run("DROP INDEX IF EXISTS \(SQLIdentifier.quote("\(name)_\(oldColumn.name)"))")
+                run("DROP INDEX IF EXISTS \(SQLIdentifier.quote(StoreNames.foreignKeyIndex(table: name, column: oldColumn.name)))")
                 run("ALTER TABLE \(table.quoted) DROP COLUMN \(SQLIdentifier.quote(oldColumn.name))")
             }
-            if oldTable.identity != table.identity { run("DROP INDEX IF EXISTS \(SQLIdentifier.quote("\(oldTable.name)_identity"))") }
+            if oldTable.identity != table.identity { run("DROP INDEX IF EXISTS \(SQLIdentifier.quote(StoreNames.identityIndex(table: oldTable.name)))") }
             table.indexSQL.forEach { run($0) }
         }
         for name in old.tables.keys.sorted() where !matchedOldTables.contains(name) {

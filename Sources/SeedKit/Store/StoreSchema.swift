@@ -12,7 +12,7 @@ struct StoreSchema {
     /// Per entity name: where its attributes and relationships are stored.
     var layouts: [String: EntityLayout]
 
-    static let bookkeepingColumns = ["_id", "_entity", "_version"]
+    static var bookkeepingColumns: [String] { StoreNames.bookkeepingColumns }
 
     /// Lays out `model`.
     ///
@@ -49,7 +49,6 @@ struct StoreSchema {
         for entity in model.entities {
             var storages: [RelationshipStorage] = []
             for relationship in entity.relationships {
-                let declaring = Self.declaringEntity(of: relationship.name, in: entity, model: model)
                 let destination = model.destination(of: relationship)
                 let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
                 if !relationship.isToMany {
@@ -57,7 +56,7 @@ struct StoreSchema {
                 } else if let inverse, !inverse.isToMany {
                     var positionColumn: String?
                     if relationship.isOrdered {
-                        let name = try Self.identifier("\(inverse.name)_position")
+                        let name = try Self.identifier(StoreNames.positionColumn(inverse: inverse.name))
                         positionColumn = name
                         try tables[destination.rootName]!.add(
                             ColumnSchema(name: name, kind: .position, aliases: [], attribute: nil),
@@ -68,14 +67,7 @@ struct StoreSchema {
                             table: destination.rootName, column: inverse.name, positionColumn: positionColumn))
                 } else {
                     // One join table per pair: the owner side names it and keeps its order.
-                    var isOwner = true
-                    var tableName = "\(declaring)_\(relationship.name)"
-                    if let inverse {
-                        let inverseDeclaring = Self.declaringEntity(of: inverse.name, in: destination, model: model)
-                        let mine = (declaring, relationship.name), theirs = (inverseDeclaring, inverse.name)
-                        isOwner = relationship.isOrdered != inverse.isOrdered ? relationship.isOrdered : mine <= theirs
-                        if !isOwner { tableName = "\(inverseDeclaring)_\(inverse.name)" }
-                    }
+                    let (tableName, isOwner) = model.joinTable(of: relationship, in: entity)!
                     let name = try Self.identifier(tableName)
                     let sourceTable = isOwner ? entity.rootName : destination.rootName
                     let targetTable = isOwner ? destination.rootName : entity.rootName
@@ -97,12 +89,6 @@ struct StoreSchema {
         self.tables = tables
         self.joinTables = joinTables
         self.layouts = layouts
-    }
-
-    /// The entity of `entity`'s lineage that declares the relationship `name`.
-    private static func declaringEntity(of name: String, in entity: Entity, model: EntityModel) -> String {
-        entity.lineage.last { model.entity(named: $0)?.declaration.relationships.contains { $0.name == name } ?? false }
-            ?? entity.name
     }
 
     private static func identifier(_ name: String) throws -> String {
@@ -177,10 +163,14 @@ struct TableSchema {
     var indexes: [IndexSchema] {
         var indexes: [IndexSchema] = []
         if !identity.isEmpty {
-            indexes.append(IndexSchema(name: "\(name)_identity", table: name, columns: identity, isIdentity: true))
+            indexes.append(
+                IndexSchema(name: StoreNames.identityIndex(table: name), table: name, columns: identity, isIdentity: true))
         }
         for column in columns where column.isForeignKey {
-            indexes.append(IndexSchema(name: "\(name)_\(column.name)", table: name, columns: [column.name], isIdentity: false))
+            indexes.append(
+                IndexSchema(
+                    name: StoreNames.foreignKeyIndex(table: name, column: column.name), table: name, columns: [column.name],
+                    isIdentity: false))
         }
         return indexes
     }
@@ -263,7 +253,7 @@ struct JoinTableSchema {
             "target" INTEGER NOT NULL REFERENCES \(SQLIdentifier.quote(targetTable))("_id") \(reference), \
             "position" INTEGER, PRIMARY KEY ("source", "target")) WITHOUT ROWID
             """,
-            "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quote("\(name)_target")) ON \(quoted) (\"target\")",
+            "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quote(StoreNames.targetIndex(joinTable: name))) ON \(quoted) (\"target\")",
         ]
     }
 }
