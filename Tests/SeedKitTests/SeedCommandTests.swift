@@ -53,6 +53,31 @@ struct SeedCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
     }
 
+    /// The template directory's model.json is read as its templates are: a link leading outside is refused, one
+    /// inside is followed.
+    @Test func aModelFileLinkedFromOutsideIsRefused() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let templates = root.appendingPathComponent("Templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        let model = #"{"entities": {"B": {"attributes": {"n": "string?"}}}}"#
+        try Data(model.utf8).write(to: root.appendingPathComponent("outside.json"))
+        try Data(#"{"class": "B"}"#.utf8).write(to: templates.appendingPathComponent("b.template"))
+        try FileManager.default.createSymbolicLink(
+            atPath: templates.appendingPathComponent("model.json").path, withDestinationPath: "../outside.json")
+        for arguments in [["validate", "--templates", "Templates"], ["--templates", "Templates"]] {
+            let result = try Fixtures.runSeed(arguments, in: root)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("Templates/model.json: /: a symbolic link leading outside the template directory is refused\n"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("seed.sqlite").path))
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("model.json"))
+        try Data(model.utf8).write(to: templates.appendingPathComponent("real.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: templates.appendingPathComponent("model.json").path, withDestinationPath: "real.json")
+        #expect(try Fixtures.runSeed(["--templates", "Templates", "--quiet"], in: root).status == 0)
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let unknown = try Fixtures.runSeed(["--frobnicate"])
         #expect(unknown.status == 2)

@@ -40,7 +40,10 @@ struct TemplateSetTests {
         #expect(set.files.map { String(decoding: $0.bytes, as: UTF8.self) }
             == ["hidden", "B", "a-b", "a", "a/b/c", "a/z", "b", "inner", "é"])
         #expect(set.files.allSatisfy { $0.hash == SeedHash.hex(of: $0.bytes) })
-        #expect(set.issues.isEmpty)
+        // A directory named like a template is no template: refused, not silently taken for a folder.
+        #expect(set.issues == [
+            SeedIssue(file: "\(templates.path)/dir.template", message: "a directory named like a template file is refused; rename it"),
+        ])
     }
 
     /// Every file of a set larger than one task's share is read whole and hashed as itself.
@@ -71,10 +74,75 @@ struct TemplateSetTests {
         #expect(set.files.map(\.relativePath) == ["inside.template", "sub/absolute.template", "sub/x.template", "sub/y.template"])
         #expect(set.files.map { String(decoding: $0.bytes, as: UTF8.self) } == ["x", "y", "x", "y"])
         let refused = "a symbolic link leading outside the template directory is refused"
+        // Links leading nowhere or to a directory are refused too, not silently left out.
         #expect(set.issues == [
+            SeedIssue(file: "\(templates.path)/dangling.template", message: "a symbolic link to a missing file is refused"),
             SeedIssue(file: "\(templates.path)/escape.template", message: refused),
+            SeedIssue(file: "\(templates.path)/linked-dir.template", message: "a symbolic link to a directory is no template file"),
             SeedIssue(file: "\(templates.path)/sub/escape.template", message: refused),
         ])
+    }
+
+    @Test func aLoopOfLinksIsRefused() throws {
+        let (root, templates) = try Self.templates(["ok.template": "ok"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.link("a.template", to: "b.template", in: templates)
+        try Self.link("b.template", to: "a.template", in: templates)
+        try Self.link("self.template", to: "self.template", in: templates)
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.map(\.relativePath) == ["ok.template"])
+        #expect(set.issues.map(\.description) == ["a.template", "b.template", "self.template"].map {
+            "\(templates.path)/\($0): /: a loop of symbolic links is refused"
+        })
+    }
+
+    /// A file is read only if the descriptor opened is the file the walk found: one swapped for a link to an outside
+    /// file after the walk is refused, not read.
+    @Test func aFileSwappedForALinkAfterTheWalkIsNotRead() throws {
+        let (root, templates) = try Self.templates(["x.template": "x"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write("secret", to: "outside.template", in: root)
+        let path = templates.appendingPathComponent("x.template").path
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        let walked = FileIdentity(status)
+        #expect((try? TemplateSet.read(path, expecting: walked, readTime: TemplateSet.Stamp.now).get().bytes) == Array("x".utf8))
+        try FileManager.default.removeItem(atPath: path)
+        try Self.link("x.template", to: "../outside.template", in: templates)
+        let read = TemplateSet.read(path, expecting: walked, readTime: TemplateSet.Stamp.now)
+        #expect(throws: TemplateSet.ReadFailure.self) { try read.get() }
+    }
+
+    /// A swapping race: while a template is swapped back and forth between a file and a link to an outside file, no
+    /// set read meanwhile holds the outside file's contents.
+    @Test func aSwappingRaceNeverReadsTheOutsideFile() throws {
+        // Many files read before the swapped one, so that the walk and its read are far apart.
+        var files = ["x.template": "x"]
+        for index in 0..<64 { files["a\(index).template"] = "\(index)" }
+        let (root, templates) = try Self.templates(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write("secret", to: "outside.template", in: root)
+        let target = templates.appendingPathComponent("x.template").path
+        let file = root.appendingPathComponent("file").path, link = root.appendingPathComponent("link").path
+        let stop = Mutex(false)
+        let swapper = Thread {
+            while !stop.withLock({ $0 }) {
+                // Atomic replacements: the name is always there, as a file or as a link.
+                _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+                rename(file, target)
+                _ = symlink("../outside.template", link)
+                rename(link, target)
+            }
+        }
+        swapper.start()
+        defer { stop.withLock { $0 = true } }
+        var readsOfX = 0
+        for _ in 0..<400 {
+            guard let set = try? TemplateSet(directory: templates) else { continue }
+            #expect(!set.files.contains { $0.bytes == Array("secret".utf8) })
+            readsOfX += set.files.count
+        }
+        #expect(readsOfX > 0, "the file was read at times")
     }
 
     /// Links to directories are not walked into: a link to the directory itself or above it cannot loop.

@@ -36,19 +36,37 @@ public struct SeedModel: Sendable {
     }
 
     init(set: TemplateSet, options: SeedOptions) throws(SeedError) {
-        let modelURL = Self.fileURL(templates: set.directory, options: options)
         let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/model.json"
-        guard FileManager.default.fileExists(atPath: modelURL.path) else {
-            guard options.modelURL == nil else { throw SeedError("no model file at \(modelPath)") }
-            (model, issues) = ModelInference.infer(from: set)
-            isInferred = true
-            return
+        let bytes: [UInt8]
+        if let modelURL = options.modelURL {
+            guard let data = FileManager.default.contents(atPath: modelURL.path) else {
+                guard FileManager.default.fileExists(atPath: modelURL.path) else { throw SeedError("no model file at \(modelPath)") }
+                throw SeedError("cannot read the model file \(modelPath)")
+            }
+            bytes = [UInt8](data)
+        } else {
+            // The set's own model file is read as its templates are: a link may not lead it outside the directory.
+            switch set.topLevelFile(named: "model.json") {
+            case .missing:
+                (model, issues) = ModelInference.infer(from: set)
+                isInferred = true
+                return
+            case .refused(let reason):
+                (model, isInferred, path) = (nil, false, modelPath)
+                issues = [SeedIssue(file: modelPath, message: reason)]
+                return
+            case .unreadable(let failure):
+                throw SeedError("cannot read the model file \(modelPath): \(failure.reason)")
+            case .read(let read):
+                bytes = read
+            }
         }
         isInferred = false
         path = modelPath
         issues = []
         do {
-            model = try EntityModel(contentsOf: modelURL)
+            let file = Self.fileURL(templates: set.directory, options: options).path
+            model = try EntityModel(document: JSONDocument(parsing: bytes, file: file))
         } catch let errors as ModelErrors {
             issues = errors.errors.map { SeedIssue($0, file: modelPath) }
         } catch {

@@ -10,10 +10,12 @@ import Darwin
 ///     let set = try TemplateSet(directory: URL(fileURLWithPath: "Templates"))
 ///     set.files.map(\.relativePath)   // ["departments.template", "staff/ann.template", …]
 ///
-/// Files are found recursively; every other file is ignored (the model file is read separately), and so are
-/// directories named `*.template`. A symbolic link to a file is followed when it leads inside the directory; one
-/// that leads outside is refused: it is reported as an issue of the set, so a set cannot read files it does not hold.
-/// Symbolic links to directories are not walked into, so no link can make the walk loop.
+/// Files are found recursively; every other file is ignored (the model file is read separately). A symbolic link to a
+/// file is followed when it leads inside the directory; one that leads outside, nowhere or into a loop is refused, and
+/// so is a directory named like a template: each is reported as an issue of the set, so a set cannot read files it
+/// does not hold or silently leave one out. Symbolic links to directories are not walked into, so no link can make the
+/// walk loop. A file is read only if it is still the file the walk found (same device and inode): one swapped for a
+/// link to another file between the walk and the read is refused.
 ///
 /// Every later launch of an application reads its whole set to find it unchanged, so this is POSIX work, without
 /// Foundation's URL and file manager in the loop, and the files are read and hashed on all cores.
@@ -70,8 +72,11 @@ public struct TemplateSet: Sendable {
 
     public let directory: URL
     public let files: [File]
-    /// Files refused while reading: symbolic links leading outside the directory.
+    /// Files refused while reading: symbolic links leading outside the directory, nowhere or into a loop, and
+    /// directories named like templates.
     public let issues: [SeedIssue]
+    /// The directory with every symbolic link resolved, followed by `/`: what a link must resolve below.
+    private let resolvedPrefix: String
 
     /// Reads every template file under `directory`.
     ///
@@ -109,7 +114,7 @@ public struct TemplateSet: Sendable {
                     return true
                 }
             }
-            let contents = indices.map { Self.read(found[$0].path, readTime: readTime) }
+            let contents = indices.map { Self.read(found[$0].path, expecting: found[$0].identity, readTime: readTime) }
             let hashes = SeedHash.hexes(of: contents.map { (try? $0.get().bytes) ?? [] })
             reads.withLock { reads in
                 for (offset, index) in indices.enumerated() {
@@ -136,6 +141,33 @@ public struct TemplateSet: Sendable {
         }
         self.files = files
         self.issues = walk.issues.sorted()
+        self.resolvedPrefix = walk.resolvedPrefix
+    }
+
+    /// What reading a file at the top of the directory found.
+    enum TopLevelFile {
+        case missing
+        /// Refused as a template would be, such as a symbolic link leading outside the directory; the reason.
+        case refused(String)
+        case unreadable(ReadFailure)
+        case read([UInt8])
+    }
+
+    /// The file `name` at the top of the directory, such as `model.json`, found and read as a template is: a symbolic
+    /// link is followed only inside the directory, and the file read must be the one found.
+    func topLevelFile(named name: String) -> TopLevelFile {
+        let path = "\(directory.path)/\(name)"
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .unreadable(.system) }
+        switch Walk.identity(ofFileAt: path, status: status, resolvedPrefix: resolvedPrefix) {
+        case .failure(let refusal):
+            return .refused(refusal.reason)
+        case .success(let identity):
+            switch Self.read(path, expecting: identity, readTime: Stamp.now) {
+            case .success(let read): return .read(read.bytes)
+            case .failure(let failure): return .unreadable(failure)
+            }
+        }
     }
 
     /// Whether every file's contents were read: none was stood for by a known stamp.
@@ -161,16 +193,23 @@ public struct TemplateSet: Sendable {
     ///
     /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
     static func contents(ofFile path: String) -> Result<[UInt8], ReadFailure> {
-        read(path, readTime: Stamp.now).map(\.bytes)
+        read(path, expecting: nil, readTime: Stamp.now).map(\.bytes)
     }
 
-    /// The bytes of the regular file at `path`, and its stamp as of `readTime`, or why they cannot be read.
-    private static func read(_ path: String, readTime: timespec) -> Result<(bytes: [UInt8], stamp: String?), ReadFailure> {
+    /// The bytes of the regular file at `path`, and its stamp as of `readTime`, or why they cannot be read; when
+    /// `identity` is given, the file opened must be that one (checked on the open descriptor, so no link swapped in
+    /// after the walk can lead the read elsewhere).
+    static func read(
+        _ path: String, expecting identity: FileIdentity?, readTime: timespec
+    ) -> Result<(bytes: [UInt8], stamp: String?), ReadFailure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.system) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.system) }
+        if let identity, identity != FileIdentity(status) {
+            return .failure(ReadFailure(reason: "it was replaced after the directory was listed: the file opened is not the one found there"))
+        }
         let stamp = Stamp.of(status, readTime: readTime)
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(ReadFailure(reason: "not a regular file")) }
         let size = Int(status.st_size)
@@ -218,13 +257,25 @@ public struct TemplateSet: Sendable {
     }
 }
 
-/// The walk of a template directory: the template files found, and the links refused.
+/// Which file a path led to when it was found: its device and inode.
+struct FileIdentity: Sendable, Hashable {
+    let device: UInt64
+    let inode: UInt64
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}
+
+/// The walk of a template directory: the template files found, and the entries refused.
 private struct Walk {
-    /// A file to read: where it is below the directory, where to open it, and how to show it.
+    /// A file to read: where it is below the directory, where to open it, how to show it, and which file it was.
     struct Entry: Sendable {
         var relativePath: String
         var path: String
         var displayPath: String
+        var identity: FileIdentity
     }
 
     /// The directory's path, for opening.
@@ -251,10 +302,45 @@ private struct Walk {
         relativePath.isEmpty ? displayPath : displayPath == "." ? relativePath : "\(displayPath)/\(relativePath)"
     }
 
+    /// The file a template path found with this `lstat` status leads to, or why it is refused: a symbolic link is
+    /// followed when it leads to a file inside the directory; a directory is no template.
+    static func identity(
+        ofFileAt path: String, status: stat, resolvedPrefix: String
+    ) -> Result<FileIdentity, TemplateSet.ReadFailure> {
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            return .failure(TemplateSet.ReadFailure(reason: "a directory named like a template file is refused; rename it"))
+        case S_IFLNK:
+            guard let target = realpath(path, nil) else {
+                return .failure(
+                    TemplateSet.ReadFailure(
+                        reason: errno == ELOOP
+                            ? "a loop of symbolic links is refused"
+                            : errno == ENOENT
+                                ? "a symbolic link to a missing file is refused"
+                                : "a symbolic link that cannot be followed is refused: \(String(cString: strerror(errno)))"))
+            }
+            let resolved = String(cString: target)
+            free(target)
+            guard resolved.hasPrefix(resolvedPrefix) else {
+                return .failure(TemplateSet.ReadFailure(reason: "a symbolic link leading outside the template directory is refused"))
+            }
+            var targetStatus = stat()
+            guard stat(resolved, &targetStatus) == 0 else { return .failure(.system) }
+            guard targetStatus.st_mode & S_IFMT != S_IFDIR else {
+                return .failure(TemplateSet.ReadFailure(reason: "a symbolic link to a directory is no template file"))
+            }
+            return .success(FileIdentity(targetStatus))
+        default:
+            // Other kinds of file (a FIFO, a socket) are found too, and fail to read: they are not templates.
+            return .success(FileIdentity(status))
+        }
+    }
+
     /// Walks the directory at `relativeDirectory` ("" for the top) and every directory below it.
     ///
-    /// - Complexity: O(*n*) in the number of entries: `lstat` only where the file system leaves the type unknown,
-    ///   `realpath` only for symbolic links named like templates.
+    /// - Complexity: O(*n*) in the number of entries: `lstat` only for entries named like templates and where the
+    ///   file system leaves the type unknown, `realpath` only for symbolic links named like templates.
     mutating func walk(relativeDirectory: String) throws(SeedError) {
         let directoryPath = relativeDirectory.isEmpty ? path : "\(path)/\(relativeDirectory)"
         guard let stream = opendir(directoryPath) else {
@@ -276,21 +362,17 @@ private struct Walk {
                 type = Self.directoryEntryType(of: status.st_mode)
             }
             if type == UInt8(DT_DIR) { subdirectories.append(relativePath) }
-            guard name.hasSuffix(".\(TemplateSet.fileExtension)"), type != UInt8(DT_DIR) else { continue }
-            if type == UInt8(DT_LNK) {
-                // A link whose target is missing, or a loop of links, is skipped like a missing file.
-                guard let target = realpath(entryPath, nil) else { continue }
-                let resolved = String(cString: target)
-                free(target)
-                guard resolved.hasPrefix(resolvedPrefix) else {
-                    issues.append(SeedIssue(file: display(relativePath), message: "a symbolic link leading outside the template directory is refused"))
-                    continue
-                }
-                var status = stat()
-                guard stat(resolved, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { continue }
+            guard name.hasSuffix(".\(TemplateSet.fileExtension)") else { continue }
+            // The file the entry is now, to check at reading time that the file opened is the same one.
+            var status = stat()
+            guard lstat(entryPath, &status) == 0 else { continue }
+            switch Self.identity(ofFileAt: entryPath, status: status, resolvedPrefix: resolvedPrefix) {
+            case .success(let identity):
+                found.append(
+                    Entry(relativePath: relativePath, path: entryPath, displayPath: display(relativePath), identity: identity))
+            case .failure(let refusal):
+                issues.append(SeedIssue(file: display(relativePath), message: refusal.reason))
             }
-            // Other kinds of file (a FIFO, a socket) are found too, and fail to read: they are not templates.
-            found.append(Entry(relativePath: relativePath, path: entryPath, displayPath: display(relativePath)))
         }
         for subdirectory in subdirectories { try walk(relativeDirectory: subdirectory) }
     }
