@@ -28,6 +28,49 @@ struct DiffCommandTests {
         try Data(contentsOf: directory.appendingPathComponent(path))
     }
 
+    // MARK: Owned chains
+
+    /// An owned chain of `length` links, written as a flat template set (each link a top-level object owning the
+    /// next through an identity stub) and seeded by the binary into `seed.sqlite`.
+    private func seededChain(length: Int) throws -> URL {
+        let directory = try Fixtures.temporaryDirectory()
+        let model = #"{"entities": {"Link": {"identity": ["n"], "attributes": {"n": "integer"}, "relationships": {"#
+            + #""next": {"to": "Link", "owns": true, "inverse": "previous"}, "previous": {"to": "Link", "inverse": "next"}}}}}"#
+        var text = "["
+        for n in 0..<length {
+            text += n == 0 ? "\n" : ",\n"
+            text += n + 1 < length ? #"{"class":"Link","n":\#(n),"next":{"class":"Link","n":\#(n + 1)}}"# : #"{"class":"Link","n":\#(n)}"#
+        }
+        text += "\n]\n"
+        try Fixtures.write(model, to: "Chain/model.json", in: directory)
+        try Fixtures.write(text, to: "Chain/chain.template", in: directory)
+        let seeded = try Fixtures.runSeed(["--templates", "Chain", "--quiet"], in: directory)
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        return directory
+    }
+
+    /// The store's own export of a long owned chain is a document `seed diff` reads, and its template set seeds the
+    /// same graph: every writer stays within the nesting every reader accepts (a chain once failed from ~2,000 links
+    /// with "nesting deeper than 4096", and template sets from 256 with "nesting deeper than 512").
+    @Test(arguments: [2_000, 100_000])
+    func longOwnedChainsExportDiffAndSeedBack(length: Int) throws {
+        let directory = try seededChain(length: length)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let exported = try Fixtures.runSeed(["export", "--output", "chain.export.json"], in: directory)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let document = try ExportDocument(contentsOf: directory.appendingPathComponent("chain.export.json"))
+        #expect(document.objectCount == (length + GraphExport.nestingLimit - 2) / (GraphExport.nestingLimit - 1))
+        let diff = try Fixtures.runSeed(["diff", "chain.export.json", "seed.sqlite"], in: directory)
+        #expect(diff.status == 0 && diff.stdout == "no differences\n", "\(diff.stderr)")
+
+        let templates = try Fixtures.runSeed(["export", "--format", "templates", "--output", "Snapshot"], in: directory)
+        #expect(templates.status == 0, "\(templates.stderr)")
+        let reseeded = try Fixtures.runSeed(["--templates", "Snapshot", "--store", "again.sqlite", "--quiet"], in: directory)
+        #expect(reseeded.status == 0, "\(reseeded.stderr)")
+        let same = try Fixtures.runSeed(["diff", "seed.sqlite", "again.sqlite"], in: directory)
+        #expect(same.status == 0 && same.stdout == "no differences\n", "\(same.stderr)")
+    }
+
     // MARK: seed export
 
     @Test func exportWritesTheSameBytesToStandardOutputAndToAFile() throws {

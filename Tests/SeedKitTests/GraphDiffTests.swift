@@ -559,31 +559,34 @@ struct GraphDiffTests {
             try parent.add(child, to: "children")
             parent = child
         }
+        // Written as top-level objects of at most GraphExport.nestingLimit levels, linked by "$ref".
         let document = try ExportDocument(exporting: context)
-        #expect(document.objectCount == 1)
+        #expect(document.objectCount == (1500 + 30) / 31)
         #expect(try GraphDiff(from: document, to: ExportDocument(exporting: context)).changes.isEmpty)
         try parent.setValue("last", forKey: "title")
-        // A top-level object without identity is keyed by its content: a change is a removal and an addition.
         let changed = try GraphDiff(from: document, to: ExportDocument(exporting: context))
-        #expect(changed.changes.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.added, .removed])
-        // Deeper than a reader should follow: an error, not a stack overflow.
+        #expect(changed.changes.map(\.kind) == [.attribute])
+        // Deeper than any SeedKit document nests: an error naming the file, not a stack overflow.
         let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
         let tooDeep = Fixtures.exportText(
             model: Fixtures.projectsModelText, objects: [#"{"class":"Project","code":"A","title":"x","deep":\#(deep)}"#])
         let error = try readingError(tooDeep)
-        #expect(error.description.hasPrefix("bad.json:6:") && error.message == "nesting deeper than 4096")
+        #expect(error.description.hasPrefix("bad.json:6:") && error.message == "nesting deeper than 512")
     }
 
     @Test func deepChainsOfObjectsWithIdentityDiffAndPatchWithoutOverflowingTheStack() throws {
         let model = #"{"entities":{"Node":{"identity":["name"],"attributes":{"name":"string"},"#
             + #""relationships":{"children":{"to":"Node","many":true,"ordered":true,"owns":true,"inverse":"parent"},"#
             + #""parent":{"to":"Node","inverse":"children"}}}}}"#
-        // 1,500 levels of ownership: 3,000 levels of JSON, within the reader's limit.
-        func chain(leaf: String) -> String {
+        // 255 levels of ownership: 509 levels of JSON, about the most an exported object takes; 257 are too many for
+        // any reader, and refused with the file named.
+        func chain(leaf: String, levels: Int = 255) -> String {
             var text = #"{"class":"Node","name":"\#(leaf)"}"#
-            for level in (0..<1_499).reversed() { text = #"{"children":[\#(text)],"class":"Node","name":"n\#(level)"}"# }
+            for level in (0..<levels - 1).reversed() { text = #"{"children":[\#(text)],"class":"Node","name":"n\#(level)"}"# }
             return Fixtures.exportText(model: model, objects: [text])
         }
+        let error = try readingError(chain(leaf: "leaf", levels: 257))
+        #expect(error.description.hasPrefix("bad.json:6:") && error.message == "nesting deeper than 512")
         let (oldText, newText) = (chain(leaf: "leaf"), chain(leaf: "leaf2"))
         let old = try ExportDocument(bytes: Array(oldText.utf8))
         let new = try ExportDocument(bytes: Array(newText.utf8))
@@ -591,9 +594,9 @@ struct GraphDiffTests {
         #expect(diff.changes.map(\.path) == ["Node[name=leaf2]", "Node[name=leaf]"])
         #expect(diff.changes.map(\.kind) == [.added, .removed])
         let patch = JSONPatch(from: old, to: new)
-        let patched = try patch.apply(to: JSONDocument(parsing: oldText, maxDepth: 4096).value)
-        #expect(patched == (try JSONDocument(parsing: newText, maxDepth: 4096).value))
-        #expect(patched != (try JSONDocument(parsing: oldText, maxDepth: 4096).value))
+        let patched = try patch.apply(to: JSONDocument(parsing: oldText).value)
+        #expect(patched == (try JSONDocument(parsing: newText).value))
+        #expect(patched != (try JSONDocument(parsing: oldText).value))
     }
 
     @Test func identicalObjectsWithoutIdentityAreCountedNotRefused() throws {

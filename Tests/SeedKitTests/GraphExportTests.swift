@@ -294,6 +294,74 @@ struct GraphExportTests {
         #expect(try export(storeAt: reseeded) == original)
     }
 
+    /// A chain of links, each owning the next: `Link{n}` with identity through a to-one, or `Part{n}` without
+    /// identity through an ordered to-many (two levels per link).
+    private static func chainContext(length: Int, withIdentity: Bool) throws -> ObjectContext {
+        let model = try EntityModel(json: JSONDocument(parsing: """
+            {"entities": {
+              "Link": {"identity": ["n"], "attributes": {"n": "integer"}, "relationships": {
+                "next": {"to": "Link", "owns": true, "inverse": "previous"}, "previous": {"to": "Link", "inverse": "next"}}},
+              "Part": {"attributes": {"n": "integer"}, "relationships": {
+                "parts": {"to": "Part", "many": true, "ordered": true, "owns": true, "inverse": "whole"},
+                "whole": {"to": "Part", "inverse": "parts"}}}
+            }}
+            """).value)
+        let context = ObjectContext(model: model)
+        var previous: ManagedObject?
+        for n in 0..<length {
+            let link = try context.insert(withIdentity ? "Link" : "Part", values: ["n": n])
+            if let previous {
+                if withIdentity { try previous.setValue(link, forKey: "next") } else { try previous.add(link, to: "parts") }
+            }
+            previous = link
+        }
+        return context
+    }
+
+    /// An owned chain longer than the nesting limit is written as several top-level objects, each nesting at most
+    /// ``GraphExport/nestingLimit`` levels and referenced where it would have nested: the document reads back as
+    /// itself, and its template set seeds the same graph.
+    @Test(arguments: [true, false])
+    func ownedChainsLongerThanTheNestingLimitAreSplitAtIt(withIdentity: Bool) throws {
+        let context = try Self.chainContext(length: 300, withIdentity: withIdentity)
+        let document = try GraphExport().document(of: context)
+        let objects = try self.objects(document)
+        let linksPerObject = withIdentity ? GraphExport.nestingLimit - 1 : (GraphExport.nestingLimit - 1) / 2
+        #expect(objects.count == (300 + linksPerObject - 1) / linksPerObject)
+        #expect(objects.allSatisfy { $0.nestingDepth <= GraphExport.nestingLimit })
+        #expect(try JSONDocument(parsing: document).value.nestingDepth <= JSON.maxNestingDepth)
+        // The references: an identity stub, or a "$ref" to the "$id" of the object written at the top level.
+        let reference = withIdentity ? #"{"class":"Link","n":\#(linksPerObject)}"# : #"[{"$ref":"Part-"#
+        #expect(String(decoding: objects[0].serialized(style: .canonical), as: UTF8.self).contains(reference))
+        let read = try ExportDocument(bytes: document, file: "chain.json")
+        #expect(try !GraphDiff(from: read, to: read).hasDifferences)
+
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Chain")
+        #expect(try GraphExport().writeTemplates(context, to: templates).count == objects.count + 1)
+        let reseeded = directory.appendingPathComponent("chain.sqlite").path
+        let report = try Seeder(storePath: reseeded).seed(templates: templates)
+        #expect(report.status == .applied, "\(report.issues)")
+        #expect(try export(storeAt: reseeded) == document)
+    }
+
+    /// A JSON attribute value too deep for any place in a document is refused by name, not written unreadable.
+    @Test func aJSONValueTooDeepForAnyDocumentIsRefused() throws {
+        let model = try EntityModel(json: JSONDocument(parsing: #"{"entities": {"Doc": {"attributes": {"body": "json"}}}}"#).value)
+        let context = ObjectContext(model: model)
+        var deep: JSON = 1
+        for _ in 0..<GraphExport.objectDepthLimit { deep = [deep] }
+        try context.insert("Doc", values: ["body": deep])
+        let error = try #require(throws: ExportError.self) { try GraphExport().document(of: context) }
+        #expect(error.message == "an object of Doc cannot be exported: its JSON attribute 'body' nests deeper than the 510 levels an exported object may take (512 in all)")
+        // One level less fits, at the top level.
+        context.rollback()
+        try context.insert("Doc", values: ["body": deep.arrayValue![0]])
+        let document = try GraphExport().document(of: context)
+        #expect(try JSONDocument(parsing: document).value.nestingDepth == JSON.maxNestingDepth)
+    }
+
     @Test func writeTemplatesRefusesADirectoryThatHoldsFilesOrAFile() throws {
         let context = try Fixtures.sampleCompanyContext()
         let directory = try Fixtures.temporaryDirectory()

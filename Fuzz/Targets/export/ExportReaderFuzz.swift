@@ -40,7 +40,8 @@ private func read(_ bytes: [UInt8], file: String) -> (document: ExportDocument, 
         if let location = error.location { checkLocation(location, in: bytes, file: file, "export error \(error)") }
         return nil
     }
-    guard let json = try? JSONDocument(parsing: bytes, maxDepth: ExportDocument.maxDepth).value else {
+    // The reader takes each object on its own: the document's object and "objects" array add two levels.
+    guard let json = try? JSONDocument(parsing: bytes, maxDepth: ExportDocument.maxDepth + 2).value else {
         invariant(false, "an export the diff reads is no JSON")
         return nil
     }

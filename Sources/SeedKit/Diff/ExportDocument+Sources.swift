@@ -45,7 +45,17 @@ extension ExportDocument {
         var options = SQLiteStore.Options()
         options.connection.openMode = .readOnly
         let store = try SQLiteStore(existingAt: path, options: options)
-        try self.init(exporting: store.newContext(), entityNames: entityNames, file: nil)
+        try self.init(exporting: store.newContext(), entityNames: entityNames, source: "the store \(path)")
+    }
+
+    /// The export of a context read back, an error in it naming `source`, since the text is in no file.
+    private init(exporting context: ObjectContext, entityNames: [String]? = nil, source: String) throws {
+        do {
+            try self.init(exporting: context, entityNames: entityNames)
+        } catch var error as ExportError {
+            error.message = "cannot export \(source): \(error.message)"
+            throw error
+        }
     }
 
     /// The export of what a template set says: its objects decoded into memory and exported.
@@ -61,7 +71,7 @@ extension ExportDocument {
                 "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
                     + issues.map(\.description).joined(separator: "\n"))
         }
-        try self.init(exporting: context)
+        try self.init(exporting: context, source: "the templates in \(templates.relativePath)")
         sourceLocations = definitions ?? [:]
         isModelInferred = input.isModelInferred
     }

@@ -24,9 +24,9 @@ public struct ExportDocument: Sendable {
     /// The number of top-level objects.
     public var objectCount: Int { entries.count }
 
-    /// How deeply the text may nest: deep enough for the chains of owned children exports hold (two levels each),
-    /// shallow enough that reading and comparing them cannot overflow a thread's stack.
-    static let maxDepth = 4096
+    /// How deeply each top-level object may nest: as deeply as any SeedKit document (an export writes longer chains of
+    /// owned children as several top-level objects), shallow enough that reading and comparing cannot overflow a stack.
+    static var maxDepth: Int { JSON.maxNestingDepth }
 
     let bytes: [UInt8]
     /// The top-level objects, in document order.

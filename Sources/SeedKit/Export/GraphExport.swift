@@ -21,8 +21,9 @@ import Foundation
 /// Each top-level object is one line of canonical JSON (keys sorted by code point, one number form per value),
 /// so a version-control diff of two exports shows the objects that changed. Top-level objects are sorted by entity
 /// name, then by identity (else by attribute values, then by what they own and reference); owned children are nested
-/// under their owner; other objects are referenced by identity stub, or by a deterministic `$id` (see
-/// ``GraphEncoder``). One order is left to the data: members of an unordered to-many without identity whose
+/// under their owner, up to ``nestingLimit`` levels (deeper ones follow as top-level objects, in the order met, so that
+/// an owned chain of any length stays within what every reader accepts); other objects are referenced by identity
+/// stub, or by a deterministic `$id` (see ``GraphEncoder``). One order is left to the data: members of an unordered to-many without identity whose
 /// attributes are equal keep their stored order (see ``GraphEncoder/canonicalOrder(_:)``). The objects are exactly what
 /// ``GraphDecoder`` and the seeder read, so an export is also a template set (see ``writeTemplates(_:to:)``).
 ///
@@ -99,7 +100,35 @@ public struct GraphExport {
             roots.append(candidate)
             markNested(from: candidate, in: &nested)
         }
-        return GraphEncoder(options: GraphEncodingOptions(nesting: .owned)).encode(roots)
+        return try Self.encode(roots)
+    }
+
+    /// How deeply an exported object nests the objects it owns, itself counting as one level: deeper ones are written
+    /// at the top level and referenced where they would have nested. Far within ``JSON/maxNestingDepth``, so that
+    /// JSON attribute values have room, and pretty template files stay readable (their indentation grows with depth).
+    public static let nestingLimit = 64
+
+    /// How deeply a top-level object may reach: the export document's object and its `"objects"` array take two of
+    /// the levels every SeedKit reader accepts.
+    static let objectDepthLimit = JSON.maxNestingDepth - 2
+
+    /// The export form of `roots`, then of the owned objects too deep to nest, which follow as top-level objects.
+    ///
+    /// - Throws: ``ExportError`` for an object whose JSON attribute nests too deeply to be written within the limit.
+    private static func encode(_ roots: [ManagedObject]) throws -> [JSON] {
+        let (values, tooDeep) = GraphEncoder(options: GraphEncodingOptions(nesting: .owned))
+            .encode(roots, depthLimit: (nestingLimit, objectDepthLimit))
+        if let object = tooDeep.first {
+            let attribute = object.entity.attributes.indices.first { index in
+                if case .json(let value)? = object.attributeValues[index] { return value.nestingDepth >= objectDepthLimit }
+                return false
+            }
+            throw ExportError(
+                "an object of \(object.entity.name) cannot be exported: its JSON attribute "
+                    + "'\(attribute.map { object.entity.attributes[$0].name } ?? "?")' nests deeper than the "
+                    + "\(objectDepthLimit) levels an exported object may take (\(JSON.maxNestingDepth) in all)")
+        }
+        return values
     }
 
     /// Marks `root` and every object the encoder writes nested under it: those reached through owned
@@ -167,7 +196,9 @@ public struct GraphExport {
     ///
     /// - Complexity: O(*n*) in the objects it reaches; used for ties only.
     private static func encodedForm(of object: ManagedObject) -> [UInt8] {
-        GraphEncoder(options: GraphEncodingOptions(nesting: .owned)).encode([object])[0].serialized(style: .canonical)
+        let values = GraphEncoder(options: GraphEncodingOptions(nesting: .owned))
+            .encode([object], depthLimit: (nestingLimit, objectDepthLimit)).values
+        return JSON.array(values).serialized(style: .canonical)
     }
 
     /// Writes the document around `objects`, one canonical line each, handing the bytes to `sink` in pieces.

@@ -78,3 +78,32 @@ extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressibl
         self = .object(members)
     }
 }
+
+extension JSON {
+    /// How deeply SeedKit's documents may nest arrays and objects: every reader of template files, model files and
+    /// export documents (each top-level object on its own) accepts this many levels, and every writer keeps within
+    /// them (an export writes a long chain of owned objects as several top-level objects linked by references), so
+    /// SeedKit never writes what it then refuses.
+    public static let maxNestingDepth = 512
+
+    /// How many levels of arrays and objects the value nests: 0 for a scalar, 1 for `[1]` or `{}`, 2 for `[[1]]`.
+    ///
+    /// - Complexity: O(*n*) in the size of the value, on a heap-allocated stack rather than the call stack.
+    public var nestingDepth: Int {
+        var deepest = 0
+        var pending: [(JSON, Int)] = [(self, 1)]
+        while let (value, depth) = pending.popLast() {
+            switch value {
+            case .array(let elements):
+                deepest = max(deepest, depth)
+                for element in elements { pending.append((element, depth + 1)) }
+            case .object(let members):
+                deepest = max(deepest, depth)
+                for member in members.values { pending.append((member, depth + 1)) }
+            default:
+                continue
+            }
+        }
+        return deepest
+    }
+}

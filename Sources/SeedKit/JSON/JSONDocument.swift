@@ -30,7 +30,7 @@ public struct JSONDocument: Sendable {
     ///   - file: The path to show in locations.
     ///   - maxDepth: How deeply arrays and objects may nest; deeper text is an error rather than a stack overflow.
     /// - Complexity: O(*n*) for *n* bytes; memory for the value tree plus the bytes, which the document keeps.
-    public init(parsing bytes: [UInt8], file: String? = nil, maxDepth: Int = 512) throws(JSONSyntaxError) {
+    public init(parsing bytes: [UInt8], file: String? = nil, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSON, JSONSyntaxError> in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
             do throws(JSONParseFailure) {
@@ -46,26 +46,26 @@ public struct JSONDocument: Sendable {
     }
 
     /// Parses UTF-8 bytes from any collection, like the `[UInt8]` initializer.
-    public init(parsing bytes: some Collection<UInt8>, file: String? = nil, maxDepth: Int = 512)
+    public init(parsing bytes: some Collection<UInt8>, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth)
         throws(JSONSyntaxError)
     {
         try self.init(parsing: Array(bytes), file: file, maxDepth: maxDepth)
     }
 
     /// Parses UTF-8 data.
-    public init(parsing data: Data, file: String? = nil, maxDepth: Int = 512) throws(JSONSyntaxError) {
+    public init(parsing data: Data, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
         try self.init(parsing: [UInt8](data), file: file, maxDepth: maxDepth)
     }
 
     /// Parses a string's UTF-8.
-    public init(parsing text: String, file: String? = nil, maxDepth: Int = 512) throws(JSONSyntaxError) {
+    public init(parsing text: String, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
         try self.init(parsing: Array(text.utf8), file: file, maxDepth: maxDepth)
     }
 
     /// Reads and parses a file; its path is the document's ``file``.
     ///
     /// Throws the file system's error when the file cannot be read, and ``JSONSyntaxError`` for invalid text.
-    public init(contentsOf url: URL, maxDepth: Int = 512) throws {
+    public init(contentsOf url: URL, maxDepth: Int = JSON.maxNestingDepth) throws {
         let data = try Data(contentsOf: url)
         try self.init(parsing: data, file: url.path, maxDepth: maxDepth)
     }
