@@ -200,7 +200,7 @@ struct SeederInferredModelCommandTests {
         let seeded = try Fixtures.runSeed([], in: directory)
         #expect(seeded.status == 0)
         #expect(seeded.stderr == "seed: warning: no model.json in Templates; using a model inferred from the templates — run "
-            + "'seed model --templates Templates > Templates/model.json' to make it explicit\n")
+            + "'seed model --write' to write it to Templates/model.json, and 'seed model --summary' for why\n")
         #expect(seeded.stdout.contains("Employee           3        0          0     0        0"))
         #expect(try Fixtures.runSeed([], in: directory).stdout.contains("unchanged"))
 

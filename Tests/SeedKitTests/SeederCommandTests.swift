@@ -226,7 +226,7 @@ struct SeederCommandTests {
         let validateHelp = try Fixtures.runSeed(["validate", "--help"])
         #expect(validateHelp.stdout.hasPrefix("usage: seed validate"))
         let unknown = try Fixtures.runSeed(["status", "--prune"])
-        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("seed: unknown argument '--prune'\nusage: seed status"))
+        #expect(unknown.status == 2 && unknown.stderr == "seed: unknown option '--prune'; see 'seed status --help'\n")
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let noStore = try Fixtures.runSeed(["status", "--store", "missing.sqlite"], in: directory)
@@ -275,7 +275,14 @@ struct SeederCommandTests {
 
         let shown = try onTerminal(["--store", "a.sqlite"])
         #expect(shown.hasPrefix("\r["), "the bar is the first thing shown")
-        #expect(shown.contains("/201 files\u{1B}[K") || shown.contains("/20001 objects\u{1B}[K"))
+        #expect(shown.contains("/201 files · ") || shown.contains("/20001 objects · "))
+        // Between reports, the bar is redrawn with the time spent: no two drawings are more than half a second apart.
+        let times = shown.split(separator: "\r").compactMap { frame -> Double? in
+            guard frame.hasPrefix("["), frame.hasSuffix(" s\u{1B}[K"), let dot = frame.range(of: " · ", options: .backwards) else { return nil }
+            return Double(frame[dot.upperBound...].dropLast(" s\u{1B}[K".count))
+        }
+        #expect(times.count >= 2)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 <= 0.5 }, "\(times)")
         #expect(shown.contains("\r\u{1B}[Kseed: applied 201 template files from Templates to a.sqlite"), "erased before the summary")
         let quiet = try onTerminal(["--store", "b.sqlite", "--quiet"])
         #expect(!quiet.contains("\r["))
