@@ -28,14 +28,22 @@ func main(_ arguments: [String]) -> ExitCode {
         return try command.run(parsed)
     } catch let error as UsageError {
         let help = current?.name.map { "seed \($0) --help" } ?? "seed --help"
-        Output.err("seed: \(error.message); see '\(help)'")
+        // After a question (did you mean …?), the pointer to the help is a sentence of its own.
+        Output.err("seed: \(error.message)\(error.message.hasSuffix("?") ? "" : ";") see '\(help)'")
     } catch let error as CommandFailure {
         Output.err("seed: \(error.message)")
     } catch {
-        // A library error may take several lines (a list of problems): each is printed, and escaped, as a line.
-        for (index, line) in "\(error)".split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            Output.err(index == 0 ? "seed: \(line)" : String(line))
+        // A list of problems is printed a problem a line; any other error is one line, whatever its text holds.
+        let lines: [String] = switch error {
+        case let errors as ModelErrors: errors.errors.map(\.description)
+        case let errors as GraphDecodingErrors: errors.errors.map(\.description)
+        case let errors as SaveErrors: errors.errors.map(\.description)
+        case let error as ExportError where !error.issues.isEmpty:
+            [ExportError(error.message, location: error.location, pointer: error.pointer).description]
+                + error.issues.map(\.description)
+        default: ["\(error)"]
         }
+        for (index, line) in lines.enumerated() { Output.err(index == 0 ? "seed: \(line)" : line) }
     }
     return .failure
 }

@@ -258,8 +258,9 @@ struct Inference {
         return ModelValidator.isValidName(name) ? name : nil
     }
 
+    /// `file:line:column`, the file quoted when its name holds control characters.
     func location(_ place: InferencePlace) -> String {
-        let file = displayPaths[place.file]
+        let file = TerminalText.quoted(displayPaths[place.file])
         guard let location = documents[place.file]?.location(of: place.pointer) else { return file }
         return "\(file):\(location.line):\(location.column)"
     }
