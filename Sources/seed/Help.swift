@@ -5,12 +5,22 @@ enum Help {
     /// Lines of help are wrapped at this width.
     static let width = 100
 
-    /// `seed validate [--templates DIR] [--model FILE] [--json]`, one line per form of the command.
-    static func usageLines(of command: Command) -> [String] {
-        command.forms.map { form in
-            let spelled = command.options.filter { form.contains($0.name) }.map(\.name)
+    /// `seed validate [--templates DIR] [--model FILE] [--json]`, one per form of the command, each wrapped in lines
+    /// of ``width`` columns under "usage: ". An option a form spells out belongs to the forms that spell it.
+    static func usageLines(of command: Command) -> [[String]] {
+        let spelled = Set(command.options.filter { option in command.forms.contains { $0.contains(option.name) } }.map(\.name))
+        return command.forms.map { form in
             let bracketed = command.options.filter { !spelled.contains($0.name) }.map { "[\($0.synopsis)]" }
-            return ([command.invocation, form] + bracketed).filter { !$0.isEmpty }.joined(separator: " ")
+            let words = [command.invocation, form].filter { !$0.isEmpty } + bracketed
+            var lines = [words[0]]
+            for word in words.dropFirst() {
+                if "usage: ".count + lines[lines.count - 1].count + 1 + word.count > width {
+                    lines.append(String(repeating: " ", count: command.invocation.count + 1) + word)
+                } else {
+                    lines[lines.count - 1] += " " + word
+                }
+            }
+            return lines
         }
     }
 
@@ -35,8 +45,8 @@ enum Help {
         return lines.joined(separator: "\n")
     }
 
-    private static func usage(_ lines: [String]) -> [String] {
-        lines.enumerated().map { ($0.offset == 0 ? "usage: " : "       ") + $0.element }
+    private static func usage(_ forms: [[String]]) -> [String] {
+        forms.joined().enumerated().map { ($0.offset == 0 ? "usage: " : "       ") + $0.element }
     }
 
     private static func options(_ options: [Option]) -> [String] {
@@ -73,11 +83,11 @@ enum Help {
 
 func runHelp(_ arguments: Arguments) throws -> ExitCode {
     guard let name = arguments.operands.first else {
-        Output.out(Help.toolText)
+        Output.block(Help.toolText)
         return .success
     }
     guard let command = Command.named(name) else { throw UsageError.unknownCommand(name) }
-    Output.out(Help.text(of: command))
+    Output.block(Help.text(of: command))
     return .success
 }
 
