@@ -25,7 +25,9 @@ struct Arguments {
     func has(_ option: Option) -> Bool { flags.contains(option.name) }
 
     /// - Complexity: O(*n* + *m*) for *n* arguments and *m* options; a did-you-mean costs O(*m*) edit distances.
-    static func parse(_ arguments: [String], for options: [Option], operands maxOperands: Int = 0) throws(UsageError) -> Arguments {
+    static func parse(
+        _ arguments: [String], for options: [Option], operands maxOperands: Int = 0
+    ) throws(UsageError) -> Arguments {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var parsed = Arguments()
         var rest = arguments[...]
@@ -64,7 +66,8 @@ struct Arguments {
                 let listed = option.choices.joined(separator: ", ")
                 throw UsageError(
                     "\(name) '\(value)' is not one of \(listed)"
-                        + (Suggestion.nearest(to: value, among: option.choices).map { "; did you mean '\($0)'?" } ?? ""))
+                        + (Suggestion.nearest(to: value, among: option.choices).map { "; did you mean '\($0)'?" } ?? "")
+                )
             }
             parsed.values[name, default: []].append(value)
         }
@@ -106,6 +109,9 @@ struct UsageError: Error {
     }
 
     static func unexpectedOperand(_ operand: String, expected: Int) -> UsageError {
-        UsageError(expected == 0 ? "unexpected argument '\(operand)'" : "unexpected argument '\(operand)': at most \(expected) are taken")
+        UsageError(
+            expected == 0
+                ? "unexpected argument '\(operand)'" : "unexpected argument '\(operand)': at most \(expected) are taken"
+        )
     }
 }

@@ -54,7 +54,9 @@ extension Command {
                 templates does nothing. Every template is checked before anything is written. From a terminal, a \
                 seed that takes more than half a second shows its progress on stderr.
                 """,
-            options: [.templates, .store, .model, .dryRun, .prune, .force, .allowDataLoss, .busyTimeout, .json, .quiet],
+            options: [
+                .templates, .store, .model, .dryRun, .prune, .force, .allowDataLoss, .busyTimeout, .json, .quiet,
+            ],
             exits: "0 seeded or nothing to do; 1 invalid templates (nothing written); 2 usage, I/O or store error",
             run: runSeed),
         Command(
@@ -85,7 +87,8 @@ extension Command {
                 overridden by editing the model file.
                 """,
             options: [.templates, .model, .summary, .write, .overwrite],
-            exits: "0 printed or written; 1 the model has problems or the templates contradict each other; 2 usage or I/O error",
+            exits: "0 printed or written; 1 the model has problems or the templates contradict each other; "
+                + "2 usage or I/O error",
             run: runModel),
         Command(
             "schema", forms: ["[--model FILE | --templates DIR]"], summary: "print a JSON Schema of the templates",
@@ -112,7 +115,8 @@ extension Command {
             exits: "0 written; 2 usage, I/O or store error",
             run: runExport),
         Command(
-            "diff", forms: ["OLD NEW", "--templates DIR --store PATH"], summary: "compare two object graphs by identity",
+            "diff", forms: ["OLD NEW", "--templates DIR --store PATH"],
+            summary: "compare two object graphs by identity",
             details: """
                 Compares two object graphs by entity and identity, never by position. OLD and NEW are each an export \
                 file (seed export), a template directory or a store. Reports objects added and removed, attribute \
@@ -136,6 +140,10 @@ extension Command {
             run: runHelp),
         Command(
             "version", summary: "print the version", details: "Prints the version of seed and SeedKit.", options: [],
-            exits: "0", run: { _ in Output.out(version); return .success }),
+            exits: "0",
+            run: { _ in
+                Output.out(version)
+                return .success
+            }),
     ]
 }

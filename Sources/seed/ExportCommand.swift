@@ -13,13 +13,15 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
     options.connection.openMode = .readOnly
     options.connection.busyTimeout = store.busyTimeout
     let sqliteStore: SQLiteStore = try store.run {
-        guard let modelPath = arguments.value(.model) else { return try SQLiteStore(existingAt: store.path, options: options) }
+        guard let modelPath = arguments.value(.model) else {
+            return try SQLiteStore(existingAt: store.path, options: options)
+        }
         let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
         // Opening with another model would migrate the store, which a read-only export must not do.
         if let stored = try? SQLiteStore.storedModel(atPath: store.path), stored != model {
             throw CommandFailure(
-                "the model in \(TerminalText.quoted(modelPath)) is not the one \(TerminalText.quoted(store.path)) holds; "
-                    + "leave out --model to read the store with its own")
+                "the model in \(TerminalText.quoted(modelPath)) is not the one \(TerminalText.quoted(store.path)) "
+                    + "holds; leave out --model to read the store with its own")
         }
         return try SQLiteStore(path: store.path, model: model, options: options)
     }

@@ -8,7 +8,8 @@ enum Help {
     /// `seed validate [--templates DIR] [--model FILE] [--json]`, one per form of the command, each wrapped in lines
     /// of ``width`` columns under "usage: ". An option a form spells out belongs to the forms that spell it.
     static func usageLines(of command: Command) -> [[String]] {
-        let spelled = Set(command.options.filter { option in command.forms.contains { $0.contains(option.name) } }.map(\.name))
+        let spelled = Set(
+            command.options.filter { option in command.forms.contains { $0.contains(option.name) } }.map(\.name))
         return command.forms.map { form in
             let bracketed = command.options.filter { !spelled.contains($0.name) }.map { "[\($0.synopsis)]" }
             let words = [command.invocation, form].filter { !$0.isEmpty } + bracketed
@@ -39,7 +40,9 @@ enum Help {
         var lines = usage(Command.all.flatMap(usageLines))
         lines += [""] + wrap(seeding.details, indent: "")
         lines += [""] + options(seeding.options)
-        lines += ["", "commands:"] + columns(Command.all.compactMap { command in command.name.map { ($0, command.summary) } })
+        lines +=
+            ["", "commands:"]
+            + columns(Command.all.compactMap { command in command.name.map { ($0, command.summary) } })
         lines += [""] + wrap("'seed help COMMAND' (or 'seed COMMAND --help') shows a command's options.", indent: "")
         lines += wrap("Exit status: \(seeding.exits).", indent: "")
         return lines.joined(separator: "\n")
@@ -94,7 +97,8 @@ func runHelp(_ arguments: Arguments) throws -> ExitCode {
 extension UsageError {
     static func unknownCommand(_ name: String) -> UsageError {
         let names = Command.all.compactMap(\.name)
-        let hint = Suggestion.nearest(to: name, among: names).map { "; did you mean '\($0)'?" }
+        let hint =
+            Suggestion.nearest(to: name, among: names).map { "; did you mean '\($0)'?" }
             ?? "; commands are \(names.joined(separator: ", "))"
         return UsageError("unknown command '\(name)'\(hint)")
     }

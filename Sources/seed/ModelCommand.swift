@@ -12,7 +12,8 @@ func runModel(_ arguments: Arguments) throws -> ExitCode {
     let directory = URL(fileURLWithPath: templates)
     if arguments.has(.write) {
         guard arguments.value(.model) == nil else {
-            throw UsageError("--write writes the model inferred from the templates; with --model FILE there is none to write")
+            throw UsageError(
+                "--write writes the model inferred from the templates; with --model FILE there is none to write")
         }
         guard !arguments.has(.summary) else { throw UsageError("give --write or --summary, not both") }
         let inferred = ModelInference.infer(from: try TemplateSet(directory: directory))
@@ -20,9 +21,11 @@ func runModel(_ arguments: Arguments) throws -> ExitCode {
             for issue in inferred.issues { Output.err(issue.description) }
             return .problems
         }
-        try ModelFile.save(model, to: directory.appendingPathComponent("model.json"), replacing: arguments.has(.overwrite))
-        Output.err("seed: wrote \(TerminalText.quoted(directory.appendingPathComponent("model.json").relativePath)): "
-            + "\(model.entities.count) entities; edit it to change what inference chose")
+        try ModelFile.save(
+            model, to: directory.appendingPathComponent("model.json"), replacing: arguments.has(.overwrite))
+        Output.err(
+            "seed: wrote \(TerminalText.quoted(directory.appendingPathComponent("model.json").relativePath)): "
+                + "\(model.entities.count) entities; edit it to change what inference chose")
         return .success
     }
     guard !arguments.has(.overwrite) else { throw UsageError("--force replaces an existing model.json, with --write") }
@@ -49,8 +52,9 @@ enum ModelSummary {
         for entity in model.entities {
             let parent = entity.parentName.map { " : \($0)" } ?? ""
             let identity = entity.identity.isEmpty ? "" : " identity(\(entity.identity.joined(separator: ", ")))"
-            Output.out("  \(entity.name)\(parent)\(identity) — \(entity.attributes.count) attributes, "
-                + "\(entity.relationships.count) relationships")
+            Output.out(
+                "  \(entity.name)\(parent)\(identity) — \(entity.attributes.count) attributes, "
+                    + "\(entity.relationships.count) relationships")
         }
         guard explaining, source.isInferred else { return }
         Output.out("inferred, and why:")
@@ -69,7 +73,8 @@ enum ModelFile {
         let path = url.path
         var status = stat()
         if !replacing, stat(path, &status) == 0, status.st_size > 0 {
-            throw CommandFailure("\(TerminalText.quoted(url.relativePath)) exists; --force replaces it with the inferred model")
+            throw CommandFailure(
+                "\(TerminalText.quoted(url.relativePath)) exists; --force replaces it with the inferred model")
         }
         let temporary = "\(path).writing-\(getpid())"
         let bytes = model.json.serialized(style: .pretty) + [UInt8(ascii: "\n")]

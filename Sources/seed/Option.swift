@@ -64,9 +64,11 @@ extension Option {
     static let store = Option("--store", value: "PATH", "the SQLite store file (default seed.sqlite)")
     static let model = Option(
         "--model", value: "FILE",
-        "the model file (default DIR/model.json; without either, the model is inferred from the templates: see seed model)")
+        "the model file (default DIR/model.json; without either, the model is inferred from the templates: "
+            + "see seed model)")
     static let dryRun = Option("--dry-run", "report what would change, writing nothing")
-    static let prune = Option("--prune", "delete seeded objects the templates no longer hold, unless the application changed them")
+    static let prune = Option(
+        "--prune", "delete seeded objects the templates no longer hold, unless the application changed them")
     static let force = Option("--force", "overwrite objects the application changed since they were seeded")
     static let allowDataLoss = Option(
         "--allow-data-loss", "let a model change drop the columns and tables of properties and entities it removed")
@@ -74,21 +76,25 @@ extension Option {
         "--busy-timeout", value: "SECONDS", "how long to wait for another process that holds the store (default 5)")
     static let json = Option("--json", "print the report as one JSON object")
     static let quiet = Option("--quiet", "print nothing on success, and no progress display")
-    static let summary = Option("--summary", "list the entities and explain each inferred choice instead of printing the model file")
+    static let summary = Option(
+        "--summary", "list the entities and explain each inferred choice instead of printing the model file")
     static let write = Option("--write", "write the model to DIR/model.json instead of printing it")
     static let overwrite = Option("--force", "with --write, replace an existing model.json")
     static let output = Option("--output", value: "FILE", "write to FILE instead of standard output")
     static let entity = Option(
-        "--entity", kind: .repeatable(placeholder: "NAME"), "export only objects of NAME and its subentities, with their owned children")
+        "--entity", kind: .repeatable(placeholder: "NAME"),
+        "export only objects of NAME and its subentities, with their owned children")
     static let exportFormat = Option(
         "--format", value: "FORMAT", choices: ["json", "templates"],
-        "json: one canonical document (default); templates: a template set in the new or empty directory --output names")
+        "json: one canonical document (default); templates: a template set in the new or empty directory --output names"
+    )
     static let diffFormat = Option(
         "--format", value: "FORMAT", choices: ["text", "json", "json-patch", "github"],
         "text: a line per change and a summary (default; coloured on a terminal unless NO_COLOR is set); json: one "
             + "object; json-patch: an RFC 6902 patch turning OLD's export into NEW's; github: workflow annotations")
     static let ignore = Option(
         "--ignore", kind: .repeatable(placeholder: "PATTERN"),
-        "leave out changes of Entity.property, *.property or a whole Entity (not for json-patch, which always turns OLD into NEW)")
+        "leave out changes of Entity.property, *.property or a whole Entity (not for json-patch, which always "
+            + "turns OLD into NEW)")
     static let help = Option("--help", "show this help")
 }

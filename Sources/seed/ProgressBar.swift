@@ -98,11 +98,13 @@ final class ProgressBar: @unchecked Sendable {
     static func line(for progress: SeedProgress, elapsed: Duration) -> String {
         let fraction = progress.total > 0 ? Double(progress.completed) / Double(progress.total) : 1
         let filled = min(width, Int(fraction * Double(width)))
-        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "")
+        let bar =
+            String(repeating: "=", count: filled) + (filled < width ? ">" : "")
             + String(repeating: " ", count: max(0, width - filled - 1))
         let unit = progress.phase == .checking ? "files" : "objects"
         let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
-        return "\r[\(bar)] \(progress.phase.rawValue) \(progress.completed)/\(progress.total) \(unit) · \(tenths / 10).\(tenths % 10) s\u{1B}[K"
+        let counts = "\(progress.phase.rawValue) \(progress.completed)/\(progress.total) \(unit)"
+        return "\r[\(bar)] \(counts) · \(tenths / 10).\(tenths % 10) s\u{1B}[K"
     }
 }
 

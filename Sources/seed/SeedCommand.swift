@@ -4,7 +4,8 @@ import SeedKit
 func runSeed(_ arguments: Arguments) throws -> ExitCode {
     let templates = arguments.value(.templates) ?? "Templates"
     let store = try StoreArgument(arguments)
-    let quiet = arguments.has(.quiet), json = arguments.has(.json)
+    let quiet = arguments.has(.quiet)
+    let json = arguments.has(.json)
     var options = SeedOptions(
         modelURL: arguments.value(.model).map { URL(fileURLWithPath: $0) }, dryRun: arguments.has(.dryRun),
         prune: arguments.has(.prune), force: arguments.has(.force), allowsDataLoss: arguments.has(.allowDataLoss),
@@ -14,7 +15,9 @@ func runSeed(_ arguments: Arguments) throws -> ExitCode {
     let report: SeedReport
     do {
         defer { progress?.finish() }
-        report = try store.run { try Seeder(storePath: store.path).seed(templates: URL(fileURLWithPath: templates), options: options) }
+        report = try store.run {
+            try Seeder(storePath: store.path).seed(templates: URL(fileURLWithPath: templates), options: options)
+        }
     }
     Warnings.templates(report, templates: templates)
     if json { Output.json(report.json) }
@@ -25,19 +28,23 @@ func runSeed(_ arguments: Arguments) throws -> ExitCode {
     case .unchanged:
         guard !json && !quiet else { break }
         let total = report.entities.values.reduce(0) { $0 + $1.unchanged }
-        Output.out("seed: unchanged — \(TerminalText.quoted(store.path)) already holds \(TerminalText.quoted(templates)) "
-            + "(\(report.fileCount) files, \(total) objects)")
+        Output.out(
+            "seed: unchanged — \(TerminalText.quoted(store.path)) already holds \(TerminalText.quoted(templates)) "
+                + "(\(report.fileCount) files, \(total) objects)")
     case .applied:
         guard !json && !quiet else { break }
         let verb = report.isDryRun ? "would apply" : "applied"
-        Output.out("seed: \(verb) \(report.fileCount) template files from \(TerminalText.quoted(templates)) to \(TerminalText.quoted(store.path))")
+        Output.out(
+            "seed: \(verb) \(report.fileCount) template files from \(TerminalText.quoted(templates)) "
+                + "to \(TerminalText.quoted(store.path))")
         Output.block(report.table)
         if let plan = report.plan {
             Output.out("plan, as seed diff shows it:")
             Output.block(plan.text(colored: Output.isColored))
         }
         if !report.keptObjects.isEmpty {
-            Output.out("kept, changed by the application since seeding (--force overwrites): \(report.keptObjects.joined(separator: ", "))")
+            let kept = report.keptObjects.joined(separator: ", ")
+            Output.out("kept, changed by the application since seeding (--force overwrites): \(kept)")
         }
     }
     return .success

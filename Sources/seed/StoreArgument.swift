@@ -33,11 +33,13 @@ struct StoreArgument {
             return try body()
         } catch let error as DatabaseError where error.resultCode == .busy || error.resultCode == .locked {
             throw CommandFailure(
-                "store \(TerminalText.quoted(path)) is locked by another process; waited \(Self.seconds(busySeconds)) s "
-                    + "(--busy-timeout)")
+                "store \(TerminalText.quoted(path)) is locked by another process; "
+                    + "waited \(Self.seconds(busySeconds)) s (--busy-timeout)")
         } catch let error as StoreError where error.kind == .migrationRefused {
-            let fix = error.migratesWithDataLoss
-                ? "; run again with --allow-data-loss to drop it, or give the property or entity its old name as an alias to keep it"
+            let fix =
+                error.migratesWithDataLoss
+                ? "; run again with --allow-data-loss to drop it, or give the property or entity its old name as an "
+                    + "alias to keep it"
                 : "; give the new model a default, or keep the old type, or seed a new store"
             throw CommandFailure("\(error)\(fix)")
         }

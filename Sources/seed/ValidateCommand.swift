@@ -20,7 +20,9 @@ func runValidate(_ arguments: Arguments) throws -> ExitCode {
     }
     if !arguments.has(.json) {
         let source = try SeedModel(templates: URL(fileURLWithPath: templates), options: options)
-        if let model = source.model { ModelSummary.print(model, source: source, templates: templates, explaining: false) }
+        if let model = source.model {
+            ModelSummary.print(model, source: source, templates: templates, explaining: false)
+        }
         Output.out("\(report.fileCount) template files in \(TerminalText.quoted(templates)): valid")
     }
     return .success

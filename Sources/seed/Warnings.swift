@@ -14,12 +14,15 @@ enum Warnings {
     static func inferredModel(_ model: EntityModel?, templates: String) {
         let directory = TerminalText.quoted(templates)
         let file = URL(fileURLWithPath: templates).appendingPathComponent("model.json").path
-        let missing = FileManager.default.fileExists(atPath: file) ? "\(directory)/model.json is empty" : "no model.json in \(directory)"
+        let missing =
+            FileManager.default.fileExists(atPath: file)
+            ? "\(directory)/model.json is empty" : "no model.json in \(directory)"
         let inverses = model.map(inversePairs) ?? []
         let taken = inverses.isEmpty ? "" : " (it takes \(inverses.joined(separator: ", ")) as inverses)"
         let option = templates == "Templates" ? "" : " --templates \(directory)"
-        Output.err("seed: warning: \(missing); using a model inferred from the templates\(taken) — run 'seed model --write"
-            + "\(option)' to write it to \(directory)/model.json, and 'seed model --summary\(option)' for why")
+        Output.err(
+            "seed: warning: \(missing); using a model inferred from the templates\(taken) — run 'seed model --write"
+                + "\(option)' to write it to \(directory)/model.json, and 'seed model --summary\(option)' for why")
     }
 
     /// `Department.employees and Employee.department` for each pair of inverse relationships, once.
@@ -27,7 +30,8 @@ enum Warnings {
         model.declarations.flatMap { entity in
             entity.relationships.compactMap { relationship -> String? in
                 guard let inverse = relationship.inverse,
-                    (entity.name, relationship.name) < (relationship.destination, inverse) else { return nil }
+                    (entity.name, relationship.name) < (relationship.destination, inverse)
+                else { return nil }
                 return "\(entity.name).\(relationship.name) and \(relationship.destination).\(inverse)"
             }
         }
@@ -53,7 +57,8 @@ enum Warnings {
         }
         let shown = ignored.prefix(3).map(TerminalText.quoted).joined(separator: ", ")
         let more = ignored.count > 3 ? " and \(ignored.count - 3) more" : ""
-        Output.err("seed: warning: no .template files in \(directory); ignored \(ignored.count) other file"
-            + "\(ignored.count == 1 ? "" : "s") (\(shown)\(more)): templates are JSON files named NAME.template")
+        Output.err(
+            "seed: warning: no .template files in \(directory); ignored \(ignored.count) other file"
+                + "\(ignored.count == 1 ? "" : "s") (\(shown)\(more)): templates are JSON files named NAME.template")
     }
 }

@@ -34,15 +34,16 @@ func main(_ arguments: [String]) -> ExitCode {
         Output.err("seed: \(error.message)")
     } catch {
         // A list of problems is printed a problem a line; any other error is one line, whatever its text holds.
-        let lines: [String] = switch error {
-        case let errors as ModelErrors: errors.errors.map(\.description)
-        case let errors as GraphDecodingErrors: errors.errors.map(\.description)
-        case let errors as SaveErrors: errors.errors.map(\.description)
-        case let error as ExportError where !error.issues.isEmpty:
-            [ExportError(error.message, location: error.location, pointer: error.pointer).description]
-                + error.issues.map(\.description)
-        default: ["\(error)"]
-        }
+        let lines: [String] =
+            switch error {
+            case let errors as ModelErrors: errors.errors.map(\.description)
+            case let errors as GraphDecodingErrors: errors.errors.map(\.description)
+            case let errors as SaveErrors: errors.errors.map(\.description)
+            case let error as ExportError where !error.issues.isEmpty:
+                [ExportError(error.message, location: error.location, pointer: error.pointer).description]
+                    + error.issues.map(\.description)
+            default: ["\(error)"]
+            }
         for (index, line) in lines.enumerated() { Output.err(index == 0 ? "seed: \(line)" : line) }
     }
     return .failure

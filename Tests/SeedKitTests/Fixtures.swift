@@ -129,12 +129,16 @@ extension Fixtures {
         .deletingLastPathComponent()
 
     /// Runs `seed` with `arguments` and collects its exit status and output.
-    static func runSeed(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+    static func runSeed(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = seedExecutable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

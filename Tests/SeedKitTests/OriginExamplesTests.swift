@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SeedKit
 
 /// The origin post's two template forms (an Employee with its Department nested; a Department with its Employees
@@ -14,8 +15,12 @@ struct OriginExamplesTests {
     /// A directory with the form's templates in Templates/, and the model file when `withModel`.
     private func templates(_ form: Form, withModel: Bool) throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
-        if form != .department { try Fixtures.write(Fixtures.originEmployeeTemplate, to: "Templates/john.template", in: directory) }
-        if form != .employee { try Fixtures.write(Fixtures.originDepartmentTemplate, to: "Templates/boring.template", in: directory) }
+        if form != .department {
+            try Fixtures.write(Fixtures.originEmployeeTemplate, to: "Templates/john.template", in: directory)
+        }
+        if form != .employee {
+            try Fixtures.write(Fixtures.originDepartmentTemplate, to: "Templates/boring.template", in: directory)
+        }
         if withModel { try Fixtures.write(Fixtures.originModelText, to: "Templates/model.json", in: directory) }
         return directory
     }
@@ -35,7 +40,8 @@ struct OriginExamplesTests {
         for department in objects where department["class"] == "Department" {
             for member in department["employees"]?.arrayValue ?? [] {
                 let name = try #require(member["name"]?.stringValue)
-                #expect(found[name] == "none" || found[name] == department["name"]?.stringValue, "\(name): one department")
+                #expect(
+                    found[name] == "none" || found[name] == department["name"]?.stringValue, "\(name): one department")
                 found[name] = department["name"]?.stringValue
             }
         }
@@ -56,7 +62,10 @@ struct OriginExamplesTests {
             #expect(try employees(in: directory) == ["John Johnson": "Boring Department"])
         case .department, .both:
             // The employees nested in the department belong to it, through the inverse of Department.employees.
-            #expect(try employees(in: directory) == ["John Johnson": "Boring Department", "Jane Jansen": "Boring Department"])
+            #expect(
+                try employees(in: directory) == [
+                    "John Johnson": "Boring Department", "Jane Jansen": "Boring Department",
+                ])
         }
         #expect(try Fixtures.runSeed([], in: directory).stdout.hasPrefix("seed: unchanged"))
     }
@@ -87,14 +96,19 @@ struct OriginExamplesTests {
         let directory = try templates(.both, withModel: false)
         defer { try? FileManager.default.removeItem(at: directory) }
         let warning = try Fixtures.runSeed(["validate"], in: directory).stderr
-        #expect(warning == "seed: warning: no model.json in Templates; using a model inferred from the templates (it takes "
-            + "Department.employees and Employee.department as inverses) — run 'seed model --write' to write it to "
-            + "Templates/model.json, and 'seed model --summary' for why\n")
+        #expect(
+            warning == "seed: warning: no model.json in Templates; using a model inferred from the templates (it takes "
+                + "Department.employees and Employee.department as inverses) — run 'seed model --write' to write it to "
+                + "Templates/model.json, and 'seed model --summary' for why\n")
         let summary = try Fixtures.runSeed(["model", "--summary"], in: directory).stdout
-        #expect(summary.contains("\n  Employee identity(name): named like an identifier and stated by every object; its values "
-            + #"differ but where one object is stated more than once, alike ("John Johnson" 2 times: Templates/boring.template:5:9, "#
-            + "Templates/john.template:1:1)\n"))
-        #expect(summary.contains("\n  Department.employees and Employee.department inverses: the only relationships between "
-            + "Department and Employee, one each way\n"))
+        #expect(
+            summary.contains(
+                "\n  Employee identity(name): named like an identifier and stated by every object; its values "
+                    + #"differ but where one object is stated more than once, alike ("John Johnson" 2 times: "#
+                    + "Templates/boring.template:5:9, Templates/john.template:1:1)\n"))
+        #expect(
+            summary.contains(
+                "\n  Department.employees and Employee.department inverses: the only relationships between "
+                    + "Department and Employee, one each way\n"))
     }
 }

@@ -263,7 +263,8 @@ struct SeederCommandTests {
         let directory = try writeLongSet()
         defer { try? FileManager.default.removeItem(at: directory) }
         let interrupted = try Fixtures.runSeedOnTerminal(
-            shell: #""$SEED" --store a.sqlite & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#, in: directory)
+            shell: #""$SEED" --store a.sqlite & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#,
+            in: directory)
         #expect(interrupted.output.hasPrefix("\r["), "the bar was showing")
         #expect(interrupted.output.hasSuffix("\r\u{1B}[Kexit=130\r\n"), "erased, then the shell's line")
         #expect(!interrupted.output.contains("seed: applied"))
@@ -288,7 +289,9 @@ struct SeederCommandTests {
         #expect(shown.contains("/201 files · ") || shown.contains("/20001 objects · "))
         // Between reports, the bar is redrawn with the time spent: no two drawings are more than half a second apart.
         let times = shown.split(separator: "\r").compactMap { frame -> Double? in
-            guard frame.hasPrefix("["), frame.hasSuffix(" s\u{1B}[K"), let dot = frame.range(of: " · ", options: .backwards) else { return nil }
+            guard frame.hasPrefix("["), frame.hasSuffix(" s\u{1B}[K"),
+                let dot = frame.range(of: " · ", options: .backwards)
+            else { return nil }
             return Double(frame[dot.upperBound...].dropLast(" s\u{1B}[K".count))
         }
         #expect(times.count >= 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SeedKit
 
 /// Control characters from templates, stores and file names never reach the terminal as they are: every text output
@@ -9,12 +10,15 @@ struct TerminalOutputTests {
     /// An identity with a newline that would forge a line of the diff, a name with an escape sequence, and a file
     /// whose name holds a newline.
     static let forgedIdentity = "x\n+FakeObject"
-    static let model = #"{"entities": {"Employee": {"identity": ["email"], "attributes": {"email": "string", "name": "string"}}}}"#
+    static let model =
+        #"{"entities": {"Employee": {"identity": ["email"], "attributes": {"email": "string", "name": "string"}}}}"#
 
     private func hostileSet() throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
         try Fixtures.write(Self.model, to: "Templates/model.json", in: directory)
-        try Fixtures.write(#"{"class": "Employee", "email": "x\n+FakeObject", "name": "Ann\u001b[31mRed"}"#, to: "Templates/a\nb.template", in: directory)
+        try Fixtures.write(
+            #"{"class": "Employee", "email": "x\n+FakeObject", "name": "Ann\u001b[31mRed"}"#,
+            to: "Templates/a\nb.template", in: directory)
         return directory
     }
 
@@ -39,32 +43,42 @@ struct TerminalOutputTests {
         try store.execute(sql: "UPDATE Employee SET name = 'Bob' || char(155)")
         let diff = try Fixtures.runSeed(["diff", "--templates", "Templates", "--store", "seed.sqlite"], in: directory)
         #expect(diff.status == 1)
-        #expect(diff.stdout == #"~ Employee[email="x\n+FakeObject"].name: "Ann\u001b[31mRed" → "Bob\u009b""# + "\n"
-            + "0 objects added, 0 removed, 1 changed\n")
+        #expect(
+            diff.stdout == #"~ Employee[email="x\n+FakeObject"].name: "Ann\u001b[31mRed" → "Bob\u009b""# + "\n"
+                + "0 objects added, 0 removed, 1 changed\n")
 
         // JSON output escapes what JSON escapes (C0); C1 characters, which JSON need not escape, stay as they are.
-        let json = try Fixtures.runSeed(["diff", "--templates", "Templates", "--store", "seed.sqlite", "--format", "json"], in: directory)
+        let json = try Fixtures.runSeed(
+            ["diff", "--templates", "Templates", "--store", "seed.sqlite", "--format", "json"], in: directory)
         #expect(controlCharacters(in: json.stdout) == ["\u{9B}"] && json.stdout.contains(#""new": "Bob"#))
         let exported = try Fixtures.runSeed(["export"], in: directory)
-        #expect(exported.stdout.contains(#""email":"x\n+FakeObject""#) && controlCharacters(in: exported.stdout) == ["\u{9B}"],
+        #expect(
+            exported.stdout.contains(#""email":"x\n+FakeObject""#)
+                && controlCharacters(in: exported.stdout) == ["\u{9B}"],
             "canonical JSON keeps C1 characters, which JSON need not escape, byte for byte")
     }
 
     @Test func errorsEscapeClassNamesAndPaths() throws {
         let directory = try hostileSet()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Fixtures.write(#"{"class": "Emp\u001b]0;pwned\u0007loyee", "email": "e"}"#, to: "Templates/c\u{1B}[2J.template", in: directory)
+        try Fixtures.write(
+            #"{"class": "Emp\u001b]0;pwned\u0007loyee", "email": "e"}"#, to: "Templates/c\u{1B}[2J.template",
+            in: directory)
         let validate = try Fixtures.runSeed(["validate"], in: directory)
         #expect(validate.status == 1 && controlCharacters(in: validate.stderr).isEmpty)
         let lines = validate.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines.last == "")
-        #expect(lines[0].hasPrefix(#""Templates/c\u001b[2J.template":1:11: /class: unknown class 'Emp\u001b]0;pwned\u0007loyee'"#))
+        #expect(
+            lines[0].hasPrefix(
+                #""Templates/c\u001b[2J.template":1:11: /class: unknown class 'Emp\u001b]0;pwned\u0007loyee'"#))
         #expect(lines[1] == "seed: 1 problem in Templates; nothing was written")
 
         let missing = try Fixtures.runSeed(["status", "--store", "no\nstore.sqlite"], in: directory)
         #expect(missing.status == 2 && missing.stderr == #"seed: no store at no\nstore.sqlite"# + "\n")
         let badOption = try Fixtures.runSeed(["--\u{1B}[31m"], in: directory)
-        #expect(badOption.status == 2 && badOption.stderr == #"seed: unknown option '--\u001b[31m'; see 'seed --help'"# + "\n")
+        #expect(
+            badOption.status == 2
+                && badOption.stderr == #"seed: unknown option '--\u001b[31m'; see 'seed --help'"# + "\n")
     }
 
     @Test func theModelSummaryAndExportsEscapeToo() throws {
@@ -72,13 +86,19 @@ struct TerminalOutputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/model.json"))
         // The same employee stated twice: the summary quotes its identity as the example.
-        try Fixtures.write(#"{"class": "Employee", "email": "x\n+FakeObject", "name": "Ann\u001b[31mRed"}"#, to: "Templates/again.template", in: directory)
+        try Fixtures.write(
+            #"{"class": "Employee", "email": "x\n+FakeObject", "name": "Ann\u001b[31mRed"}"#,
+            to: "Templates/again.template", in: directory)
         let summary = try Fixtures.runSeed(["model", "--summary"], in: directory)
         #expect(summary.status == 0 && controlCharacters(in: summary.stdout + summary.stderr).isEmpty)
-        #expect(summary.stdout.contains(#"("x\n+FakeObject" 2 times: "Templates/a\nb.template":1:1, Templates/again.template:1:1)"#))
+        #expect(
+            summary.stdout.contains(
+                #"("x\n+FakeObject" 2 times: "Templates/a\nb.template":1:1, Templates/again.template:1:1)"#))
 
         #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
         let written = try Fixtures.runSeed(["export", "--format", "templates", "--output", "out\nput"], in: directory)
-        #expect(written.status == 0 && written.stderr == #"seed: wrote 1 template files and model.json to "out\nput""# + "\n")
+        #expect(
+            written.status == 0
+                && written.stderr == #"seed: wrote 1 template files and model.json to "out\nput""# + "\n")
     }
 }

@@ -58,7 +58,8 @@ extension ExportDocument {
         let (context, issues) = input.decode()
         guard let context, issues.isEmpty else {
             throw ExportError(
-                "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid (seed validate shows the same):",
+                "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
+                    + "(seed validate shows the same):",
                 issues: issues)
         }
         try self.init(exporting: context)

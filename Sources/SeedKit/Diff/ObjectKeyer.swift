@@ -84,7 +84,8 @@ struct ObjectKeyer: Sendable {
     /// canonical JSON, with the control characters JSON leaves as they are (DEL, C1, U+2028…) escaped too.
     static func plainText(_ value: JSON) -> String {
         if case .string(let text) = value, !text.isEmpty, !text.contains(where: { "[],=\"".contains($0) }),
-            text.first?.isWhitespace == false, text.last?.isWhitespace == false, !TerminalText.hasControlCharacters(text)
+            text.first?.isWhitespace == false, text.last?.isWhitespace == false,
+            !TerminalText.hasControlCharacters(text)
         {
             return text
         }

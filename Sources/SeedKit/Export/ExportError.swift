@@ -13,7 +13,9 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     /// For a template set that cannot be read, every problem of its templates, each on a line of the description.
     public var issues: [SeedIssue] = []
 
-    public init(_ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil, issues: [SeedIssue] = []) {
+    public init(
+        _ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil, issues: [SeedIssue] = []
+    ) {
         self.message = message
         self.location = location
         self.pointer = pointer

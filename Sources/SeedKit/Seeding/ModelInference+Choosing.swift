@@ -16,7 +16,9 @@ private struct IdentityFinding {
 }
 
 /// Attribute names that usually identify, most telling first.
-private let identifierNames = ["id", "uuid", "key", "code", "slug", "email", "username", "login", "handle", "sku", "isbn", "name", "title"]
+private let identifierNames = [
+    "id", "uuid", "key", "code", "slug", "email", "username", "login", "handle", "sku", "isbn", "name", "title",
+]
 
 extension Inference {
     mutating func result() -> ModelInference.Result {
@@ -43,7 +45,8 @@ extension Inference {
         let kinds = Set(known.kinds.keys)
         if let shape = Self.shape(of: kinds) {
             if (shape == .toOne || shape == .toMany) && known.classes.isEmpty, let place = known.unresolved {
-                issue(at: place, "\(entity).\(key): no related object names its class, so its entity cannot be inferred")
+                issue(
+                    at: place, "\(entity).\(key): no related object names its class, so its entity cannot be inferred")
                 return nil
             }
             return shape
@@ -57,9 +60,12 @@ extension Inference {
                 break
             }
         }
-        let (earlier, later) = conflict ?? ((ordered[0].key, ordered[0].value), (ordered.last!.key, ordered.last!.value))
-        issue(at: later.1, "\(entity).\(key) is \(later.0.description) here but \(earlier.0.description) at "
-            + "\(location(earlier.1)): the model cannot be inferred")
+        let (earlier, later) =
+            conflict ?? ((ordered[0].key, ordered[0].value), (ordered.last!.key, ordered.last!.value))
+        issue(
+            at: later.1,
+            "\(entity).\(key) is \(later.0.description) here but \(earlier.0.description) at "
+                + "\(location(earlier.1)): the model cannot be inferred")
         return nil
     }
 
@@ -84,7 +90,8 @@ extension Inference {
         case [.uuid]: return .attribute(.uuid)
         case [.decimal]: return .attribute(.decimal)
         case _ where kinds.isSubset(of: [.integer, .double]): return .attribute(.double)
-        case _ where kinds.contains(.decimal) && kinds.isSubset(of: [.decimal, .integer, .double]): return .attribute(.decimal)
+        case _ where kinds.contains(.decimal) && kinds.isSubset(of: [.decimal, .integer, .double]):
+            return .attribute(.decimal)
         case _ where kinds.isSubset(of: strings): return .attribute(.string)
         default: return nil
         }
@@ -108,7 +115,9 @@ private struct Choosing {
         self.inference = inference
         self.shapes = shapes
         var statementsOf: [String: [Int]] = [:]
-        for (index, statement) in inference.statements.enumerated() { statementsOf[statement.entity, default: []].append(index) }
+        for (index, statement) in inference.statements.enumerated() {
+            statementsOf[statement.entity, default: []].append(index)
+        }
         self.statementsOf = statementsOf
     }
 
@@ -130,7 +139,7 @@ private struct Choosing {
     func ancestors(of entity: String) -> [String] {
         var chain: [String] = []
         var current = entity
-        while let parent = parents[current], !chain.contains(parent) {
+        while let parent = parents[current] {
             chain.append(parent)
             current = parent
         }
@@ -151,15 +160,17 @@ private struct Choosing {
         guard !statements.isEmpty else { return nil }
         var failures: [String] = []
         // References: nested objects holding nothing but some of their entity's scalar values.
-        let references = statements.filter { $0.isNested && $0.isScalarOnly && $0.valued.count < keys(of: $0.entity).count }
+        let references = statements.filter {
+            $0.isNested && $0.isScalarOnly && $0.valued.count < keys(of: $0.entity).count
+        }
         if let first = references.first, !first.valued.isEmpty, references.allSatisfy({ $0.valued == first.valued }) {
             let candidate = first.valued.sorted()
             switch check(candidate, statements) {
             case .success(let agreement):
                 return IdentityFinding(
                     keys: candidate,
-                    reason: "references name objects by \(candidate.joined(separator: " and ")) alone (\(inference.location(first.place))); "
-                        + tellsApart(agreement))
+                    reason: "references name objects by \(candidate.joined(separator: " and ")) alone "
+                        + "(\(inference.location(first.place))); \(tellsApart(agreement))")
             case .failure(let refusal):
                 failures.append(refusal.reason)
             }
@@ -173,7 +184,9 @@ private struct Choosing {
         for key in named {
             switch check([key], statements) {
             case .success(let agreement) where agreement.statedTwice > 0 || rank(key) < Int.max:
-                let why = rank(key) < Int.max ? "named like an identifier and stated by every object; " : "stated by every object; "
+                let why =
+                    rank(key) < Int.max
+                    ? "named like an identifier and stated by every object; " : "stated by every object; "
                 return IdentityFinding(keys: [key], reason: why + tellsApart(agreement))
             case .success:
                 continue
@@ -187,53 +200,91 @@ private struct Choosing {
 
     /// "its values differ in every object", or which object is stated more than once, alike.
     private func tellsApart(_ agreement: Agreement) -> String {
-        guard let (value, places) = agreement.example else { return "its values differ in every object" }
-        let shown = places.prefix(2).map(inference.location).joined(separator: ", ") + (places.count > 2 ? ", …" : "")
-        let others = agreement.statedTwice > 1 ? "; \(agreement.statedTwice - 1) more object\(agreement.statedTwice > 2 ? "s" : "") likewise" : ""
-        return "its values differ but where one object is stated more than once, alike (\(value) \(places.count) times: "
+        guard let (values, times, places) = agreement.example else { return "its values differ in every object" }
+        let shown = places.map(inference.location).joined(separator: ", ") + (times > 2 ? ", …" : "")
+        let more = agreement.statedTwice - 1
+        let others = more > 0 ? "; \(more) more object\(more > 1 ? "s" : "") likewise" : ""
+        return "its values differ but where one object is stated more than once, alike (\(values) \(times) times: "
             + "\(shown)\(others))"
     }
 
     /// Where `key` stands among identifier names; `Int.max` for other names.
     private func rank(_ key: String) -> Int {
         if let index = identifierNames.firstIndex(of: key) { return index }
-        if key.hasSuffix("Id") || key.hasSuffix("_id") || key.hasSuffix("ID") || key.hasSuffix("Code") || key.hasSuffix("_code") {
+        if key.hasSuffix("Id") || key.hasSuffix("_id") || key.hasSuffix("ID") || key.hasSuffix("Code")
+            || key.hasSuffix("_code")
+        {
             return identifierNames.count
         }
         return Int.max
     }
 
     /// Whether `keys` identify `statements`: every one states them (not null, not empty), and statements with the
-    /// same values agree on every value both state. Success carries the number of objects stated more than once.
+    /// same values agree on every value both state. Success carries the objects stated more than once.
+    ///
+    /// - Complexity: O(*n*) in the number of values the statements hold.
     private func check(_ keys: [String], _ statements: [StatedObject]) -> Result<Agreement, IdentityRefusal> {
-        var objects: [[[UInt8]]: (values: [String: JSON], places: [String: InferencePlace], statements: [InferencePlace])] = [:]
+        struct Object {
+            var values: [String: (value: [UInt8], place: InferencePlace)] = [:]
+            /// The identity values as JSON, for the example.
+            var text: [String: String] = [:]
+            var count = 0
+            /// The first two statements, for the example.
+            var places: [InferencePlace] = []
+        }
+        var objects: [Object] = []
+        var objectOf: [[[UInt8]]: Int] = [:]
+        let named = keys.joined(separator: ", ")
         for statement in statements {
             var identity: [[UInt8]] = []
             for key in keys {
                 guard let value = statement.scalars[key], value != .null, value != .string("") else {
-                    return .failure(IdentityRefusal("\(keys.joined(separator: ", ")) is not stated by every object (\(inference.location(statement.place)))"))
+                    return .failure(
+                        IdentityRefusal(
+                            "\(named) is not stated by every object (\(inference.location(statement.place)))"))
                 }
-                identity.append(value.serialized(style: .canonical))
+                identity.append(Self.bytes(of: value))
             }
-            var object = objects[identity] ?? ([:], [:], [])
-            object.statements.append(statement.place)
+            let index = objectOf[identity] ?? objects.count
+            if index == objects.count {
+                objectOf[identity] = index
+                objects.append(Object())
+            }
+            objects[index].count += 1
+            if objects[index].places.count < 2 { objects[index].places.append(statement.place) }
+            if objects[index].count == 2 {
+                for key in keys { objects[index].text[key] = statement.scalars[key]!.text(style: .canonical) }
+            }
             for (key, value) in statement.scalars {
-                if let known = object.values[key], known.serialized(style: .canonical) != value.serialized(style: .canonical) {
-                    let stated = keys.map { statement.scalars[$0]!.text(style: .canonical) }.joined(separator: ", ")
-                    return .failure(IdentityRefusal(
-                        "\(keys.joined(separator: ", ")) \(stated) is stated twice with different \(key) "
-                            + "(\(inference.location(object.places[key]!)) and \(inference.location(statement.place)))"))
+                let bytes = Self.bytes(of: value)
+                guard let known = objects[index].values[key] else {
+                    objects[index].values[key] = (bytes, statement.place)
+                    continue
                 }
-                object.values[key] = value
-                if object.places[key] == nil { object.places[key] = statement.place }
+                if known.value != bytes {
+                    let stated = keys.map { statement.scalars[$0]!.text(style: .canonical) }.joined(separator: ", ")
+                    return .failure(
+                        IdentityRefusal(
+                            "\(named) \(TerminalText.escaped(stated)) is stated twice with different \(key) "
+                                + "(\(inference.location(known.place)) and \(inference.location(statement.place)))"))
+                }
             }
-            objects[identity] = object
         }
-        let repeated = objects.values.filter { $0.statements.count > 1 }
-        let example = repeated.min { $0.statements[0].order < $1.statements[0].order }.map { object in
-            (keys.map { object.values[$0]!.text(style: .canonical) }.joined(separator: ", "), object.statements)
+        let repeated = objects.filter { $0.count > 1 }
+        let example = repeated.min { $0.places[0].order < $1.places[0].order }.map { object in
+            (keys.map { object.text[$0]! }.joined(separator: ", "), object.count, object.places)
         }
         return .success(Agreement(statedTwice: repeated.count, example: example))
+    }
+
+    /// A scalar's exact bytes, tagged with its kind: identity values compare as bytes, never by Unicode equivalence.
+    static func bytes(of value: JSON) -> [UInt8] {
+        switch value {
+        case .string(let text): [UInt8(ascii: "s")] + Array(text.utf8)
+        case .number(let number): [UInt8(ascii: "n")] + Array(number.description.utf8)
+        case .bool(let flag): [flag ? UInt8(ascii: "t") : UInt8(ascii: "f")]
+        default: [UInt8(ascii: "z")]
+        }
     }
 
     mutating func chooseIdentities() {
@@ -242,7 +293,9 @@ private struct Choosing {
             let members = tree(of: entity)
             guard let finding = findIdentity(of: members) else { continue }
             if finding.keys.isEmpty {
-                if members.contains(where: { member in statementsOf[member]!.contains { !inference.statements[$0].isNested } }) {
+                if members.contains(where: { member in
+                    statementsOf[member]!.contains { !inference.statements[$0].isNested }
+                }) {
                     choose(.identity, "\(entity) without identity", finding.reason)
                 }
             } else {
@@ -259,8 +312,9 @@ private struct Choosing {
         var objects: [[[UInt8]]: Set<String>] = [:]
         for (position, index) in (statementsOf[entity] ?? []).enumerated() {
             let statement = inference.statements[index]
-            let key = identity.isEmpty
-                ? [Array(String(position).utf8)] : identity.map { statement.scalars[$0]?.serialized(style: .canonical) ?? [] }
+            let key =
+                identity.isEmpty
+                ? [Array(String(position).utf8)] : identity.map { statement.scalars[$0].map(Self.bytes) ?? [] }
             objects[key, default: []].formUnion(statement.valued)
         }
         return objects.values.reduce(into: keys(of: entity)) { $0.formIntersection($1) }
@@ -272,48 +326,48 @@ private struct Choosing {
         return Inference.shape(of: kinds) != nil
     }
 
+    /// Makes each entity the subentity of the nearest other entity it extends, per the rule in ``ModelInference``.
+    /// A parent's objects always have fewer keys than its subentity's, so parents never form a loop.
     mutating func chooseParents() {
         let classed = entities.filter { inference.keyNamed[$0] == nil }
-        var own: [String: [String]] = [:]
+        var identity: [String: [String]] = [:]
         var required: [String: Set<String>] = [:]
         for entity in classed {
-            own[entity] = findIdentity(of: [entity])?.keys ?? []
-            required[entity] = requiredKeys(of: entity, identity: own[entity]!)
+            identity[entity] = findIdentity(of: [entity])?.keys ?? []
+            required[entity] = requiredKeys(of: entity, identity: identity[entity]!)
         }
-        // Entities referred to together: the classes one relationship's values name.
-        let together = inference.evidence.values.flatMap { $0.values.map { Set($0.classes.keys) } }.filter { $0.count > 1 }
+        // The classes the values of one relationship name together.
+        let together = inference.evidence.values.flatMap { $0.values.map { Set($0.classes.keys) } }
+            .filter { $0.count > 1 }
+        let nearestFirst = classed.sorted { a, b in
+            keys(of: a).count != keys(of: b).count ? keys(of: a).count > keys(of: b).count : a < b
+        }
         for child in classed {
-            var best: (parent: String, reason: String)?
-            for parent in classed where parent != child {
+            for parent in nearestFirst where parent != child {
                 let parentRequired = required[parent]!, childRequired = required[child]!
                 guard !parentRequired.isEmpty, parentRequired.isSubset(of: childRequired),
                     !childRequired.isSubset(of: keys(of: parent)),
                     keys(of: child).intersection(keys(of: parent)).allSatisfy({ isCompatible($0, child, parent) })
                 else { continue }
-                var because: String
+                let evidence: String
+                let both = (statementsOf[child]! + statementsOf[parent]!).map { inference.statements[$0] }
                 if together.contains(where: { $0.contains(child) && $0.contains(parent) }) {
-                    because = "they are referred to where \(parent) is expected"
-                } else if let identity = own[parent], !identity.isEmpty, parentRequired.count >= 3,
-                    case .success = check(identity, (statementsOf[child]! + statementsOf[parent]!).map { inference.statements[$0] })
+                    evidence = "they are referred to where \(parent) is expected"
+                } else if let keys = identity[parent], !keys.isEmpty, parentRequired.count >= 3,
+                    case .success = check(keys, both)
                 {
-                    because = "they carry \(parent)'s identity (\(identity.joined(separator: ", "))), unique among both"
+                    evidence = "they carry \(parent)'s identity (\(keys.joined(separator: ", "))), unique among both"
                 } else {
                     continue
                 }
-                if let known = best, keys(of: known.parent).count > keys(of: parent).count
-                    || (keys(of: known.parent).count == keys(of: parent).count && known.parent < parent) { continue }
+                let shared = parentRequired.sorted().joined(separator: ", ")
                 let extra = childRequired.subtracting(keys(of: parent)).sorted().joined(separator: ", ")
-                because = "its objects have every key each \(parent) has (\(parentRequired.sorted().joined(separator: ", "))) "
-                    + "and more (\(extra)), and \(because)"
-                best = (parent, because)
+                parents[child] = parent
+                choose(
+                    .subentity, "\(child) : \(parent)",
+                    "its objects have every key each \(parent) has (\(shared)) and more (\(extra)), and \(evidence)")
+                break
             }
-            if let best { parents[child] = best.parent }
-            if let best { choose(.subentity, "\(child) : \(best.parent)", best.reason) }
-        }
-        // A loop of parents (possible only with odd evidence) is broken: none of its entities gets one.
-        for entity in Array(parents.keys) where parents[ancestors(of: entity).last!] != nil {
-            parents[entity] = nil
-            choices.removeAll { $0.kind == .subentity && $0.subject.hasPrefix("\(entity) :") }
         }
     }
 
@@ -323,16 +377,22 @@ private struct Choosing {
         for entity in entities where parents[entity] == nil {
             if let (owner, key) = inference.keyNamed[entity] {
                 owned.insert(entity)
-                choose(.ownership, "\(entity) owned", "written without \"class\" in the list \(owner).\(key): an entity named "
-                    + "after the key, whose objects belong to the object they are written in, in order")
+                choose(
+                    .ownership, "\(entity) owned",
+                    "written without \"class\" in the list \(owner).\(key): an entity named "
+                        + "after the key, whose objects belong to the object they are written in, in order")
                 continue
             }
             let members = tree(of: entity)
-            let isTopLevel = members.contains { member in statementsOf[member]!.contains { !inference.statements[$0].isNested } }
+            let isTopLevel = members.contains { member in
+                statementsOf[member]!.contains { !inference.statements[$0].isNested }
+            }
             guard !isTopLevel, identities[entity] == nil else { continue }
             owned.insert(entity)
-            choose(.ownership, "\(entity) owned", "never at the top level and without identity: its objects belong to the "
-                + "object they are written in, in order")
+            choose(
+                .ownership, "\(entity) owned",
+                "never at the top level and without identity: its objects belong to the "
+                    + "object they are written in, in order")
         }
     }
 
@@ -374,23 +434,30 @@ private struct Choosing {
         for entity in entities {
             for key in declaredKeys(of: entity) {
                 let known = mergedEvidence(key, of: entity)
-                guard let shape = Inference.shape(of: Set(known.kinds.keys)), shape == .toOne || shape == .toMany else { continue }
+                guard let shape = Inference.shape(of: Set(known.kinds.keys)), shape == .toOne || shape == .toMany else {
+                    continue
+                }
                 let classes = known.classes.sorted { $0.value.order < $1.value.order }
                 var destination = classes[0].key
                 for (name, place) in classes.dropFirst() {
                     guard let common = nearestCommon(destination, name) else {
-                        let message = "\(entity).\(key) names objects of classes \(destination) and \(name), which are not kinds of "
-                            + "one entity: the model cannot be inferred"
+                        let message =
+                            "\(entity).\(key) names objects of classes \(destination) and \(name), which are not "
+                            + "kinds of one entity: the model cannot be inferred"
                         let location = inference.documents[place.file]?.location(of: place.pointer)
-                        issues.append(SeedIssue(
-                            file: inference.displayPaths[place.file], line: location?.line, column: location?.column,
-                            pointer: place.pointer.description, message: message))
+                        issues.append(
+                            SeedIssue(
+                                file: inference.displayPaths[place.file], line: location?.line,
+                                column: location?.column,
+                                pointer: place.pointer.description, message: message))
                         break
                     }
                     destination = common
                 }
                 let owns = owned.contains(destination) && !known.holdsReferences
-                relationships.append(Relationship(entity: entity, key: key, destination: destination, isToMany: shape == .toMany, owns: owns))
+                relationships.append(
+                    Relationship(
+                        entity: entity, key: key, destination: destination, isToMany: shape == .toMany, owns: owns))
             }
         }
         return issues.isEmpty ? relationships : nil
@@ -405,10 +472,12 @@ private struct Choosing {
     mutating func chooseInverses(_ relationships: inout [Relationship]) {
         for (index, relationship) in relationships.enumerated() where relationship.entity < relationship.destination {
             let there = relationships.indices.filter {
-                relationships[$0].entity == relationship.destination && relationships[$0].destination == relationship.entity
+                relationships[$0].entity == relationship.destination
+                    && relationships[$0].destination == relationship.entity
             }
             let here = relationships.indices.filter {
-                relationships[$0].entity == relationship.entity && relationships[$0].destination == relationship.destination
+                relationships[$0].entity == relationship.entity
+                    && relationships[$0].destination == relationship.destination
             }
             guard here.count == 1, there.count == 1 else { continue }
             let back = relationships[there[0]]
@@ -416,7 +485,8 @@ private struct Choosing {
             if relationship.owns && (back.isToMany || back.owns) || back.owns && relationship.isToMany { continue }
             relationships[index].inverse = back.key
             relationships[there[0]].inverse = relationship.key
-            choose(.inverse, "\(relationship.entity).\(relationship.key) and \(back.entity).\(back.key) inverses",
+            choose(
+                .inverse, "\(relationship.entity).\(relationship.key) and \(back.entity).\(back.key) inverses",
                 "the only relationships between \(relationship.entity) and \(back.entity), one each way")
         }
     }
@@ -426,7 +496,8 @@ private struct Choosing {
 /// (its identity values and where it is stated).
 private struct Agreement {
     var statedTwice: Int
-    var example: (String, [InferencePlace])?
+    /// The identity values of the first object stated more than once, how many times, and its first two places.
+    var example: (values: String, times: Int, places: [InferencePlace])?
 }
 
 /// Why a set of keys does not identify an entity's objects.
@@ -448,10 +519,11 @@ extension Choosing {
                 switch shape {
                 case .toOne, .toMany:
                     let relationship = relationships.first { $0.entity == entity && $0.key == key }!
-                    declaration.relationships.append(RelationshipDescription(
-                        key, to: relationship.destination, isToMany: relationship.isToMany,
-                        isOrdered: relationship.owns && relationship.isToMany, inverse: relationship.inverse,
-                        owns: relationship.owns))
+                    declaration.relationships.append(
+                        RelationshipDescription(
+                            key, to: relationship.destination, isToMany: relationship.isToMany,
+                            isOrdered: relationship.owns && relationship.isToMany, inverse: relationship.inverse,
+                            owns: relationship.owns))
                 case .unknown:
                     declaration.attributes.append(AttributeDescription(key, .json, isOptional: true))
                 case .attribute(let type):
@@ -468,10 +540,12 @@ extension Choosing {
             return ModelInference.Result(model: try EntityModel(declarations), issues: [], choices: choices)
         } catch let errors as ModelErrors {
             return ModelInference.Result(
-                model: nil, issues: errors.errors.map { SeedIssue(file: nil, message: "inferred model: \($0.description)") },
+                model: nil,
+                issues: errors.errors.map { SeedIssue(file: nil, message: "inferred model: \($0.description)") },
                 choices: choices)
         } catch {
-            return ModelInference.Result(model: nil, issues: [SeedIssue(file: nil, message: "inferred model: \(error)")], choices: choices)
+            return ModelInference.Result(
+                model: nil, issues: [SeedIssue(file: nil, message: "inferred model: \(error)")], choices: choices)
         }
     }
 
@@ -497,8 +571,9 @@ extension Choosing {
             for index in statementsOf[member] ?? [] {
                 let statement = inference.statements[index]
                 order += 1
-                let key = identity.isEmpty
-                    ? [Array(String(order).utf8)] : identity.map { statement.scalars[$0]?.serialized(style: .canonical) ?? [] }
+                let key =
+                    identity.isEmpty
+                    ? [Array(String(order).utf8)] : identity.map { statement.scalars[$0].map(Choosing.bytes) ?? [] }
                 var object = objects[key] ?? (statement.entity, [])
                 if ancestors(of: statement.entity).contains(object.entity) { object.entity = statement.entity }
                 object.valued.formUnion(statement.valued)

@@ -11,7 +11,7 @@ struct InferencePlace {
 }
 
 /// What one value says about the property its key names.
-enum InferredKind: Hashable, Comparable {
+enum InferredKind: Hashable {
     case integer, double, bool, string, date, uuid, decimal, json
     case toOne, toMany
     /// `[]`: a to-many relationship or a `json` array, as the other values say.
@@ -76,9 +76,10 @@ struct Inference {
                 documents.append(try JSONDocument(parsing: file.bytes, file: file.displayPath))
             } catch {
                 documents.append(nil)
-                issues.append(SeedIssue(
-                    file: file.displayPath, line: error.location.line, column: error.location.column,
-                    message: error.message))
+                issues.append(
+                    SeedIssue(
+                        file: file.displayPath, line: error.location.line, column: error.location.column,
+                        message: error.message))
             }
         }
         // `$ref` may point forward, into a later file: every `$id` and class is collected before anything is judged.
@@ -174,8 +175,10 @@ struct Inference {
         guard objects.count == elements.count else { return note(.json, entity: entity, key: key, place) }
         // Objects without "class" beside related objects are of the class those name.
         let classOfID = self.classOfID
-        var destination = objects.lazy.compactMap { $0["class"]?.stringValue ?? $0["$ref"]?.stringValue.flatMap { classOfID[$0] } }
-            .first
+        var destination = objects.lazy.compactMap {
+            $0["class"]?.stringValue ?? $0["$ref"]?.stringValue.flatMap { classOfID[$0] }
+        }
+        .first
         if destination == nil && !objects.contains(where: { $0["$ref"] != nil }) {
             // A list of objects without "class": objects of the entity named after the key, when they look like it.
             guard let name = Self.entityName(forKey: key),
@@ -233,7 +236,8 @@ struct Inference {
     static func isExactDecimal(_ text: String) -> Bool {
         let unsigned = text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
         guard let point = unsigned.firstIndex(of: UInt8(ascii: ".")) else { return false }
-        let whole = unsigned[..<point], fraction = unsigned[unsigned.index(after: point)...]
+        let whole = unsigned[..<point]
+        let fraction = unsigned[unsigned.index(after: point)...]
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         return !whole.isEmpty && !fraction.isEmpty && whole.allSatisfy(isDigit) && fraction.allSatisfy(isDigit)
             && Decimal(exactly: text) != nil
@@ -267,8 +271,9 @@ struct Inference {
 
     mutating func issue(at place: InferencePlace, _ message: String) {
         let location = documents[place.file]?.location(of: place.pointer)
-        issues.append(SeedIssue(
-            file: displayPaths[place.file], line: location?.line, column: location?.column,
-            pointer: place.pointer.tokens.isEmpty ? "" : place.pointer.description, message: message))
+        issues.append(
+            SeedIssue(
+                file: displayPaths[place.file], line: location?.line, column: location?.column,
+                pointer: place.pointer.tokens.isEmpty ? "" : place.pointer.description, message: message))
     }
 }

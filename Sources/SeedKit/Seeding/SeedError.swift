@@ -38,7 +38,8 @@ public struct SeedIssue: Sendable, Hashable, Comparable, CustomStringConvertible
         var place = file.map(TerminalText.quoted) ?? ""
         if let line, let column { place += ":\(line):\(column)" }
         let pointerText = pointer.isEmpty ? "/" : pointer
-        return TerminalText.escaped(place.isEmpty ? "\(pointerText): \(message)" : "\(place): \(pointerText): \(message)")
+        let line = place.isEmpty ? "\(pointerText): \(message)" : "\(place): \(pointerText): \(message)"
+        return TerminalText.escaped(line)
     }
 
     public static func < (lhs: SeedIssue, rhs: SeedIssue) -> Bool {

@@ -35,7 +35,9 @@ public struct SeedModel: Sendable {
     /// Whether there is a model file at `url`: a file with more than white space in it. An empty `model.json` is what
     /// a shell redirect into it leaves when the command fails, and is taken as no model file.
     private static func hasModelFile(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return FileManager.default.fileExists(atPath: url.path) }
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            return FileManager.default.fileExists(atPath: url.path)
+        }
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4096)) ?? Data()
         return !start.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } || start.count == 4096
@@ -49,7 +51,9 @@ public struct SeedModel: Sendable {
     init(set: TemplateSet, options: SeedOptions) throws(SeedError) {
         let modelURL = Self.fileURL(templates: set.directory, options: options)
         let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/model.json"
-        guard options.modelURL != nil ? FileManager.default.fileExists(atPath: modelURL.path) : Self.hasModelFile(modelURL) else {
+        let isThere = options.modelURL != nil
+            ? FileManager.default.fileExists(atPath: modelURL.path) : Self.hasModelFile(modelURL)
+        guard isThere else {
             guard options.modelURL == nil else { throw SeedError("no model file at \(modelPath)") }
             let inferred = ModelInference.infer(from: set)
             (model, issues, choices) = (inferred.model, inferred.issues, inferred.choices)

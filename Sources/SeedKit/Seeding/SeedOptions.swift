@@ -25,7 +25,8 @@ public struct SeedOptions: Sendable {
 
     public init(
         modelURL: URL? = nil, dryRun: Bool = false, prune: Bool = false, force: Bool = false,
-        allowsDataLoss: Bool = false, busyTimeout: Duration = .seconds(5), progress: (@Sendable (SeedProgress) -> Void)? = nil
+        allowsDataLoss: Bool = false, busyTimeout: Duration = .seconds(5),
+        progress: (@Sendable (SeedProgress) -> Void)? = nil
     ) {
         self.modelURL = modelURL
         self.dryRun = dryRun

@@ -22,7 +22,8 @@ extension Seeder {
                 + "a file path, such as seed.sqlite"
         }
         if path.hasPrefix("file:") {
-            return "'\(path)' is an SQLite URI, not a file path: give the path (\(path.dropFirst(5).prefix { $0 != "?" })), "
+            let file = path.dropFirst(5).prefix { $0 != "?" }
+            return "'\(path)' is an SQLite URI, not a file path: give the path (\(file)), "
                 + "or ./\(path) for a file whose name starts with 'file:'"
         }
         return nil

@@ -116,7 +116,8 @@ public struct Seeder {
         }
         if options.dryRun {
             // An absent store would receive everything: an empty store in memory says the same without a file.
-            let store = storeExists ? try openStore(model: model, options: options) : try SQLiteStore.inMemory(model: model)
+            let store = storeExists
+                ? try openStore(model: model, options: options) : try SQLiteStore.inMemory(model: model)
             if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
                 return try unchangedReport(report, store.connection)
             }

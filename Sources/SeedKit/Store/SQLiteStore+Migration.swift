@@ -79,7 +79,11 @@ extension SQLiteStore {
             }
             for oldColumn in oldTable.columns where !matchedOldColumns.contains(oldColumn.name) {
                 guard options.allowsDataLoss else {
-                    refuse(name, oldColumn.name, "dropping the column would lose its values; the new model has no property named \(oldColumn.name) or aliased to it", unlessDataLossIsAllowed: true)
+                    refuse(
+                        name, oldColumn.name,
+                        "dropping the column would lose its values; the new model has no property named "
+                            + "\(oldColumn.name) or aliased to it",
+                        unlessDataLossIsAllowed: true)
                     continue
                 }
                 run("DROP INDEX IF EXISTS \(SQLIdentifier.quote("\(name)_\(oldColumn.name)"))")
@@ -90,7 +94,11 @@ extension SQLiteStore {
         }
         for name in old.tables.keys.sorted() where !matchedOldTables.contains(name) {
             guard options.allowsDataLoss else {
-                refuse(name, nil, "dropping the table would lose its rows; the new model has no entity named \(name) or aliased to it", unlessDataLossIsAllowed: true)
+                refuse(
+                    name, nil,
+                    "dropping the table would lose its rows; the new model has no entity named \(name) "
+                        + "or aliased to it",
+                    unlessDataLossIsAllowed: true)
                 continue
             }
             run("DROP TABLE \(SQLIdentifier.quote(name))")
