@@ -31,7 +31,7 @@ struct StoreArgument {
     func run<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
-        } catch let error as DatabaseError where error.resultCode == .busy || error.resultCode == .locked {
+        } catch let error as DatabaseError where error.resultCode == .busy {
             throw CommandFailure(
                 "store \(TerminalText.quoted(path)) is locked by another process; "
                     + "waited \(Self.seconds(busySeconds)) s (--busy-timeout)")

@@ -9,7 +9,13 @@ func command(for arguments: [String]) throws(UsageError) -> (Command, [String]) 
     guard let first = arguments.first else { return (Command.all[0], []) }
     if first == "--version" { return (Command.named("version")!, Array(arguments.dropFirst())) }
     if let command = Command.named(first) { return (command, Array(arguments.dropFirst())) }
-    // Seeding takes no operands: a word first is a mistyped command.
+    // Seeding takes no operands: a word first is a mistyped command, or a directory meant for --templates.
+    var isDirectory: ObjCBool = false
+    if !first.hasPrefix("-") && FileManager.default.fileExists(atPath: first, isDirectory: &isDirectory)
+        && isDirectory.boolValue
+    {
+        throw UsageError("'\(first)' is not a command; to seed from that directory, give --templates \(first)")
+    }
     if !first.hasPrefix("-") { throw .unknownCommand(first) }
     return (Command.all[0], arguments)
 }

@@ -27,6 +27,12 @@ struct CommandLineTests {
             unknown.stderr
                 == "seed: unknown command 'frobnicate'; commands are validate, status, model, schema, export, "
                 + "diff, help, version; see 'seed --help'\n")
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = try Fixtures.runSeed(["Templates"], in: directory)
+        #expect(folder.status == 2)
+        #expect(folder.stderr == "seed: 'Templates' is not a command; to seed from that directory, give --templates "
+            + "Templates; see 'seed --help'\n")
         let help = try Fixtures.runSeed(["help", "exprot"])
         #expect(
             help.status == 2
