@@ -234,6 +234,10 @@ struct ModelInferenceTests {
                 "A.r names objects of classes B and C, which are not kinds of one entity: the model cannot be inferred"
             ])
         #expect(unrelated.issues.first?.pointer == "/r/1")
+        // A name the model refuses is located where the templates give it.
+        let badNames = try infer(["a.template": #"[{ "class": "Item", "1st": 1 }, { "class": "Bad-Name" }]"#])
+        #expect(badNames.issues.map { "\($0.line ?? 0):\($0.column ?? 0) \($0.pointer)" } == ["1:28 /0/1st", "1:44 /1/class"])
+        #expect(badNames.issues.first?.message.hasPrefix("inferred model: Item.1st: property name '1st' is not a valid name") == true)
     }
 }
 

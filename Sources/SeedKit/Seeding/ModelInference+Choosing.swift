@@ -437,6 +437,7 @@ private struct Choosing {
                 guard let shape = Inference.shape(of: Set(known.kinds.keys)), shape == .toOne || shape == .toMany else {
                     continue
                 }
+                // Never empty: a relationship naming no class is an issue of `shape(of:entity:key:)`.
                 let classes = known.classes.sorted { $0.value.order < $1.value.order }
                 var destination = classes[0].key
                 for (name, place) in classes.dropFirst() {
@@ -539,14 +540,32 @@ extension Choosing {
         do {
             return ModelInference.Result(model: try EntityModel(declarations), issues: [], choices: choices)
         } catch let errors as ModelErrors {
-            return ModelInference.Result(
-                model: nil,
-                issues: errors.errors.map { SeedIssue(file: nil, message: "inferred model: \($0.description)") },
-                choices: choices)
+            return ModelInference.Result(model: nil, issues: errors.errors.map(located).sorted(), choices: choices)
         } catch {
             return ModelInference.Result(
                 model: nil, issues: [SeedIssue(file: nil, message: "inferred model: \(error)")], choices: choices)
         }
+    }
+
+    /// A problem of the inferred model, located where the templates say what it is about: a property's first value,
+    /// or an entity's first `"class"`.
+    private func located(_ error: ModelError) -> SeedIssue {
+        let message = "inferred model: \(error.description)"
+        let place = error.entity.flatMap { entity -> InferencePlace? in
+            if let property = error.property {
+                return inference.evidence[entity]?[property]?.kinds.values.min { $0.order < $1.order }
+            }
+            return statementsOf[entity]?.first.map { index in
+                var place = inference.statements[index].place
+                place.pointer = place.pointer.appending("class")
+                return place
+            }
+        }
+        guard let place else { return SeedIssue(file: nil, message: message) }
+        let location = inference.documents[place.file]?.location(of: place.pointer)
+        return SeedIssue(
+            file: inference.displayPaths[place.file], line: location?.line, column: location?.column,
+            pointer: place.pointer.description, message: message)
     }
 
     private mutating func explainType(_ type: AttributeType, of subject: String, example: JSON?) {
