@@ -107,12 +107,8 @@ struct CommandLineTests {
     /// `NO_COLOR` turns colours off only when it is set to something (no-color.org): set and empty, it does not.
     @Test func noColorCountsOnlyWhenNotEmpty() throws {
         try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
-        let directory = try Fixtures.sampleTemplatesCopy()
+        let directory = try Fixtures.seededSampleWithANewProject()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
-        try Fixtures.write(
-            #"{"class": "Project", "code": "ZEUS", "title": "Zeus"}"#, to: "Templates/projects/zeus.template",
-            in: directory)
         let diff = ["diff", "--templates", "Templates", "--store", "seed.sqlite"]
         // The templates are OLD, the store NEW: the project only the templates hold shows as removed, in red.
         let empty = try Fixtures.runSeedOnTerminal(diff, in: directory, environment: ["NO_COLOR": ""])
@@ -167,12 +163,8 @@ struct StoreArgumentCommandTests {
 
     /// A store another process holds is waited for up to --busy-timeout, then named, with the option to change.
     @Test func aLockedStoreSaysSoAfterTheBusyTimeout() throws {
-        let directory = try Fixtures.sampleTemplatesCopy()
+        let directory = try Fixtures.seededSampleWithANewProject()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
-        try Fixtures.write(
-            #"{"class": "Project", "code": "ZEUS", "title": "Zeus"}"#, to: "Templates/projects/zeus.template",
-            in: directory)
         let holder = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
         try holder.execute(sql: "BEGIN IMMEDIATE")
         let start = ContinuousClock.now
