@@ -68,8 +68,9 @@ extension ExportDocument {
         let (context, issues) = input.decode()
         guard let context, issues.isEmpty else {
             throw ExportError(
-                "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
-                    + issues.map(\.description).joined(separator: "\n"))
+                "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
+                    + "(seed validate shows the same):",
+                issues: issues)
         }
         try self.init(exporting: context, source: "the templates in \(templates.relativePath)")
         sourceLocations = definitions ?? [:]

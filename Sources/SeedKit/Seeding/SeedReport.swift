@@ -39,6 +39,8 @@ public struct SeedReport: Sendable {
     public var plan: GraphDiff?
     /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
     public var isModelInferred = false
+    /// The model inferred from the templates, when ``isModelInferred``; its choices are worth a look.
+    public var inferredModel: EntityModel?
     public var fileCount = 0
 
     public init(status: Status, fingerprint: String) {

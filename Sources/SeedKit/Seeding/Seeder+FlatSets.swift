@@ -14,7 +14,7 @@ extension Seeder {
     ) throws -> SeedReport? {
         let fileHashes = files.map { ($0.relativePath, $0.hash, $0.stamp) }
         guard !storeExists else {
-            guard try SeedInsertion.tablesAreEmpty(in: openStore(model: model)),
+            guard try SeedInsertion.tablesAreEmpty(in: openStore(model: model, options: options)),
                 let rows = SeedRows(reading: files, model: model, fileRead: filesChecked)
             else { return nil }
             return try insert(
@@ -40,7 +40,7 @@ extension Seeder {
             return report
         case .preempted where !options.force && !options.prune:
             // Another seeder created the store first: most likely from this very set.
-            let store = try openStore(model: model)
+            let store = try openStore(model: model, options: options)
             guard try SeedLedger.fingerprint(in: store.connection) == input.fingerprint else { return nil }
             return try unchangedReport(report, store.connection)
         case .preempted, .abandoned:
@@ -53,7 +53,7 @@ extension Seeder {
     private func insert(
         _ rows: SeedRows, fileHashes: [(path: String, hash: String, stamp: String?)], model: EntityModel, input: SeedInput, templates: URL, options: SeedOptions, report: SeedReport
     ) throws -> SeedReport? {
-        let store = try openStore(model: model)
+        let store = try openStore(model: model, options: options)
         return try store.connection.inTransaction(.immediate) { () throws -> SeedReport? in
             // Checked again under the write lock, as for any run.
             if !options.force && !options.prune, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {

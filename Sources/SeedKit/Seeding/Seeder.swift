@@ -41,6 +41,7 @@ public struct Seeder {
         var input = try SeedInput(templates: templates, options: options)
         var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
         report.isModelInferred = input.isModelInferred
+        if input.isModelInferred { report.inferredModel = input.model }
         report.fileCount = input.set?.files.count ?? 0
         let issues = input.decode().issues
         if !issues.isEmpty {
@@ -54,20 +55,22 @@ public struct Seeder {
     ///
     /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts
     ///   (and, for a dry run, the ``SeedReport/plan`` of what would change).
-    /// - Throws: ``SeedError`` for a missing directory or model file; ``StoreError`` or ``DatabaseError`` when the
+    /// - Throws: ``SeedError`` for a missing directory or model file, or a store path that names no file (see
+    ///   ``problem(withStorePath:)``); ``StoreError`` or ``DatabaseError`` when the
     ///   store cannot be opened or written; ``SaveErrors`` when the templates contradict data already in the store.
     ///   The store is unchanged then.
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
     ///   `stat` per file whose stamp the ledger recorded (see ``TemplateSet/Stamp``), reading the others, and reading
     ///   the ledger's fingerprint.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
         // The usual later launch: files whose stamps the ledger knows are not read, the fingerprint is compared, done.
         var input = try SeedInput(templates: templates, options: options, known: repeatable && storeExists ? knownFiles() : [:])
         if let set = input.set, !set.isRead {
             if input.issues.isEmpty, let model = input.model {
-                let store = try openStore(model: model)
+                let store = try openStore(model: model, options: options)
                 if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
                     return try unchangedReport(Self.report(of: input, options: options), store.connection)
                 }
@@ -81,7 +84,7 @@ public struct Seeder {
             return report
         }
         if storeExists && repeatable && input.issues.isEmpty {
-            let store = try openStore(model: model)
+            let store = try openStore(model: model, options: options)
             if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
                 return try unchangedReport(report, store.connection)
             }
@@ -113,7 +116,8 @@ public struct Seeder {
         }
         if options.dryRun {
             // An absent store would receive everything: an empty store in memory says the same without a file.
-            let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
+            let store = storeExists
+                ? try openStore(model: model, options: options) : try SQLiteStore.inMemory(model: model)
             if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
                 return try unchangedReport(report, store.connection)
             }
@@ -128,7 +132,7 @@ public struct Seeder {
             report.keptObjects = run.keptKeys
             return report
         }
-        let store = try openStore(model: model)
+        let store = try openStore(model: model, options: options)
         return try store.connection.inTransaction(.immediate) {
             // Checked again under the write lock: another seeder may have applied this set meanwhile.
             if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
@@ -188,6 +192,7 @@ public struct Seeder {
     private static func report(of input: SeedInput, options: SeedOptions) -> SeedReport {
         var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
         report.isModelInferred = input.isModelInferred
+        if input.isModelInferred { report.inferredModel = input.model }
         report.isDryRun = options.dryRun
         report.fileCount = input.set?.files.count ?? 0
         return report
@@ -216,11 +221,14 @@ public struct Seeder {
     /// Two first launches can both find the file empty and both create the schema; SQLiteStore checks for tables
     /// before its creating transaction, so the later one fails with "table already exists". The schema is there by
     /// then, and a second open reads it.
-    func openStore(model: EntityModel) throws -> SQLiteStore {
+    func openStore(model: EntityModel, options: SeedOptions) throws -> SQLiteStore {
+        var storeOptions = SQLiteStore.Options()
+        storeOptions.allowsDataLoss = options.allowsDataLoss
+        storeOptions.connection.busyTimeout = options.busyTimeout
         do {
-            return try SQLiteStore(path: storePath, model: model)
+            return try SQLiteStore(path: storePath, model: model, options: storeOptions)
         } catch let error as DatabaseError where error.message.contains("already exists") {
-            return try SQLiteStore(path: storePath, model: model)
+            return try SQLiteStore(path: storePath, model: model, options: storeOptions)
         }
     }
 
