@@ -153,6 +153,53 @@ extension Fixtures {
     }
 }
 
+// Running `seed` measured: its peak memory and time, for the limits bad input must stay within.
+extension Fixtures {
+    /// What a measured run of `seed` gave: its result, its peak resident memory and its wall-clock time.
+    struct MeasuredRun {
+        var result: CommandResult
+        var peakBytes: Int
+        var seconds: Double
+    }
+
+    /// Runs `seed` with `arguments` in `directory` (as `user`, a numeric user id, when given and the tests run as
+    /// root), measuring the peak memory of that one process (`wait4`'s `ru_maxrss`).
+    static func runSeedMeasured(_ arguments: [String], in directory: URL, asUser user: UInt32? = nil) throws -> MeasuredRun {
+        let output = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let (stdoutPath, stderrPath) = (output.appendingPathComponent("out").path, output.appendingPathComponent("err").path)
+        // sh changes directory and execs seed, so the measured process is seed's.
+        let quoted = ([seedExecutable.path] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: #"'\''"#))'" }
+        var command = ["/bin/sh", "-c", "cd '\(directory.path)' && exec \(quoted.joined(separator: " "))"]
+        if let user, getuid() == 0 {
+            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
+        }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        let start = ContinuousClock.now
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = ContinuousClock.now - start
+        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let result = CommandResult(
+            status: exitStatus, stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        let (seconds, attoseconds) = elapsed.components
+        return MeasuredRun(
+            result: result, peakBytes: usage.ru_maxrss * 1024, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}
+
 // Running `seed` on a terminal: util-linux's `script` gives it one for all three streams.
 extension Fixtures {
     static let script = "/usr/bin/script"

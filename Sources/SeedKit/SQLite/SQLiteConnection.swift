@@ -127,6 +127,15 @@ public final class SQLiteConnection {
         }
     }
 
+    /// Switches the database file to write-ahead logging with `synchronous = NORMAL`, as
+    /// ``Configuration/usesWriteAheadLog`` does when opening: for a caller that first checks what the file holds, so
+    /// that a file it must not change keeps its journal mode. In-memory and read-only databases keep their mode.
+    public func enableWriteAheadLog() throws {
+        guard !isReadOnly, !String(cString: sqlite3_db_filename(handle, "main")).isEmpty else { return }
+        try Self.enableWriteAheadLog(handle, waitingUpTo: configuration.busyTimeout)
+        try execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+
     /// Switches a file to WAL, retrying while another connection holds the lock: SQLite answers a journal mode change
     /// on a file another process is creating with "database is locked" at once, without calling the busy handler.
     private static func enableWriteAheadLog(_ database: OpaquePointer, waitingUpTo timeout: Duration) throws {

@@ -213,7 +213,15 @@ public struct Seeder {
         guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
         var configuration = SQLiteConnection.Configuration()
         configuration.openMode = .readOnly
-        return try SeedLedger.read(from: SQLiteConnection(path: storePath, configuration: configuration))
+        let connection = try SQLiteConnection(path: storePath, configuration: configuration)
+        // Not a store, or one of a newer SeedKit: its tables say nothing this SeedKit can read.
+        do {
+            _ = try SQLiteStore.contents(of: connection)
+        } catch var error as StoreError {
+            error.path = storePath
+            throw error
+        }
+        return try SeedLedger.read(from: connection)
     }
 
     /// Opens the store, creating it if absent.

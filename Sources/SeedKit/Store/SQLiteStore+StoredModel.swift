@@ -23,14 +23,17 @@ extension SQLiteStore {
         var configuration = SQLiteConnection.Configuration()
         configuration.openMode = .readOnly
         let connection = try SQLiteConnection(path: path, configuration: configuration)
-        let tables = try connection.prepare(
-            sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(metadataTable)'")
-        guard try tables.step(), tables.int64(at: 0) == 1 else {
-            throw StoreError(.notAStore, path: path, "the database has no \(metadataTable) table: it is not a SeedKit store")
+        let contents: (tables: Set<String>, metadata: [String: String])?
+        do {
+            contents = try Self.contents(of: connection)
+        } catch var error as StoreError {
+            error.path = path
+            throw error
         }
-        let select = try connection.prepare(
-            sql: "SELECT \"value\" FROM \(SQLIdentifier.quote(metadataTable)) WHERE \"key\" = 'model'")
-        guard try select.step(), let model = try? EntityModel(json: JSONDocument(parsing: select.text(at: 0)).value) else {
+        guard let metadata = contents?.metadata else {
+            throw StoreError(.notAStore, path: path, "the database is empty: it is not a SeedKit store")
+        }
+        guard let text = metadata["model"], let model = try? EntityModel(json: JSONDocument(parsing: text).value) else {
             throw StoreError(.notAStore, path: path, "the store's metadata holds no readable model")
         }
         return model

@@ -48,8 +48,13 @@ public final class SQLiteStore {
         self.model = model
         self.schema = try StoreSchema(model: model)
         self.modelFingerprint = Self.fingerprint(of: model)
-        self.connection = try SQLiteConnection(path: path, configuration: options.connection)
+        // Write-ahead logging only once the file is known to be empty or a store: switching a file to it writes to it.
+        var configuration = options.connection
+        configuration.usesWriteAheadLog = false
+        self.connection = try SQLiteConnection(path: path, configuration: configuration)
         do {
+            _ = try Self.contents(of: connection)
+            if options.connection.usesWriteAheadLog { try connection.enableWriteAheadLog() }
             try prepareSchema(options: options)
         } catch var error as StoreError {
             error.path = path
@@ -110,19 +115,7 @@ public final class SQLiteStore {
     ///
     /// - Throws: ``StoreError`` of kind `notAStore` for tables without SeedKit metadata, or a newer or unreadable one.
     private func pendingSchemaChange() throws -> SchemaChange? {
-        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-        var tableNames: Set<String> = []
-        while try tables.step() { tableNames.insert(tables.text(at: 0)) }
-        if tableNames.isEmpty { return .creation }
-        guard tableNames.contains(Self.metadataTable) else {
-            throw StoreError(.notAStore, "the database has tables but no \(Self.metadataTable) table: it is not a SeedKit store")
-        }
-        let metadata = try readMetadata()
-        guard let version = metadata["schemaVersion"].flatMap(Int.init), version <= Self.schemaVersion else {
-            throw StoreError(
-                .notAStore,
-                "the store's schema version \(metadata["schemaVersion"] ?? "(missing)") is not one this SeedKit reads (up to \(Self.schemaVersion))")
-        }
+        guard let (tableNames, metadata) = try Self.contents(of: connection) else { return .creation }
         guard metadata["modelFingerprint"] != modelFingerprint else { return nil }
         guard let modelText = metadata["model"], let storedModel = try? EntityModel(json: JSONDocument(parsing: modelText).value)
         else {
@@ -142,11 +135,28 @@ public final class SQLiteStore {
         }
     }
 
-    private func readMetadata() throws -> [String: String] {
+    /// The tables and metadata of the store in `connection`'s database, or nil for an empty database; read only.
+    ///
+    /// - Throws: ``StoreError`` of kind `notAStore` for tables without SeedKit metadata, or a store of a newer schema
+    ///   version (written by a newer SeedKit), which this one must neither read nor write.
+    static func contents(of connection: SQLiteConnection) throws -> (tables: Set<String>, metadata: [String: String])? {
+        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        var tableNames: Set<String> = []
+        while try tables.step() { tableNames.insert(tables.text(at: 0)) }
+        if tableNames.isEmpty { return nil }
+        guard tableNames.contains(Self.metadataTable) else {
+            throw StoreError(.notAStore, "the database has tables but no \(Self.metadataTable) table: it is not a SeedKit store")
+        }
         let select = try connection.prepare(sql: "SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(Self.metadataTable))")
         var metadata: [String: String] = [:]
         while try select.step() { metadata[select.text(at: 0)] = select.text(at: 1) }
-        return metadata
+        guard let version = metadata["schemaVersion"].flatMap(Int.init), version <= Self.schemaVersion else {
+            throw StoreError(
+                .notAStore,
+                "the store's schema version \(metadata["schemaVersion"] ?? "(missing)") is not one this SeedKit reads "
+                    + "(up to \(Self.schemaVersion)): it was written by a newer SeedKit")
+        }
+        return (tableNames, metadata)
     }
 }
 
