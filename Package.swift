@@ -27,10 +27,12 @@ let package = Package(
         .executableTarget(name: "company-example", dependencies: ["SeedKit"], path: "Examples/Company"),
         .executableTarget(
             name: "seed-benchmarks",
-            dependencies: ["SeedKit", "CSQLite"],
+            dependencies: ["SeedKit", "CSQLite", "SeedKitPostgreSQL", "PostgreSQLTestServer"],
             path: "Benchmarks/seed-benchmarks"),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seed"]),
-        .testTarget(name: "SeedKitPostgreSQLTests", dependencies: ["SeedKitPostgreSQL"]),
+        // A throwaway PostgreSQL server for tests and benchmarks; in no product.
+        .target(name: "PostgreSQLTestServer", dependencies: ["SeedKitPostgreSQL"], path: "Tests/PostgreSQLTestServer"),
+        .testTarget(name: "SeedKitPostgreSQLTests", dependencies: ["SeedKitPostgreSQL", "PostgreSQLTestServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
