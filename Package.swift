@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "company-example", dependencies: ["SeedKit"], path: "Examples/Company"),
         .executableTarget(
             name: "seed-benchmarks",
-            dependencies: ["SeedKit", "CSQLite", "SeedKitPostgreSQL", "PostgreSQLTestServer"],
+            dependencies: ["SeedKit", "CSQLite", "SeedKitPostgreSQL", "CPostgreSQL", "PostgreSQLTestServer"],
             path: "Benchmarks/seed-benchmarks"),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seed"]),
         // A throwaway PostgreSQL server for tests and benchmarks; in no product.
