@@ -105,8 +105,7 @@ extension PostgreSQLValue {
         case .double(let value) where value.isInfinite: value < 0 ? "-Infinity" : "Infinity"
         case .double(let value): String(value)
         case .numeric(let text), .text(let text): text
-        case .bytes(let bytes):
-            "\\x" + bytes.map { byte in byte < 0x10 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+        case .bytes(let bytes): "\\x" + Self.hex(bytes)
         case .timestamp(let value): value.description
         case .uuid(let value): value.uuidString
         }

@@ -54,14 +54,18 @@ extension PostgreSQLValue: CustomStringConvertible {
         case .numeric(let value): return value
         case .text(let value): return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         case .bytes(let bytes):
-            let hex = bytes.prefix(32).map { byte in
-                let digits = String(byte, radix: 16)
-                return byte < 0x10 ? "0" + digits : digits
-            }.joined()
+            let hex = Self.hex(bytes.prefix(32))
             return bytes.count > 32 ? "'\\x\(hex)…'::bytea (\(bytes.count) bytes)" : "'\\x\(hex)'::bytea"
         case .timestamp(let value): return "'\(value)'::timestamptz"
         case .uuid(let value): return "'\(value.uuidString.lowercased())'::uuid"
         }
+    }
+}
+
+extension PostgreSQLValue {
+    /// Two lowercase hexadecimal digits a byte, as `bytea` prints: `cafe`.
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { byte in byte < 0x10 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
     }
 }
 

@@ -122,6 +122,25 @@ extension PostgreSQLServerTests {
             #expect(wrongCount?.message == "wrong number of arguments: the statement has 3 parameters, got 1")
         }
 
+        @Test func anArgumentOfAnotherTypeThanItsParameterGoesAsTheTextPostgreSQLReads() throws {
+            let connection = try PostgreSQLServerTests.makeDatabase().connect()
+            let echo = try connection.cachedStatement(sql: "SELECT $1::text")
+            #expect(echo.parameterTypes == [.text])
+            let cases: [(PostgreSQLValue, String)] = [
+                (true, "t"), (-42, "-42"), (.double(-.infinity), "-Infinity"), (.double(.nan), "NaN"), (0.5, "0.5"),
+                (.bytes([0xCA, 0xFE, 0x01]), "\\xcafe01"),
+                (.timestamp(PostgreSQLTimestamp(seconds: 1_709_285_400, microseconds: 120_000)), "2024-03-01T09:30:00.12Z"),
+                (.uuid(UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!), "6BA7B810-9DAD-11D1-80B4-00C04FD430C8"),
+            ]
+            for (value, text) in cases {
+                #expect(try echo.query(arguments: [value])[0].text(at: 0) == text)
+            }
+            // And the text reads back as the value in a column of the value's type.
+            let timestamp = try connection.cachedStatement(sql: "SELECT $1::text::timestamptz")
+            let moment = PostgreSQLTimestamp(seconds: -1, microseconds: 5)
+            #expect(try timestamp.query(arguments: [.timestamp(moment)])[0].timestamp(at: 0) == moment)
+        }
+
         @Test func aCachedStatementWhoseColumnsChangedIsPreparedAgain() throws {
             let connection = try PostgreSQLServerTests.makeDatabase().connect()
             try connection.execute(sql: "CREATE TABLE t (a integer); INSERT INTO t VALUES (1)")
