@@ -14,8 +14,9 @@ extension PostgreSQLConnection {
     ///
     /// The column types come from the catalog first, so that the writer encodes each value for its column. The
     /// rows are checked by the server as they arrive, but a refusal (a duplicate key, say) is only reported once
-    /// all are sent. When `body` throws, the COPY is abandoned and no row of it is kept; outside a transaction
-    /// the COPY is a transaction of its own, so a failure leaves the table as it was.
+    /// all are sent. When `body` throws, the COPY is abandoned and no row of it is kept. Outside a transaction the
+    /// COPY is a transaction of its own, so a failure leaves the table as it was; inside one, a failure aborts the
+    /// transaction, as any failed statement does (``inSavepoint(_:)`` lets it go on).
     ///
     /// - Parameters:
     ///   - table: The table's name, unquoted: `Department`.
