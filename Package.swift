@@ -39,8 +39,10 @@ let package = Package(
 
 // The libFuzzer targets of Fuzz/ (Fuzz/Targets/NAME, run by Fuzz/run): declared only when SEEDKIT_FUZZ is set,
 // since libFuzzer supplies their `main` and they link only with -sanitize=fuzzer; `swift build` and `swift test` never
-// see them.
+// see them. The fuzz build has no other executables or tests, so that one `swift build` builds every target.
 if Context.environment["SEEDKIT_FUZZ"] != nil {
+    package.products.removeAll { $0.name == "seed" }
+    package.targets.removeAll { $0.type == .executable || $0.type == .test }
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["SeedKit"], path: "Fuzz/Support"))
     for name in ["decode", "export", "json", "model", "patch"] {
         package.targets.append(
