@@ -51,9 +51,7 @@ func runSeed(_ arguments: [String]) throws -> Int32 {
                 Output.out("plan, as seed diff shows it:")
                 FileHandle.standardOutput.write(Data(plan.text(colored: colored).utf8))
             }
-            if !report.keptObjects.isEmpty {
-                Output.out("kept, changed by the application since seeding (--force overwrites): \(report.keptObjects.joined(separator: ", "))")
-            }
+            Output.keptAndRemoved(report)
         }
     }
     return 0
@@ -89,8 +87,7 @@ func runStatus(_ arguments: [String]) throws -> Int32 {
     let parsed = try Arguments.parse(arguments, values: ["--store"], flags: ["--json"])
     let storePath = parsed.value("--store") ?? "seed.sqlite"
     let ledger = try Seeder(storePath: storePath).ledger()
-    var perEntity: [String: Int] = [:]
-    for entry in ledger.objects.values { perEntity[entry.entity, default: 0] += 1 }
+    let perEntity = ledger.objectCounts
     if parsed.has("--json") {
         Output.json(.object([
             "store": .string(storePath), "fingerprint": ledger.fingerprint.map(JSON.string) ?? .null,
@@ -105,7 +102,7 @@ func runStatus(_ arguments: [String]) throws -> Int32 {
         return 0
     }
     Output.out("store \(storePath): seeded from \(ledger.templates ?? "?") at \(ledger.appliedAt ?? "?") UTC, fingerprint \(fingerprint)")
-    Output.out("\(ledger.objects.count) objects: " + perEntity.keys.sorted().map { "\($0) \(perEntity[$0]!)" }.joined(separator: ", "))
+    Output.out("\(perEntity.values.reduce(0, +)) objects: " + perEntity.keys.sorted().map { "\($0) \(perEntity[$0]!)" }.joined(separator: ", "))
     Output.out("\(ledger.files.count) files:")
     for path in ledger.files.keys.sorted() { Output.out("  \(ledger.files[path]!)  \(path)") }
     return 0

@@ -52,17 +52,23 @@ extension ExportDocument {
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
     public init(templates: URL, modelURL: URL? = nil) throws {
-        var input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
-        // Read before decoding, which takes the files.
-        let definitions = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } }
-        let (context, issues) = input.decode()
-        guard let context, issues.isEmpty else {
+        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        var issues = input.issues
+        var store: SQLiteStore?
+        if let model = input.model {
+            // Seeded into memory as a first launch would seed it: the same pipeline, the same objects.
+            let read = input.read(schema: SeedSchema(model: model), progress: nil)
+            let objects = try read.resolve(lookUp: nil)
+            issues = (issues + objects.issues).sorted()
+            if issues.isEmpty { store = try Seeder.inMemoryStore(holding: objects, read: read) }
+        }
+        guard let store, issues.isEmpty else {
             throw ExportError(
                 "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
                     + issues.map(\.description).joined(separator: "\n"))
         }
-        try self.init(exporting: context)
-        sourceLocations = definitions ?? [:]
+        try self.init(exporting: store.newContext())
+        sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]
         isModelInferred = input.isModelInferred
     }
 

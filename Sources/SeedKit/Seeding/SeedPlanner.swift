@@ -1,0 +1,483 @@
+/// The plan stage of seeding: each object of the templates compared with the ledger and the stored row, slot by
+/// slot, into what to insert, update, leave and keep, and what the templates no longer hold (``SeedPlan``).
+///
+///     let plan = try SeedPlanner.plan(objects, schema: schema, ledger: ledger, store: store, options: options)
+///     plan.counts["Employee"]?.updated
+///
+/// An object is matched to a row by identity (the store's identity index), else by the ledger's key (`"$id"`,
+/// place, or for an owned object its owner's row and place there). Then, for each slot, three hashes: the
+/// template's value (T), what the seeder last wrote (L, the ledger's) and what the row holds (S, read only where
+/// T ≠ L):
+///
+/// - T = L: the templates did not change it; whatever the application did stays.
+/// - T ≠ L, S = L: the application did not change it; the template's value is written.
+/// - T ≠ L, S ≠ L, S ≠ T: both changed it: a conflict, kept unless `force`.
+///
+/// A row the templates meet but the ledger does not know (data the store had before seeding) takes the slots the
+/// templates state and keeps the others. A row the ledger knows whose object the templates no longer hold is
+/// reported; `prune` deletes it unless the application changed it (or `force`). An owned object its owner no longer
+/// holds is deleted with the owner's statement, unless the application changed it.
+///
+/// - Complexity: O(*n*) in the objects and slots, plus the store reads: identity lookups for objects with identity,
+///   and the rows of objects whose template changed.
+struct SeedPlanner {
+    private let schema: SeedSchema
+    private let objects: [SeedObject]
+    private let ledger: SeedLedger
+    private let store: RowStore?
+    private let options: SeedOptions
+
+    private var plan: SeedPlan
+    /// The ledger entry each object was matched to, or -1.
+    private var entries: [Int32]
+    private var ledgerIndex: [SeedKey: Int32] = [:]
+    /// Per root, the next row id for a new row.
+    private var nextRowIDs: [Int64]
+    /// Stored rows read so far, by root and row id.
+    private var storedRows: [Int: [Int64: StoredRow]] = [:]
+    /// Rows known to be gone, by root.
+    private var goneRows: [Int: Set<Int64>] = [:]
+    private var storedJoins: [String: [Int64: [Int64]]] = [:]
+    private var hasher = SlotHasher()
+
+    static func plan(
+        _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions
+    ) throws -> SeedPlan {
+        var planner = try SeedPlanner(objects: objects.objects, schema: schema, ledger: ledger, store: store, options: options)
+        try planner.match()
+        try planner.decide()
+        try planner.settleStaleEntries()
+        planner.plan.keptObjects.sort()
+        return planner.plan
+    }
+
+    private init(objects: [SeedObject], schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions) throws {
+        self.schema = schema
+        self.objects = objects
+        self.ledger = ledger
+        self.store = store
+        self.options = options
+        plan = SeedPlan(objectCount: objects.count)
+        entries = Array(repeating: -1, count: objects.count)
+        ledgerIndex.reserveCapacity(ledger.entries.count)
+        for (index, entry) in ledger.entries.enumerated() { ledgerIndex[entry.key] = Int32(index) }
+        nextRowIDs = try schema.roots.map { root in try (store?.largestRowID(root: root) ?? 0) + 1 }
+    }
+
+    // MARK: Matching
+
+    /// Finds each object's row: by identity in the store, else through the ledger; owners come before what they own.
+    private mutating func match() throws {
+        var identities: [Int: [(object: Int, values: [AttributeValue])]] = [:]
+        for (index, object) in objects.enumerated() {
+            guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
+            let slots = schema.entities[Int(object.entity)]
+            let values = slots.entity.identityIndices.map { object.values[$0]! }
+            identities[slots.root, default: []].append((index, values))
+        }
+        var found: [Int: StoredIdentity] = [:]
+        if let store {
+            for (root, asked) in identities {
+                for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: schema.roots[root])) {
+                    if let row { found[ask.object] = row }
+                }
+            }
+        }
+        for (index, object) in objects.enumerated() {
+            let root = schema.entities[Int(object.entity)].root
+            var key = object.key
+            if key == nil, object.owner >= 0 { key = ownedKey(index) }
+            plan.keys[index] = key
+            let entry = key.flatMap { ledgerIndex[$0] } ?? -1
+            if let rowID = object.storedRowID ?? found[index]?.rowID {
+                plan.rowIDs[index] = rowID
+                // An object the templates only reference takes only what they state about it.
+                if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, object.definition != nil {
+                    entries[index] = entry
+                    plan.actions[index] = .update
+                } else {
+                    if entry >= 0 { plan.consumedEntries.insert(entry) }
+                    plan.actions[index] = .merge
+                }
+            } else if entry >= 0, object.key?.kind != .identity {
+                // Known by its key in the ledger: its row, unless it turns out to be gone.
+                entries[index] = entry
+                plan.rowIDs[index] = ledger.entries[Int(entry)].rowID
+                plan.actions[index] = .update
+            } else if entry >= 0, !options.force {
+                // Seeded once and deleted by the application since: its deletion is a change like any other.
+                entries[index] = entry
+                plan.actions[index] = .kept
+                plan.rowIDs[index] = -1
+                plan.deletedByApplication.insert(index)
+            } else {
+                if entry >= 0 { plan.consumedEntries.insert(entry) }
+                plan.actions[index] = .insert
+                plan.rowIDs[index] = nextRowIDs[root]
+                nextRowIDs[root] += 1
+            }
+        }
+    }
+
+    /// The key of an object without identity that an owner holds: the owner's row (or, for an owner the application
+    /// deleted, the row it had), the relationship and the place.
+    private func ownedKey(_ index: Int) -> SeedKey? {
+        let object = objects[index]
+        let owner = Int(object.owner)
+        let ownerRow = plan.rowIDs[owner] > 0 ? plan.rowIDs[owner] : entries[owner] >= 0 ? ledger.entries[Int(entries[owner])].rowID : nil
+        guard let ownerRow else { return nil }
+        let ownerSlots = schema.entities[Int(objects[owner].entity)]
+        return SeedKey(
+            ownedBy: schema.roots[ownerSlots.root], row: ownerRow,
+            relationship: ownerSlots.entity.relationships[Int(object.ownerRelationship)].name, position: object.ownerPosition)
+    }
+
+    // MARK: Deciding
+
+    private mutating func decide() throws {
+        // Rows found gone while deciding change the row ids others point to: decided again, until none is found.
+        while true {
+            var reads: [Int: [Int64]] = [:]
+            var hashes = [[UInt64]](repeating: [], count: objects.count)
+            for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
+                hashes[index] = templateHashes(index)
+                let root = schema.entities[Int(objects[index].entity)].root
+                if plan.actions[index] == .merge || hashes[index] != ledger.entries[Int(entries[index])].hashes
+                    || ledger.entries[Int(entries[index])].entity != objects[index].entity
+                {
+                    if storedRows[root]?[plan.rowIDs[index]] == nil, goneRows[root]?.contains(plan.rowIDs[index]) != true {
+                        reads[root, default: []].append(plan.rowIDs[index])
+                    }
+                }
+            }
+            try read(reads)
+            var changed = false
+            for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
+                let root = schema.entities[Int(objects[index].entity)].root
+                guard goneRows[root]?.contains(plan.rowIDs[index]) == true else { continue }
+                changed = true
+                if options.force || plan.actions[index] == .merge {
+                    plan.actions[index] = .insert
+                    plan.rowIDs[index] = nextRowIDs[root]
+                    nextRowIDs[root] += 1
+                } else {
+                    plan.actions[index] = .kept
+                    plan.rowIDs[index] = -1
+                    plan.deletedByApplication.insert(index)
+                }
+            }
+            if changed { continue }
+            for index in objects.indices { decide(index, hashes: hashes[index]) }
+            return
+        }
+    }
+
+    /// Decides one object once every row id is settled.
+    private mutating func decide(_ index: Int, hashes precomputed: [UInt64]) {
+        let object = objects[index]
+        let slots = schema.entities[Int(object.entity)]
+        let entityName = slots.entity.name
+        if object.key == nil, object.owner >= 0 { plan.keys[index] = ownedKey(index) }
+        switch plan.actions[index] {
+        case .insert:
+            plan.counts[entityName, default: .init()].inserted += 1
+            plan.entries.append(SeedLedger.Entry(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: templateHashes(index)))
+        case .kept:
+            plan.counts[entityName, default: .init()].kept += 1
+            plan.keptObjects.append(describe(index))
+            plan.entries.append(ledger.entries[Int(entries[index])])
+        case .update, .merge:
+            let root = slots.root
+            let template = precomputed
+            let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
+            guard let stored = storedRows[root]?[plan.rowIDs[index]] else {
+                // Not read: the templates did not change it.
+                plan.counts[entityName, default: .init()].unchanged += 1
+                plan.entries.append(entry!)
+                return
+            }
+            let storedHashes = self.storedHashes(stored, slots: slots)
+            let isMerge = plan.actions[index] == .merge
+            var written: [Int] = []
+            var recorded = entry?.entity == object.entity ? entry!.hashes : storedHashes
+            var conflicts = 0
+            if stored.entity != entityName {
+                // Another class than the row's: the template's class and every slot, unless the application changed
+                // the class itself.
+                let seededClass = entry.map { schema.entities[Int($0.entity)].entity.name }
+                if isMerge || options.force || seededClass == stored.entity {
+                    written = (0..<slots.slotCount).filter { template[$0] != storedHashes[$0] }
+                    recorded = template
+                    plan.entityChanges.insert(index)
+                } else {
+                    conflicts += 1
+                    plan.conflicts.append(
+                        SeedConflict(object: describe(index), property: "class", templateValue: entityName, storeValue: stored.entity))
+                }
+            } else {
+                for slot in 0..<slots.slotCount {
+                    if isMerge {
+                        // Data the store had: the slots the templates state join it, the others stay.
+                        guard options.force || isStated(slot, of: object, slots: slots) else {
+                            recorded[slot] = storedHashes[slot]
+                            continue
+                        }
+                        if template[slot] != storedHashes[slot] { written.append(slot) }
+                        recorded[slot] = template[slot]
+                    } else if template[slot] == recorded[slot] {
+                        // The templates did not change it: whatever the application did stays.
+                    } else if storedHashes[slot] == template[slot] {
+                        recorded[slot] = template[slot]
+                    } else if storedHashes[slot] == recorded[slot] || options.force {
+                        written.append(slot)
+                        recorded[slot] = template[slot]
+                    } else {
+                        conflicts += 1
+                        plan.conflicts.append(conflict(index, slot: slot, stored: stored))
+                    }
+                }
+            }
+            plan.entries.append(SeedLedger.Entry(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded))
+            if !written.isEmpty {
+                plan.written[Int32(index)] = written
+                plan.actions[index] = .update
+                plan.counts[entityName, default: .init()].updated += 1
+            } else if conflicts > 0 {
+                plan.actions[index] = .kept
+                plan.counts[entityName, default: .init()].kept += 1
+            } else {
+                plan.actions[index] = .unchanged
+                plan.counts[entityName, default: .init()].unchanged += 1
+            }
+            if conflicts > 0 { plan.keptObjects.append(describe(index)) }
+        case .unchanged:
+            break
+        }
+    }
+
+    /// Whether any statement of the templates states the slot.
+    private func isStated(_ slot: Int, of object: SeedObject, slots: EntitySlots) -> Bool {
+        if slot < slots.attributeCount { return object.stated.contains(slot) }
+        if slot < slots.attributeCount + slots.toOnes.count { return object.toOnes[slot - slots.attributeCount] != nil }
+        return object.joins[slot - slots.attributeCount - slots.toOnes.count] != nil
+    }
+
+    // MARK: Stale entries
+
+    /// The ledger's objects the templates no longer hold: reported, deleted when owned by an object the templates
+    /// still hold or when `prune` says so — unless the application changed them since — and dropped from the ledger
+    /// when their row is gone.
+    private mutating func settleStaleEntries() throws {
+        var matched = Set(entries.lazy.filter { $0 >= 0 })
+        matched.formUnion(plan.consumedEntries)
+        let stale = ledger.entries.indices.filter { !matched.contains(Int32($0)) }
+        guard !stale.isEmpty else { return }
+        var reads: [Int: [Int64]] = [:]
+        for index in stale {
+            let entry = ledger.entries[index]
+            reads[schema.entities[Int(entry.entity)].root, default: []].append(entry.rowID)
+        }
+        try read(reads)
+        // Rows that live on, by root: an owned entry follows its owner.
+        var living: [String: Set<Int64>] = [:]
+        for (index, object) in objects.enumerated() where plan.rowIDs[index] > 0 {
+            living[schema.roots[schema.entities[Int(object.entity)].root], default: []].insert(plan.rowIDs[index])
+        }
+        // Owners before what they own: an owned key names its owner's row, and owners are older rows.
+        let ordered = stale.sorted { ledger.entries[$0].key.kind != .owned && ledger.entries[$1].key.kind == .owned }
+        var removed: [String] = []
+        for index in ordered {
+            let entry = ledger.entries[index]
+            let slots = schema.entities[Int(entry.entity)]
+            guard let stored = storedRows[slots.root]?[entry.rowID] else { continue }
+            let changedByApplication = storedHashes(stored, slots: slots) != entry.hashes
+            let ownerLives = entry.key.kind == .owned ? ownerRow(of: entry.key).map { living[$0.root]?.contains($0.row) == true } : nil
+            let deletes: Bool
+            if let ownerLives, ownerLives {
+                // Its owner's statement no longer holds it.
+                deletes = !changedByApplication || options.force
+            } else if ownerLives == false {
+                deletes = true
+            } else {
+                deletes = options.prune && (!changedByApplication || options.force)
+            }
+            if deletes {
+                plan.deletions.append((slots.root, entry.rowID))
+                plan.counts[slots.entity.name, default: .init()].deleted += 1
+                continue
+            }
+            living[schema.roots[slots.root], default: []].insert(entry.rowID)
+            plan.entries.append(entry)
+            if options.prune || ownerLives == true {
+                plan.counts[slots.entity.name, default: .init()].kept += 1
+                plan.keptObjects.append(entry.key.display(in: schema.model))
+            } else {
+                removed.append(entry.key.display(in: schema.model))
+            }
+        }
+        plan.removedFromTemplates = removed.sorted()
+    }
+
+    private func ownerRow(of key: SeedKey) -> (root: String, row: Int64)? {
+        guard let row = key.text.split(separator: "/").first.flatMap({ Int64($0) }) else { return nil }
+        return (key.root, row)
+    }
+
+    // MARK: Hashes
+
+    /// The hash of each slot as the templates would write it.
+    private mutating func templateHashes(_ index: Int) -> [UInt64] {
+        let object = objects[index]
+        let slots = schema.entities[Int(object.entity)]
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(slots.slotCount)
+        for attribute in 0..<slots.attributeCount {
+            hashes.append(hasher.attribute(plan.value(attribute, of: object, slots: slots)))
+        }
+        for slot in slots.toOnes.indices {
+            let (target, position) = plan.target(slot, of: object, slots: slots)
+            hashes.append(SlotHash.toOne(rowID: target, position: position))
+        }
+        for slot in slots.joins.indices {
+            hashes.append(SlotHash.join(plan.members(slot, of: object), isOrdered: slots.joins[slot].isOrdered))
+        }
+        return hashes
+    }
+
+    /// The hash of each slot of a stored row, laid out as `slots`.
+    private mutating func storedHashes(_ row: StoredRow, slots: EntitySlots) -> [UInt64] {
+        let stored = schema.model.entity(named: row.entity)
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(slots.slotCount)
+        for attribute in 0..<slots.attributeCount {
+            let value = stored.flatMap { $0.attributeIndex(named: slots.entity.attributes[attribute].name) }.flatMap { row.values[$0] }
+            hashes.append(hasher.attribute(value))
+        }
+        for slot in slots.toOnes {
+            let index = stored?.relationshipIndex(named: slot.name)
+            hashes.append(
+                SlotHash.toOne(
+                    rowID: index.flatMap { row.targets[$0] }, position: slot.isPositioned ? index.flatMap { row.positions[$0] } : nil))
+        }
+        for slot in slots.joins {
+            hashes.append(SlotHash.join(storedJoins[slot.table]?[row.rowID] ?? [], isOrdered: slot.isOrdered))
+        }
+        return hashes
+    }
+
+    /// Reads the rows not read yet, and the join lists their entities own.
+    private mutating func read(_ rows: [Int: [Int64]]) throws {
+        guard let store else {
+            for (root, rowIDs) in rows { goneRows[root, default: []].formUnion(rowIDs) }
+            return
+        }
+        for (root, rowIDs) in rows where !rowIDs.isEmpty {
+            let found = try store.rows(root: schema.roots[root], rowIDs: rowIDs)
+            for (rowID, row) in zip(rowIDs, found) {
+                if let row { storedRows[root, default: [:]][rowID] = row } else { goneRows[root, default: []].insert(rowID) }
+            }
+            var tables: [String: Bool] = [:]
+            for slots in schema.entities where slots.root == root {
+                for join in slots.joins { tables[join.table] = join.isOrdered }
+            }
+            for (table, isOrdered) in tables {
+                for (source, members) in try store.joinMembers(table: table, sources: rowIDs, isOrdered: isOrdered) {
+                    storedJoins[table, default: [:]][source] = members
+                }
+            }
+        }
+    }
+
+    // MARK: Reports
+
+    private func describe(_ index: Int) -> String {
+        let object = objects[index]
+        if let key = object.key, key.kind == .identity { return key.display(in: schema.model) }
+        if object.owner >= 0 {
+            let owner = objects[Int(object.owner)]
+            let relationship = schema.entities[Int(owner.entity)].entity.relationships[Int(object.ownerRelationship)]
+            return "\(describe(Int(object.owner))).\(relationship.name)" + (relationship.isToMany ? "[\(object.ownerPosition)]" : "")
+        }
+        let entity = schema.entities[Int(object.entity)].entity.name
+        guard let key = object.key else { return entity }
+        return key.kind == .id ? "\(entity)[$id=\(DisplayText.plain(key.text))]" : "\(entity) at \(DisplayText.escaped(key.text))"
+    }
+
+    private mutating func conflict(_ index: Int, slot: Int, stored: StoredRow) -> SeedConflict {
+        let object = objects[index]
+        let slots = schema.entities[Int(object.entity)]
+        let name = slots.name(ofSlot: slot)
+        let template: String, store: String
+        if slot < slots.attributeCount {
+            template = plan.value(slot, of: object, slots: slots).map(\.displayText) ?? "null"
+            let storedIndex = schema.model.entity(named: stored.entity)?.attributeIndex(named: name)
+            store = storedIndex.flatMap { stored.values[$0] }.map(\.displayText) ?? "null"
+        } else if slot < slots.attributeCount + slots.toOnes.count {
+            let toOne = slot - slots.attributeCount
+            template = object.toOnes[toOne].flatMap { $0.target >= 0 ? describe(Int($0.target)) : nil } ?? "null"
+            let relationship = schema.model.entity(named: stored.entity)?.relationshipIndex(named: name)
+            store = relationship.flatMap { stored.targets[$0] }.map { "row \($0)" } ?? "null"
+        } else {
+            let join = slot - slots.attributeCount - slots.toOnes.count
+            template = "[" + (object.joins[join] ?? []).map { describe(Int($0)) }.joined(separator: ", ") + "]"
+            store = "[" + (storedJoins[slots.joins[join].table]?[stored.rowID] ?? []).map { "row \($0)" }.joined(separator: ", ") + "]"
+        }
+        return SeedConflict(object: describe(index), property: name, templateValue: template, storeValue: store)
+    }
+}
+
+/// What the plan stage decided: per object its row and action, what to delete, and the ledger to write.
+struct SeedPlan {
+    enum Action: UInt8 {
+        case insert, update, unchanged, kept
+        /// Data the store had before seeding, which the templates meet (decided into update or unchanged).
+        case merge
+    }
+
+    /// Per object: its row id, or -1 for an object that will have none (deleted by the application, kept so).
+    var rowIDs: [Int64]
+    var actions: [Action]
+    /// Per object: its ledger key.
+    var keys: [SeedKey?]
+    /// The slots to write of updated objects.
+    var written: [Int32: [Int]] = [:]
+    /// Updated objects whose entity changes (to a subentity or back).
+    var entityChanges: Set<Int> = []
+    var deletions: [(root: Int, rowID: Int64)] = []
+    /// The ledger's objects after the run.
+    var entries: [SeedLedger.Entry] = []
+    var counts: [String: SeedReport.Counts] = [:]
+    var conflicts: [SeedConflict] = []
+    var keptObjects: [String] = []
+    var removedFromTemplates: [String] = []
+    /// Ledger entries whose object the templates hold under another row: not stale.
+    var consumedEntries: Set<Int32> = []
+    var deletedByApplication: Set<Int> = []
+
+    init(objectCount: Int) {
+        rowIDs = Array(repeating: 0, count: objectCount)
+        actions = Array(repeating: .insert, count: objectCount)
+        keys = Array(repeating: nil, count: objectCount)
+    }
+
+    /// The value the templates give an attribute: the stated one, else its default.
+    func value(_ attribute: Int, of object: SeedObject, slots: EntitySlots) -> AttributeValue? {
+        object.stated.contains(attribute) ? object.values[attribute] : slots.entity.attributes[attribute].defaultValue
+    }
+
+    /// The row a to-one names and the place in its ordered list; nil for none, or a target that will have no row.
+    func target(_ slot: Int, of object: SeedObject, slots: EntitySlots) -> (Int64?, Int64?) {
+        guard let fact = object.toOnes[slot], fact.target >= 0, rowIDs[Int(fact.target)] > 0 else { return (nil, nil) }
+        return (rowIDs[Int(fact.target)], slots.toOnes[slot].isPositioned ? Int64(max(fact.position, 0)) : nil)
+    }
+
+    /// The rows of a join list's members that will have one.
+    func members(_ slot: Int, of object: SeedObject) -> [Int64] {
+        (object.joins[slot] ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
+    }
+
+    /// Whether the plan writes any row.
+    var writesRows: Bool {
+        actions.contains(.insert) || !written.isEmpty || !deletions.isEmpty
+    }
+}

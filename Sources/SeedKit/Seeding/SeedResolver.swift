@@ -1,0 +1,523 @@
+/// The resolve stage of seeding: the records of every file (``TemplateRecords``) become objects (``SeedObjects``),
+/// each stated once however many records state it, with every link resolved and every fact in the slot that stores
+/// it.
+///
+///     let objects = SeedResolver.resolve(files, schema: schema, locator: locator, lookUp: lookUp)
+///     if !objects.issues.isEmpty { … }          // nothing may be written
+///
+/// - Records with one key are one object; what they state is merged, and two statements that disagree (an
+///   attribute, a to-one, a class that is no kind of the other) are a problem naming both places.
+/// - A stub names an object of the templates or of the store (`lookUp`); one that names neither is a problem, with
+///   the nearest identity as a suggestion. `"$ref"` names an `"$id"` of the templates.
+/// - Ownership is a forest: an object owned twice, or a cycle of owning links, is a problem naming the objects.
+/// - An object lacking a required attribute without default is a problem.
+///
+/// Nothing here recurses: an ownership chain of any length costs time and memory linear in its length.
+///
+/// - Complexity: O(*n*) in the number of records and links, plus the store lookups.
+struct SeedResolver {
+    /// What the resolve stage asks of the store: the objects these keys name (nil for none), and identities near a
+    /// name for suggestions.
+    struct StoreLookup {
+        var objects: ([SeedKey]) throws -> [StoredObject?]
+        var identities: (_ root: String) throws -> [String]
+    }
+
+    private let schema: SeedSchema
+    private let files: [TemplateRecords]
+    /// The files' paths as shown.
+    private let paths: [String]
+    private var result = SeedObjects()
+    private var byKey: [SeedKey: Int32] = [:]
+    private var byID: [String: (object: Int32, place: StatementPlace)] = [:]
+    /// The records merged into an object after its first, for objects stated more than once.
+    private var laterRecords: [Int32: [RecordReference]] = [:]
+    private var problems: [PlacedProblem] = []
+    /// Ordered lists kept in their members' columns: the members stated in order, then those that name the owner.
+    private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
+    /// What each owner owns through each relationship, in stated order.
+    private var owned: [ListKey: [Int32]] = [:]
+    private var ownerPlaces: [Int32: StatementPlace] = [:]
+
+    private struct ListKey: Hashable {
+        let object: Int32
+        let relationship: Int32
+    }
+
+    /// Resolves the records of every file; `lookUp` finds what the templates name but do not state (nil: the
+    /// templates must state everything, as `seed validate` checks them).
+    static func resolve(
+        _ files: [TemplateRecords], schema: SeedSchema, locator: IssueLocator, lookUp: StoreLookup?
+    ) throws -> SeedObjects {
+        var resolver = SeedResolver(schema: schema, files: files, paths: files.indices.map(locator.path(of:)))
+        resolver.collectObjects()
+        try resolver.resolveLinks(lookUp: lookUp)
+        resolver.placeOrderedMembers()
+        resolver.checkOwnership()
+        resolver.checkRequiredAttributes()
+        resolver.nameObjectsWithoutIdentity()
+        resolver.result.issues = resolver.issues(locator: locator)
+        return resolver.result
+    }
+
+    private init(schema: SeedSchema, files: [TemplateRecords], paths: [String]) {
+        self.schema = schema
+        self.files = files
+        self.paths = paths
+    }
+
+    // MARK: Objects
+
+    private mutating func collectObjects() {
+        result.recordObjects = files.map { Array(repeating: -1, count: $0.records.count) }
+        for (fileIndex, file) in files.enumerated() {
+            for problem in file.problems {
+                problems.append(
+                    PlacedProblem(
+                        kind: problem.kind, place: StatementPlace(file: Int32(fileIndex), record: problem.record, path: problem.path),
+                        isAtKey: problem.isAtKey, message: problem.message))
+            }
+            for (recordIndex, record) in file.records.enumerated() {
+                let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
+                let object: Int32
+                if let key = record.key, let existing = byKey[key] {
+                    object = existing
+                    merge(reference, into: existing)
+                } else {
+                    object = Int32(result.objects.count)
+                    let entity = schema.entities[Int(record.entity)]
+                    result.objects.append(
+                        SeedObject(
+                            entity: record.entity, key: record.key, definition: reference,
+                            values: Array(file.values[Int(record.values)..<Int(record.values) + entity.attributeCount]),
+                            stated: record.stated, toOnes: [], joins: []))
+                    if let key = record.key { byKey[key] = object }
+                }
+                result.recordObjects[fileIndex][recordIndex] = object
+                if let id = record.id { register(id: id, object: object, place: place(of: reference, ["$id"])) }
+            }
+        }
+        for index in result.objects.indices { makeSlots(of: index) }
+    }
+
+    private mutating func register(id: String, object: Int32, place: StatementPlace) {
+        if let other = byID[id] {
+            guard other.object != object else { return }
+            problems.append(
+                PlacedProblem(
+                    kind: .duplicateID, place: place,
+                    message: "duplicate \"$id\" '\(DisplayText.escaped(id))': \(describe(other.object)) at \(describe(other.place)) has it already",
+                    related: other.place))
+            return
+        }
+        byID[id] = (object, place)
+    }
+
+    /// Merges a later record of an object's key into the object: its class refines the object's, its attributes
+    /// join the object's, and a value stated differently is a problem.
+    private mutating func merge(_ reference: RecordReference, into object: Int32) {
+        let file = files[Int(reference.file)]
+        let record = file.records[Int(reference.record)]
+        laterRecords[object, default: []].append(reference)
+        let current = schema.entities[Int(result.objects[Int(object)].entity)].entity
+        let stating = schema.entities[Int(record.entity)].entity
+        if stating !== current {
+            if stating.isKind(of: current.name) {
+                result.objects[Int(object)].entity = record.entity
+                result.objects[Int(object)].values += repeatElement(nil, count: stating.attributes.count - current.attributes.count)
+            } else if !current.isKind(of: stating.name) {
+                let first = place(of: result.objects[Int(object)].definition!)
+                problems.append(
+                    PlacedProblem(
+                        kind: .identityConflict, place: place(of: reference, ["class"]),
+                        message: "\(describe(object)) is a \(current.name) at \(describe(first)), so it cannot be a \(stating.name)",
+                        related: first))
+                return
+            }
+        }
+        for index in stating.attributes.indices where record.stated.contains(index) {
+            let value = file.values[Int(record.values) + index]
+            if result.objects[Int(object)].stated.contains(index) {
+                let earlier = result.objects[Int(object)].values[index]
+                guard !Self.exactlyEqual(earlier, value) else { continue }
+                let earlierPlace = placeStating(attribute: index, of: object)
+                let name = stating.attributes[index].name
+                problems.append(
+                    PlacedProblem(
+                        kind: .identityConflict, place: place(of: reference, [name]),
+                        message: "\(describe(object)).\(name) is \(Self.text(of: value)) here but \(Self.text(of: earlier)) at \(describe(earlierPlace))",
+                        related: earlierPlace))
+            } else {
+                result.objects[Int(object)].values[index] = value
+                result.objects[Int(object)].stated.insert(index)
+            }
+        }
+    }
+
+    /// The place of the first record of an object that states the attribute.
+    private func placeStating(attribute index: Int, of object: Int32) -> StatementPlace {
+        let name = schema.entities[Int(result.objects[Int(object)].entity)].entity.attributes[index].name
+        for reference in [result.objects[Int(object)].definition!] + (laterRecords[object] ?? []) {
+            if files[Int(reference.file)].records[Int(reference.record)].stated.contains(index) {
+                return place(of: reference, [name])
+            }
+        }
+        return place(of: result.objects[Int(object)].definition!)
+    }
+
+    private mutating func makeSlots(of object: Int) {
+        let slots = schema.entities[Int(result.objects[object].entity)]
+        result.objects[object].toOnes = Array(repeating: nil, count: slots.toOnes.count)
+        result.objects[object].joins = Array(repeating: nil, count: slots.joins.count)
+    }
+
+    // MARK: Links
+
+    private mutating func resolveLinks(lookUp: StoreLookup?) throws {
+        let stored = try storedObjects(lookUp: lookUp)
+        for (fileIndex, file) in files.enumerated() {
+            for (recordIndex, record) in file.records.enumerated() {
+                let source = result.recordObjects[fileIndex][recordIndex]
+                let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
+                for linkIndex in Int(record.links)..<Int(record.links + record.linkCount) {
+                    let link = file.links[linkIndex]
+                    let entity = schema.entities[Int(record.entity)].entity
+                    let relationship = entity.relationships[Int(link.relationship)]
+                    var path = [relationship.name]
+                    if link.position >= 0 { path.append(String(link.position)) }
+                    let linkPlace = place(of: reference, path)
+                    var target: Int32 = -1
+                    switch link.target {
+                    case .none:
+                        break
+                    case .record(let nested):
+                        target = result.recordObjects[fileIndex][Int(nested)]
+                    case .key(let key, let entity):
+                        guard let found = byKey[key] ?? stored[key] else {
+                            danglingKey(key, entity: entity, at: linkPlace, suggestions: lookUp)
+                            continue
+                        }
+                        guard isKind(found, of: entity, at: linkPlace) else { continue }
+                        target = found
+                    case .id(let id):
+                        guard let found = byID[id]?.object else {
+                            danglingID(id, at: linkPlace.appending("$ref"))
+                            continue
+                        }
+                        target = found
+                    }
+                    if target >= 0 {
+                        let targetEntity = schema.entities[Int(result.objects[Int(target)].entity)].entity
+                        guard targetEntity.isKind(of: relationship.destination) else {
+                            let kinds = schema.model.destination(of: relationship).kinds.joined(separator: ", ")
+                            problems.append(
+                                PlacedProblem(
+                                    kind: .typeMismatch, place: linkPlace,
+                                    message: "\(describe(target)) is not a \(relationship.destination); '\(relationship.name)' of \(entity.name) holds \(kinds) objects"))
+                            continue
+                        }
+                    }
+                    route(from: source, through: Int(link.relationship), to: target, position: link.position, place: linkPlace)
+                }
+            }
+            for (id, position) in file.topLevelReferences where byID[id] == nil {
+                danglingID(id, at: StatementPlace(file: Int32(fileIndex), record: -1, path: position >= 0 ? [String(position), "$ref"] : ["$ref"]))
+            }
+        }
+    }
+
+    /// The objects of the store that stubs name and the templates do not state, each made an object of its own.
+    private mutating func storedObjects(lookUp: StoreLookup?) throws -> [SeedKey: Int32] {
+        guard let lookUp else { return [:] }
+        var missing: [SeedKey] = []
+        var seen = Set<SeedKey>()
+        for file in files {
+            for link in file.links {
+                if case .key(let key, _) = link.target, byKey[key] == nil, seen.insert(key).inserted { missing.append(key) }
+            }
+        }
+        guard !missing.isEmpty else { return [:] }
+        var found: [SeedKey: Int32] = [:]
+        for (key, object) in zip(missing, try lookUp.objects(missing)) {
+            guard let object else { continue }
+            let index = Int32(result.objects.count)
+            let slots = schema.entities[Int(object.entity)]
+            // What the templates state about it: its identity, and the facts links put in its slots.
+            var values = [AttributeValue?](repeating: nil, count: slots.attributeCount)
+            var stated = AttributeMask()
+            for (index, value) in zip(slots.entity.identityIndices, key.identityValues(of: slots.entity)) {
+                values[index] = value
+                stated.insert(index)
+            }
+            result.objects.append(
+                SeedObject(
+                    entity: object.entity, key: key, definition: nil, values: values, stated: stated,
+                    toOnes: Array(repeating: nil, count: slots.toOnes.count), joins: Array(repeating: nil, count: slots.joins.count),
+                    storedRowID: object.rowID))
+            found[key] = index
+        }
+        return found
+    }
+
+    /// Whether the object a stub names is a kind of the class the stub says; a problem when not.
+    private mutating func isKind(_ object: Int32, of entity: Int32, at place: StatementPlace) -> Bool {
+        let actual = schema.entities[Int(result.objects[Int(object)].entity)].entity
+        let said = schema.entities[Int(entity)].entity
+        guard !actual.isKind(of: said.name) else { return true }
+        let where_ = result.objects[Int(object)].definition.map { " at \(describe(self.place(of: $0)))" } ?? " in the store"
+        problems.append(
+            PlacedProblem(
+                kind: .identityConflict, place: place.appending("class"),
+                message: "\(describe(object)) is a \(actual.name)\(where_), so it cannot be a \(said.name)"))
+        return false
+    }
+
+    private mutating func danglingKey(_ key: SeedKey, entity: Int32, at place: StatementPlace, suggestions lookUp: StoreLookup?) {
+        let stubEntity = schema.entities[Int(entity)].entity
+        var candidates = Set(byKey.keys.lazy.filter { $0.kind == .identity && $0.root.utf8.elementsEqual(key.root.utf8) }.map(\.text))
+        if let more = try? lookUp?.identities(key.root) { candidates.formUnion(more) }
+        let near = candidates.lazy.filter { abs($0.count - key.text.count) <= 3 }.prefix(50_000)
+        let suggestion = Suggestion.nearest(to: key.text, among: near)
+            .map { "; did you mean \(DisplayText.plain($0))?" } ?? ""
+        let display = key.display(in: schema.model)
+        problems.append(
+            PlacedProblem(
+                kind: .unresolvedReference, place: place,
+                message: "\(display) names no \(stubEntity.name) the templates or the store hold\(suggestion)"))
+    }
+
+    private mutating func danglingID(_ id: String, at place: StatementPlace) {
+        let ids = byID.keys.sorted()
+        let suggestion = Suggestion.didYouMean(id, among: ids)
+        problems.append(
+            PlacedProblem(
+                kind: .unresolvedReference, place: place,
+                message: "no object has \"$id\": \"\(DisplayText.escaped(id))\"" + suggestion
+                    + (suggestion.isEmpty && !ids.isEmpty && ids.count <= 20 ? "; ids are: \(ids.map(DisplayText.escaped).joined(separator: ", "))" : "")))
+    }
+
+    /// Records the fact a link states in the slot that stores it, and what it says about ownership.
+    private mutating func route(from source: Int32, through relationship: Int, to target: Int32, position: Int32, place: StatementPlace) {
+        let slots = schema.entities[Int(result.objects[Int(source)].entity)]
+        let description = slots.entity.relationships[relationship]
+        switch slots.routes[relationship] {
+        case .toOne(let slot, let inverse):
+            state(target, in: source, toOne: slot, place: place)
+            guard target >= 0 else { break }
+            switch inverse {
+            case .none: break
+            case .toOne(let inverseRelationship):
+                let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
+                state(source, in: target, toOne: targetSlots.toOneIndex[inverseRelationship], place: place)
+            case .orderedList(let inverseRelationship):
+                orderedLists[ListKey(object: target, relationship: Int32(inverseRelationship)), default: ([], [])].named.append(source)
+            }
+        case .memberColumn(let inverse, let isOrdered):
+            guard target >= 0 else { break }
+            let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
+            state(source, in: target, toOne: targetSlots.toOneIndex[inverse], place: place)
+            if isOrdered { orderedLists[ListKey(object: source, relationship: Int32(relationship)), default: ([], [])].stated.append(target) }
+        case .ownJoin(let slot):
+            if result.objects[Int(source)].joins[slot] == nil { result.objects[Int(source)].joins[slot] = [] }
+            if target >= 0, !result.objects[Int(source)].joins[slot]!.contains(target) {
+                result.objects[Int(source)].joins[slot]!.append(target)
+            }
+        case .memberJoin(let inverse):
+            guard target >= 0 else { break }
+            let slot = schema.entities[Int(result.objects[Int(target)].entity)].joinIndex[inverse]
+            if result.objects[Int(target)].joins[slot] == nil { result.objects[Int(target)].joins[slot] = [] }
+            if !result.objects[Int(target)].joins[slot]!.contains(source) { result.objects[Int(target)].joins[slot]!.append(source) }
+        }
+        guard target >= 0 else { return }
+        if description.owns {
+            own(target, by: source, through: relationship, place: place)
+        } else if let inverseName = description.inverse,
+            let inverseIndex = schema.entities[Int(result.objects[Int(target)].entity)].entity.relationshipIndex(named: inverseName),
+            schema.entities[Int(result.objects[Int(target)].entity)].entity.relationships[inverseIndex].owns
+        {
+            own(source, by: target, through: inverseIndex, place: place)
+        }
+    }
+
+    /// States a to-one slot; a different target stated before is a problem naming both places.
+    private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, place: StatementPlace) {
+        guard let earlier = result.objects[Int(object)].toOnes[slot] else {
+            result.objects[Int(object)].toOnes[slot] = ToOneFact(target: target, place: place)
+            return
+        }
+        guard earlier.target != target else { return }
+        let name = schema.entities[Int(result.objects[Int(object)].entity)].toOnes[slot].name
+        problems.append(
+            PlacedProblem(
+                kind: .identityConflict, place: place,
+                message: "\(describe(object)).\(name) is \(describeTarget(target)) here but \(describeTarget(earlier.target)) at \(describe(earlier.place))",
+                related: earlier.place))
+    }
+
+    /// Places the members of each ordered list kept in its members' columns: the ones stated in the list, in order,
+    /// then the ones that name the list's owner themselves.
+    private mutating func placeOrderedMembers() {
+        for (list, members) in orderedLists {
+            var position: Int32 = 0
+            var placed = Set<Int32>()
+            for member in members.stated + members.named where placed.insert(member).inserted {
+                let ownerEntity = schema.entities[Int(result.objects[Int(list.object)].entity)].entity
+                let inverseName = ownerEntity.relationships[Int(list.relationship)].inverse!
+                let memberSlots = schema.entities[Int(result.objects[Int(member)].entity)]
+                let slot = memberSlots.toOneIndex[memberSlots.entity.relationshipIndex(named: inverseName)!]
+                result.objects[Int(member)].toOnes[slot]?.position = position
+                position += 1
+            }
+        }
+    }
+
+    // MARK: Ownership
+
+    private mutating func own(_ child: Int32, by owner: Int32, through relationship: Int, place: StatementPlace) {
+        let current = result.objects[Int(child)].owner
+        if current >= 0 {
+            guard current != owner else { return }
+            problems.append(
+                PlacedProblem(
+                    kind: .identityConflict, place: place,
+                    message: "\(describe(child)) is owned by \(describe(current)) at \(describe(ownerPlaces[child]!)), so \(describe(owner)) cannot own it too; an object has one owner",
+                    related: ownerPlaces[child]))
+            return
+        }
+        result.objects[Int(child)].owner = owner
+        result.objects[Int(child)].ownerRelationship = Int32(relationship)
+        ownerPlaces[child] = place
+        let list = ListKey(object: owner, relationship: Int32(relationship))
+        result.objects[Int(child)].ownerPosition = Int32(owned[list, default: []].count)
+        owned[list, default: []].append(child)
+    }
+
+    /// Ownership must be a forest: follows each object's owners up, iteratively, and reports each cycle once.
+    private mutating func checkOwnership() {
+        // 0: not visited; 1: on the path being followed; 2: done.
+        var state = [UInt8](repeating: 0, count: result.objects.count)
+        var path: [Int32] = []
+        for start in result.objects.indices where state[start] == 0 {
+            var current = Int32(start)
+            while current >= 0, state[Int(current)] == 0 {
+                state[Int(current)] = 1
+                path.append(current)
+                current = result.objects[Int(current)].owner
+            }
+            if current >= 0, state[Int(current)] == 1, let first = path.firstIndex(of: current) {
+                let cycle = Array(path[first...])
+                let names = (cycle.reversed() + [cycle.last!]).map(describe).joined(separator: " owns ")
+                problems.append(
+                    PlacedProblem(
+                        kind: .identityConflict, place: ownerPlaces[cycle[0]]!,
+                        message: "ownership is a cycle: \(names); an object cannot own itself, directly or through what it owns"))
+            }
+            for object in path { state[Int(object)] = 2 }
+            path.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: Checks and names
+
+    private mutating func checkRequiredAttributes() {
+        for index in result.objects.indices {
+            guard let definition = result.objects[index].definition else { continue }
+            let entity = schema.entities[Int(result.objects[index].entity)].entity
+            let missing = entity.attributes.indices.filter { attribute in
+                let description = entity.attributes[attribute]
+                return !description.isOptional && description.defaultValue == nil && !result.objects[index].stated.contains(attribute)
+            }
+            guard !missing.isEmpty else { continue }
+            let names = missing.map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
+            let noun = missing.count == 1 ? "attribute" : "attributes"
+            let message = result.objects[index].key?.kind == .identity
+                ? "\(describe(Int32(index))) lacks required \(noun) \(names)" : "missing required \(noun) \(names) of \(entity.name)"
+            problems.append(PlacedProblem(kind: .missingValue, place: place(of: definition), message: message))
+        }
+    }
+
+    /// Gives the objects without identity their `"$id"`, or their place, as key; owned ones are known by their
+    /// owner instead.
+    private mutating func nameObjectsWithoutIdentity() {
+        for (id, entry) in byID where result.objects[Int(entry.object)].key == nil {
+            result.objects[Int(entry.object)].key = SeedKey(kind: .id, root: "", text: id)
+        }
+        for index in result.objects.indices where result.objects[index].key == nil && result.objects[index].owner < 0 {
+            guard let definition = result.objects[index].definition else { continue }
+            let place = place(of: definition)
+            result.objects[index].key = SeedKey(
+                kind: .location, root: "", text: "\(paths[Int(place.file)])#\(pointer(of: place).description)")
+        }
+    }
+
+    // MARK: Places and descriptions
+
+    private func place(of reference: RecordReference, _ path: [String] = []) -> StatementPlace {
+        StatementPlace(file: reference.file, record: reference.record, path: path)
+    }
+
+    private func pointer(of place: StatementPlace) -> JSONPointer {
+        let base = place.record >= 0 ? files[Int(place.file)].pointer(of: Int(place.record), schema: schema) : []
+        return JSONPointer(tokens: base + place.path)
+    }
+
+    /// `Department[name=Sales]` for an object with identity, else its entity and where it is stated.
+    func describe(_ object: Int32) -> String {
+        let value = result.objects[Int(object)]
+        let entity = schema.entities[Int(value.entity)].entity
+        if let key = value.key, key.kind == .identity { return key.display(in: schema.model) }
+        guard let definition = value.definition else { return entity.name }
+        return "\(entity.name) at \(describe(place(of: definition)))"
+    }
+
+    private func describeTarget(_ target: Int32) -> String { target < 0 ? "null" : describe(target) }
+
+    /// The file and pointer of a place.
+    private func describe(_ place: StatementPlace) -> String {
+        let pointer = pointer(of: place)
+        return "\(files.count > 1 ? "\(paths[Int(place.file)]) " : "")\(pointer.tokens.isEmpty ? "/" : pointer.description)"
+    }
+
+    private static func text(of value: AttributeValue?) -> String {
+        value.map { DisplayText.escaped($0.json.text()) } ?? "null"
+    }
+
+    /// Whether two values are equal, strings byte for byte.
+    static func exactlyEqual(_ lhs: AttributeValue?, _ rhs: AttributeValue?) -> Bool {
+        if case .string(let left)? = lhs, case .string(let right)? = rhs { return left.utf8.elementsEqual(right.utf8) }
+        return lhs == rhs
+    }
+
+    private func issues(locator: IssueLocator) -> [SeedIssue] {
+        var issues: [SeedIssue] = []
+        for (index, file) in files.enumerated() {
+            if let syntax = file.syntaxError {
+                issues.append(SeedIssue(file: locator.path(of: index), line: syntax.location.line, column: syntax.location.column, message: syntax.message))
+            }
+        }
+        for problem in problems {
+            let pointer = pointer(of: problem.place)
+            var issue = locator.issue(file: Int(problem.place.file), pointer: pointer, isAtKey: problem.isAtKey, message: problem.message)
+            if let related = problem.related, let location = locator.location(file: Int(related.file), pointer: self.pointer(of: related)) {
+                issue.message += " (see \(location))"
+            }
+            issues.append(issue)
+        }
+        return issues.sorted()
+    }
+}
+
+/// A problem of the resolve stage, located by a statement place.
+private struct PlacedProblem {
+    let kind: GraphDecodingError.Kind
+    let place: StatementPlace
+    var isAtKey = false
+    let message: String
+    var related: StatementPlace?
+}
+
+extension StatementPlace {
+    func appending(_ token: String) -> StatementPlace {
+        StatementPlace(file: file, record: record, path: path + [token])
+    }
+}

@@ -1,0 +1,111 @@
+/// The write stage of seeding: a plan (``SeedPlan``) becomes rows, through the store's row interface
+/// (``RowStore``), inside the caller's write transaction, with the ledger.
+///
+///     try store.write {
+///         try SeedWriter(schema: schema, objects: objects, plan: plan).write(to: store, ledger: sections)
+///     }
+///
+/// Deletions first, then updates (only the slots the plan says, grouped so that rows changing the same slots share
+/// a statement), then inserts many rows of one entity at a time, then join lists, then the ledger.
+///
+/// - Complexity: O(*n*) in the rows written.
+struct SeedWriter {
+    let schema: SeedSchema
+    let objects: [SeedObject]
+    let plan: SeedPlan
+    /// Called with the number of rows written and the number to write, every few thousand rows.
+    var progress: ((Int, Int) -> Void)?
+
+    /// Inserted rows are sent to the store this many at a time.
+    private static let batchSize = 4096
+
+    func write(to store: RowStore, ledger: [String: [UInt8]]) throws {
+        var deletions: [Int: [Int64]] = [:]
+        for (root, rowID) in plan.deletions { deletions[root, default: []].append(rowID) }
+        for (root, rowIDs) in deletions.sorted(by: { $0.key < $1.key }) { try store.delete(root: schema.roots[root], rowIDs: rowIDs) }
+        try writeUpdates(to: store)
+        try writeInserts(to: store)
+        try store.replaceLedger(ledger)
+    }
+
+    private func writeUpdates(to store: RowStore) throws {
+        struct Group: Hashable {
+            let entity: Int32
+            let slots: [Int]
+            let changesEntity: Bool
+        }
+        var groups: [Group: [Int]] = [:]
+        for (object, slots) in plan.written {
+            groups[Group(entity: objects[Int(object)].entity, slots: slots, changesEntity: plan.entityChanges.contains(Int(object))), default: []]
+                .append(Int(object))
+        }
+        var joins: [String: (isOrdered: Bool, members: [(source: Int64, targets: [Int64])])] = [:]
+        for (group, members) in groups.sorted(by: { $0.key.entity < $1.key.entity }) {
+            let slots = schema.entities[Int(group.entity)]
+            var batch = RowBatch(entity: slots.entity)
+            for index in members.sorted() { append(index, to: &batch) }
+            let attributes = group.slots.filter { $0 < slots.attributeCount }
+            let toOnes = group.slots.filter { $0 >= slots.attributeCount && $0 < slots.attributeCount + slots.toOnes.count }
+                .map { slots.toOnes[$0 - slots.attributeCount].relationship }
+            if group.changesEntity || !attributes.isEmpty || !toOnes.isEmpty {
+                try store.update(batch, attributes: attributes, toOnes: toOnes, entityChanges: group.changesEntity)
+            }
+            for slot in group.slots where slot >= slots.attributeCount + slots.toOnes.count {
+                let join = slots.joins[slot - slots.attributeCount - slots.toOnes.count]
+                for index in members {
+                    joins[join.table, default: (join.isOrdered, [])].members.append(
+                        (plan.rowIDs[index], plan.members(slot - slots.attributeCount - slots.toOnes.count, of: objects[index])))
+                }
+            }
+        }
+        for (table, list) in joins.sorted(by: { $0.key < $1.key }) {
+            try store.replaceJoinMembers(table: table, members: list.members, isOrdered: list.isOrdered, sourcesAreNew: false)
+        }
+    }
+
+    private func writeInserts(to store: RowStore) throws {
+        let total = plan.actions.lazy.filter { $0 == .insert }.count
+        guard total > 0 else { return }
+        progress?(0, total)
+        var batches: [Int32: RowBatch] = [:]
+        var joins: [String: (isOrdered: Bool, members: [(source: Int64, targets: [Int64])])] = [:]
+        var written = 0
+        for index in objects.indices where plan.actions[index] == .insert {
+            let entity = objects[index].entity
+            let slots = schema.entities[Int(entity)]
+            append(index, to: &batches[entity, default: RowBatch(entity: slots.entity)])
+            if batches[entity]!.count >= Self.batchSize {
+                try store.insert(batches[entity]!)
+                batches[entity] = nil
+            }
+            for (slot, join) in slots.joins.enumerated() {
+                let members = plan.members(slot, of: objects[index])
+                if !members.isEmpty { joins[join.table, default: (join.isOrdered, [])].members.append((plan.rowIDs[index], members)) }
+            }
+            written += 1
+            if written % 1024 == 0, written < total { progress?(written, total) }
+        }
+        for (_, batch) in batches.sorted(by: { $0.key < $1.key }) { try store.insert(batch) }
+        for (table, list) in joins.sorted(by: { $0.key < $1.key }) {
+            try store.replaceJoinMembers(table: table, members: list.members, isOrdered: list.isOrdered, sourcesAreNew: true)
+        }
+        progress?(total, total)
+    }
+
+    /// Appends an object's row as the templates give it: every attribute, every to-one with its place.
+    private func append(_ index: Int, to batch: inout RowBatch) {
+        let object = objects[index]
+        let slots = schema.entities[Int(object.entity)]
+        let relationships = slots.entity.relationships.count
+        batch.rowIDs.append(plan.rowIDs[index])
+        for attribute in 0..<slots.attributeCount { batch.values.append(plan.value(attribute, of: object, slots: slots)) }
+        let start = batch.targets.count
+        batch.targets.append(contentsOf: repeatElement(nil, count: relationships))
+        batch.positions.append(contentsOf: repeatElement(nil, count: relationships))
+        for (slot, toOne) in slots.toOnes.enumerated() {
+            let (target, position) = plan.target(slot, of: object, slots: slots)
+            batch.targets[start + toOne.relationship] = target
+            batch.positions[start + toOne.relationship] = position
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// The read stage of seeding: template files into records (``TemplateRecords``), on all cores.
+///
+///     let files = TemplateReader.read(set.files, schema: schema)     // one TemplateRecords per file, in set order
+///
+/// Each file is parsed and walked once. Syntax errors, values of the wrong type, unknown keys and classes, and
+/// relationships of the wrong shape are collected as the file's problems (``RecordProblem``), with the rules the
+/// graph decoder applies (``DictionaryRules``); what needs more than one file — references, conflicting statements,
+/// missing required values — is the resolve stage's to find.
+///
+/// - Complexity: O(*n*) in the size of the files, spread over the cores.
+struct TemplateReader {
+    let schema: SeedSchema
+    /// The links of the records being read, innermost last: a record's links are moved to the file's array when it
+    /// is done, so that each record's links are contiguous though it nests other records between them.
+    private var pendingLinks: [RecordLink] = []
+
+    init(schema: SeedSchema) {
+        self.schema = schema
+    }
+
+    /// The records of every file, in the files' order; `fileRead` is called on the calling thread with the number of
+    /// files read so far.
+    static func read(_ files: [TemplateSet.File], schema: SeedSchema, fileRead: ((Int) -> Void)? = nil) -> [TemplateRecords] {
+        let results = Mutex([TemplateRecords?](repeating: nil, count: files.count))
+        let next = Mutex(0)
+        let progress = DispatchSemaphore(value: 0)
+        // Files are claimed one at a time, so that a few large files do not leave a core idle.
+        let workers = min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            DispatchQueue.global().async(group: group) {
+                var reader = TemplateReader(schema: schema)
+                while true {
+                    let index = next.withLock { next -> Int? in
+                        guard next < files.count else { return nil }
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard let index else { break }
+                    let records = reader.records(of: files[index], index: index)
+                    results.withLock { $0[index] = records }
+                    progress.signal()
+                }
+            }
+        }
+        if let fileRead {
+            for count in files.indices {
+                progress.wait()
+                fileRead(count + 1)
+            }
+        }
+        group.wait()
+        return results.withLock { results in results.map { $0! } }
+    }
+
+    /// The records of one file.
+    mutating func records(of file: TemplateSet.File, index: Int) -> TemplateRecords {
+        var out = TemplateRecords(file: index)
+        let value: JSON
+        do {
+            value = try JSONDocument(parsing: file.bytes, file: file.displayPath).value
+        } catch {
+            out.syntaxError = error
+            return out
+        }
+        if case .array(let elements) = value {
+            out.records.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                read(element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
+            }
+        } else {
+            read(value, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
+        }
+        return out
+    }
+
+    /// Reads the dictionary at a place: at the top of the file (`parent` -1), or nested in `parent`'s
+    /// `relationship`; returns what a link to it names, nil after a problem.
+    @discardableResult
+    private mutating func read(
+        _ json: JSON, into out: inout TemplateRecords, parent: Int32, relationship: Int32, position: Int32,
+        expected: Entity?, owned: Bool
+    ) -> LinkTarget? {
+        // Where this dictionary is: below its parent record, or at the top.
+        var base: [String] = []
+        if parent >= 0 {
+            base.append(schema.entities[Int(out.records[Int(parent)].entity)].entity.relationships[Int(relationship)].name)
+        }
+        if position >= 0 { base.append(String(position)) }
+        func problem(_ failure: DictionaryRules.Problem, _ tokens: [String] = [], isAtKey: Bool = false) {
+            let path = base + (failure.isAtClassKey ? ["class"] : []) + tokens
+            out.problems.append(RecordProblem(kind: failure.kind, record: parent, path: path, isAtKey: isAtKey, message: failure.message))
+        }
+        guard case .object(let members) = json else {
+            problem(DictionaryRules.notAnObject(json, expected: expected))
+            return nil
+        }
+        if let reference = members["$ref"] {
+            switch DictionaryRules.reference(reference, members: members) {
+            case .success(let id):
+                if parent < 0 { out.topLevelReferences.append((id, position)) }
+                return .id(id)
+            case .failure(let failure):
+                problem(failure, failure.kind == .typeMismatch ? ["$ref"] : [])
+                return nil
+            }
+        }
+        let entity: Entity
+        switch DictionaryRules.entity(classValue: members["class"], expected: expected, model: schema.model) {
+        case .success(let found): entity = found
+        case .failure(let failure):
+            problem(failure)
+            return nil
+        }
+        let slots = schema.slots(of: entity)
+
+        // Attributes first: a record's values are contiguous.
+        let valuesStart = out.values.count
+        out.values.append(contentsOf: repeatElement(nil, count: entity.attributes.count))
+        var stated = AttributeMask()
+        var id: String?
+        var statesMoreThanIdentity = false
+        var hasProblem = false
+        for (key, value) in zip(members.keys, members.values) where key != "class" {
+            if key == "$id" {
+                if let failure = DictionaryRules.idProblem(value) {
+                    problem(failure, ["$id"])
+                    hasProblem = true
+                } else if case .string(let text) = value {
+                    id = text
+                }
+                statesMoreThanIdentity = true
+            } else if let index = entity.attributeIndex(named: key) {
+                if !entity.identityIndices.contains(index) { statesMoreThanIdentity = true }
+                switch DictionaryRules.attribute(value, of: entity, at: index) {
+                case .success(let read):
+                    out.values[valuesStart + index] = read
+                    stated.insert(index)
+                case .failure(let failure):
+                    problem(failure, [key])
+                    hasProblem = true
+                    // Stated, though unreadable: reported once, not also as missing.
+                    stated.insert(index)
+                }
+            } else if entity.relationshipIndex(named: key) != nil {
+                statesMoreThanIdentity = true
+            } else {
+                problem(DictionaryRules.unknownKey(key, value: value, of: entity), [key], isAtKey: true)
+                statesMoreThanIdentity = true
+                hasProblem = true
+            }
+        }
+        var key: SeedKey?
+        if !entity.identityIndices.isEmpty {
+            var identity: [AttributeValue] = []
+            identity.reserveCapacity(entity.identityIndices.count)
+            for index in entity.identityIndices {
+                guard let value = out.values[valuesStart + index] else { break }
+                identity.append(value)
+            }
+            if identity.count == entity.identityIndices.count { key = SeedKey(identityOf: entity, values: identity) }
+        }
+        // A stub: a reference by identity where a relationship that does not own its members expects an object.
+        if parent >= 0, !owned, !statesMoreThanIdentity, let key {
+            out.values.removeSubrange(valuesStart...)
+            return .key(key, entity: Int32(slots.ordinal))
+        }
+        if hasProblem && key == nil && parent >= 0 && !owned && !statesMoreThanIdentity {
+            out.values.removeSubrange(valuesStart...)
+            return nil
+        }
+
+        let record = Int32(out.records.count)
+        out.records.append(
+            TemplateRecord(
+                entity: Int32(slots.ordinal), key: key, id: id, values: Int32(valuesStart), stated: stated, parent: parent,
+                relationship: relationship, position: position))
+        let linksStart = pendingLinks.count
+        for (key, value) in zip(members.keys, members.values) {
+            guard key != "class", key != "$id", let index = entity.relationshipIndex(named: key) else { continue }
+            let description = entity.relationships[index]
+            let destination = schema.model.destination(of: description)
+            if let failure = DictionaryRules.shape(of: value, for: description, of: entity, destination: destination) {
+                out.problems.append(
+                    RecordProblem(kind: failure.kind, record: record, path: [key], isAtKey: false, message: failure.message))
+                continue
+            }
+            let relationshipIndex = Int32(index)
+            switch value {
+            case .null:
+                pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none))
+            case .array(let elements):
+                if elements.isEmpty { pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none)) }
+                for (position, element) in elements.enumerated() {
+                    guard let target = read(
+                        element, into: &out, parent: record, relationship: relationshipIndex, position: Int32(position),
+                        expected: destination, owned: description.owns)
+                    else { continue }
+                    pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
+                }
+            default:
+                guard let target = read(
+                    value, into: &out, parent: record, relationship: relationshipIndex, position: -1, expected: destination,
+                    owned: description.owns)
+                else { continue }
+                pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
+            }
+        }
+        out.records[Int(record)].links = Int32(out.links.count)
+        out.records[Int(record)].linkCount = Int32(pendingLinks.count - linksStart)
+        out.links.append(contentsOf: pendingLinks[linksStart...])
+        pendingLinks.removeSubrange(linksStart...)
+        return .record(record)
+    }
+}
