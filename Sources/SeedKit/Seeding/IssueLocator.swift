@@ -30,6 +30,8 @@ final class IssueLocator {
         for index in files.indices { files[index].bytes = [] }
     }
 
+    var fileCount: Int { files.count }
+
     /// The path of a file as shown.
     func path(of file: Int) -> String { files[file].displayPath }
 

@@ -1,14 +1,32 @@
 /// The resolve stage's output: every object of the templates once, however many records state it, with its
 /// attribute values and its relationship facts in the slots that store them (``SeedSchema``), and every problem.
 ///
-///     let resolved = SeedResolver.resolve(files, schema: schema, lookUp: store.lookUp)
-///     resolved.objects[0].toOnes[0]?.target      // the object a to-one names, or -1 for null
+///     let resolved = SeedResolver.resolve(files, schema: schema, locator: locator, lookUp: lookUp)
+///     resolved.toOne(of: 0, at: 0)?.target          // the object a to-one names, or -1 for null
+///
+/// The objects' values and facts live in arrays of the whole set, each object holding where its own start, so that
+/// a set of many objects is a few allocations.
 struct SeedObjects: Sendable {
     var objects: [SeedObject] = []
+    /// Every object's attribute values, each object's at ``SeedObject/values``, one per attribute of its entity: the
+    /// value stated, or nil (stated null, or not stated as ``SeedObject/stated`` says).
+    var values: [AttributeValue?] = []
+    /// Every object's to-one facts, each object's at ``SeedObject/toOnes``, one per to-one slot of its entity; nil
+    /// where no statement says.
+    var toOnes: [ToOneFact?] = []
+    /// Every object's join lists, each object's at ``SeedObject/joins``, one per join slot of its entity: the members
+    /// stated (objects, in first-stated order), or nil where no statement says.
+    var joins: [[Int32]?] = []
     /// For each file, the object each of its records states.
     var recordObjects: [[Int32]] = []
     /// Every problem, located; nothing may be written when there is one.
     var issues: [SeedIssue] = []
+
+    func value(of object: Int, at attribute: Int) -> AttributeValue? { values[Int(objects[object].values) + attribute] }
+
+    func toOne(of object: Int, at slot: Int) -> ToOneFact? { toOnes[Int(objects[object].toOnes) + slot] }
+
+    func join(of object: Int, at slot: Int) -> [Int32]? { joins[Int(objects[object].joins) + slot] }
 }
 
 /// One object of the templates.
@@ -20,13 +38,13 @@ struct SeedObject: Sendable {
     var key: SeedKey?
     /// The first record that states it; nil for an object of the store that the templates only reference.
     var definition: RecordReference?
-    /// Per attribute, the value stated, or nil (stated null, or not stated as ``stated`` says).
-    var values: [AttributeValue?]
+    /// Where its attribute values start in ``SeedObjects/values``.
+    var values: Int32
     var stated = AttributeMask()
-    /// Per to-one slot: the fact stated, or nil when no statement says.
-    var toOnes: [ToOneFact?]
-    /// Per join slot: the members stated (objects, in first-stated order), or nil when no statement says.
-    var joins: [[Int32]?]
+    /// Where its to-one facts start in ``SeedObjects/toOnes``.
+    var toOnes: Int32 = 0
+    /// Where its join lists start in ``SeedObjects/joins``.
+    var joins: Int32 = 0
     /// The object that owns it, or -1.
     var owner: Int32 = -1
     /// The relationship of the owner that owns it, and its place among what that relationship owns.
@@ -37,11 +55,18 @@ struct SeedObject: Sendable {
 }
 
 /// A to-one fact: the target object (-1 for null), its place in the target's ordered list when the inverse is one,
-/// and where it was stated.
+/// and the link that stated it.
 struct ToOneFact: Sendable {
     var target: Int32
     var position: Int32 = -1
-    let place: StatementPlace
+    let link: LinkReference
+}
+
+/// A link of a record: the file, the record and the link's index among the file's links.
+struct LinkReference: Sendable {
+    let file: Int32
+    let record: Int32
+    let link: Int32
 }
 
 /// A record of one file.

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The plan stage of seeding: each object of the templates compared with the ledger and the stored row, slot by
 /// slot, into what to insert, update, leave and keep, and what the templates no longer hold (``SeedPlan``).
 ///
@@ -22,7 +24,8 @@
 ///   and the rows of objects whose template changed.
 struct SeedPlanner {
     private let schema: SeedSchema
-    private let objects: [SeedObject]
+    private let resolved: SeedObjects
+    private var objects: [SeedObject] { resolved.objects }
     private let ledger: SeedLedger
     private let store: RowStore?
     private let options: SeedOptions
@@ -43,7 +46,7 @@ struct SeedPlanner {
     static func plan(
         _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions
     ) throws -> SeedPlan {
-        var planner = try SeedPlanner(objects: objects.objects, schema: schema, ledger: ledger, store: store, options: options)
+        var planner = try SeedPlanner(set: objects, schema: schema, ledger: ledger, store: store, options: options)
         try planner.match()
         try planner.decide()
         try planner.settleStaleEntries()
@@ -51,9 +54,10 @@ struct SeedPlanner {
         return planner.plan
     }
 
-    private init(objects: [SeedObject], schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions) throws {
+    private init(set: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions) throws {
         self.schema = schema
-        self.objects = objects
+        self.resolved = set
+        let objects = set.objects
         self.ledger = ledger
         self.store = store
         self.options = options
@@ -72,7 +76,7 @@ struct SeedPlanner {
         for (index, object) in objects.enumerated() {
             guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
             let slots = schema.entities[Int(object.entity)]
-            let values = slots.entity.identityIndices.map { object.values[$0]! }
+            let values = slots.entity.identityIndices.map { resolved.value(of: index, at: $0)! }
             identities[slots.root, default: []].append((index, values))
         }
         var found: [Int: StoredIdentity] = [:]
@@ -138,9 +142,9 @@ struct SeedPlanner {
         // Rows found gone while deciding change the row ids others point to: decided again, until none is found.
         while true {
             var reads: [Int: [Int64]] = [:]
-            var hashes = [[UInt64]](repeating: [], count: objects.count)
+            let actions = plan.actions
+            let hashes = templates.hashes { actions[$0] != .kept }
             for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
-                hashes[index] = templateHashes(index)
                 let root = schema.entities[Int(objects[index].entity)].root
                 if plan.actions[index] == .merge || hashes[index] != ledger.entries[Int(entries[index])].hashes
                     || ledger.entries[Int(entries[index])].entity != objects[index].entity
@@ -181,7 +185,7 @@ struct SeedPlanner {
         switch plan.actions[index] {
         case .insert:
             plan.counts[entityName, default: .init()].inserted += 1
-            plan.entries.append(SeedLedger.Entry(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: templateHashes(index)))
+            plan.entries.append(SeedLedger.Entry(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: precomputed))
         case .kept:
             plan.counts[entityName, default: .init()].kept += 1
             plan.keptObjects.append(describe(index))
@@ -218,7 +222,7 @@ struct SeedPlanner {
                 for slot in 0..<slots.slotCount {
                     if isMerge {
                         // Data the store had: the slots the templates state join it, the others stay.
-                        guard options.force || isStated(slot, of: object, slots: slots) else {
+                        guard options.force || isStated(slot, of: index, slots: slots) else {
                             recorded[slot] = storedHashes[slot]
                             continue
                         }
@@ -256,10 +260,10 @@ struct SeedPlanner {
     }
 
     /// Whether any statement of the templates states the slot.
-    private func isStated(_ slot: Int, of object: SeedObject, slots: EntitySlots) -> Bool {
-        if slot < slots.attributeCount { return object.stated.contains(slot) }
-        if slot < slots.attributeCount + slots.toOnes.count { return object.toOnes[slot - slots.attributeCount] != nil }
-        return object.joins[slot - slots.attributeCount - slots.toOnes.count] != nil
+    private func isStated(_ slot: Int, of object: Int, slots: EntitySlots) -> Bool {
+        if slot < slots.attributeCount { return objects[object].stated.contains(slot) }
+        if slot < slots.attributeCount + slots.toOnes.count { return resolved.toOne(of: object, at: slot - slots.attributeCount) != nil }
+        return resolved.join(of: object, at: slot - slots.attributeCount - slots.toOnes.count) != nil
     }
 
     // MARK: Stale entries
@@ -325,24 +329,8 @@ struct SeedPlanner {
 
     // MARK: Hashes
 
-    /// The hash of each slot as the templates would write it.
-    private mutating func templateHashes(_ index: Int) -> [UInt64] {
-        let object = objects[index]
-        let slots = schema.entities[Int(object.entity)]
-        var hashes: [UInt64] = []
-        hashes.reserveCapacity(slots.slotCount)
-        for attribute in 0..<slots.attributeCount {
-            hashes.append(hasher.attribute(plan.value(attribute, of: object, slots: slots)))
-        }
-        for slot in slots.toOnes.indices {
-            let (target, position) = plan.target(slot, of: object, slots: slots)
-            hashes.append(SlotHash.toOne(rowID: target, position: position))
-        }
-        for slot in slots.joins.indices {
-            hashes.append(SlotHash.join(plan.members(slot, of: object), isOrdered: slots.joins[slot].isOrdered))
-        }
-        return hashes
-    }
+    /// What the templates give each slot, with the row ids settled so far.
+    private var templates: TemplateSlots { TemplateSlots(objects: resolved, schema: schema, rowIDs: plan.rowIDs) }
 
     /// The hash of each slot of a stored row, laid out as `slots`.
     private mutating func storedHashes(_ row: StoredRow, slots: EntitySlots) -> [UInt64] {
@@ -409,17 +397,17 @@ struct SeedPlanner {
         let name = slots.name(ofSlot: slot)
         let template: String, store: String
         if slot < slots.attributeCount {
-            template = plan.value(slot, of: object, slots: slots).map(\.displayText) ?? "null"
+            template = templates.value(slot, of: index, slots: slots).map(\.displayText) ?? "null"
             let storedIndex = schema.model.entity(named: stored.entity)?.attributeIndex(named: name)
             store = storedIndex.flatMap { stored.values[$0] }.map(\.displayText) ?? "null"
         } else if slot < slots.attributeCount + slots.toOnes.count {
             let toOne = slot - slots.attributeCount
-            template = object.toOnes[toOne].flatMap { $0.target >= 0 ? describe(Int($0.target)) : nil } ?? "null"
+            template = resolved.toOne(of: index, at: toOne).flatMap { $0.target >= 0 ? describe(Int($0.target)) : nil } ?? "null"
             let relationship = schema.model.entity(named: stored.entity)?.relationshipIndex(named: name)
             store = relationship.flatMap { stored.targets[$0] }.map { "row \($0)" } ?? "null"
         } else {
             let join = slot - slots.attributeCount - slots.toOnes.count
-            template = "[" + (object.joins[join] ?? []).map { describe(Int($0)) }.joined(separator: ", ") + "]"
+            template = "[" + (resolved.join(of: index, at: join) ?? []).map { describe(Int($0)) }.joined(separator: ", ") + "]"
             store = "[" + (storedJoins[slots.joins[join].table]?[stored.rowID] ?? []).map { "row \($0)" }.joined(separator: ", ") + "]"
         }
         return SeedConflict(object: describe(index), property: name, templateValue: template, storeValue: store)
@@ -460,24 +448,64 @@ struct SeedPlan {
         keys = Array(repeating: nil, count: objectCount)
     }
 
+    /// Whether the plan writes any row.
+    var writesRows: Bool {
+        actions.contains(.insert) || !written.isEmpty || !deletions.isEmpty
+    }
+}
+
+/// What the templates give each slot of an object, once row ids are settled: the rules the plan hashes and the
+/// writer writes by.
+///
+///     let templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
+///     templates.value(0, of: 3, slots: slots)         // the stated value, else the attribute's default
+struct TemplateSlots: Sendable {
+    let objects: SeedObjects
+    let schema: SeedSchema
+    /// Per object: its row id, or -1 for an object that will have none.
+    let rowIDs: [Int64]
+
     /// The value the templates give an attribute: the stated one, else its default.
-    func value(_ attribute: Int, of object: SeedObject, slots: EntitySlots) -> AttributeValue? {
-        object.stated.contains(attribute) ? object.values[attribute] : slots.entity.attributes[attribute].defaultValue
+    func value(_ attribute: Int, of object: Int, slots: EntitySlots) -> AttributeValue? {
+        objects.objects[object].stated.contains(attribute) ? objects.value(of: object, at: attribute) : slots.entity.attributes[attribute].defaultValue
     }
 
     /// The row a to-one names and the place in its ordered list; nil for none, or a target that will have no row.
-    func target(_ slot: Int, of object: SeedObject, slots: EntitySlots) -> (Int64?, Int64?) {
-        guard let fact = object.toOnes[slot], fact.target >= 0, rowIDs[Int(fact.target)] > 0 else { return (nil, nil) }
+    func target(_ slot: Int, of object: Int, slots: EntitySlots) -> (Int64?, Int64?) {
+        guard let fact = objects.toOne(of: object, at: slot), fact.target >= 0, rowIDs[Int(fact.target)] > 0 else { return (nil, nil) }
         return (rowIDs[Int(fact.target)], slots.toOnes[slot].isPositioned ? Int64(max(fact.position, 0)) : nil)
     }
 
     /// The rows of a join list's members that will have one.
-    func members(_ slot: Int, of object: SeedObject) -> [Int64] {
-        (object.joins[slot] ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
+    func members(_ slot: Int, of object: Int) -> [Int64] {
+        (objects.join(of: object, at: slot) ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
     }
 
-    /// Whether the plan writes any row.
-    var writesRows: Bool {
-        actions.contains(.insert) || !written.isEmpty || !deletions.isEmpty
+    /// The hash of each slot of an object as the templates would write it.
+    func hashes(of object: Int, hasher: inout SlotHasher) -> [UInt64] {
+        let slots = schema.entities[Int(objects.objects[object].entity)]
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(slots.slotCount)
+        for attribute in 0..<slots.attributeCount { hashes.append(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        for slot in slots.toOnes.indices {
+            let (target, position) = target(slot, of: object, slots: slots)
+            hashes.append(SlotHash.toOne(rowID: target, position: position))
+        }
+        for slot in slots.joins.indices { hashes.append(SlotHash.join(members(slot, of: object), isOrdered: slots.joins[slot].isOrdered)) }
+        return hashes
+    }
+
+    /// The slot hashes of the objects `included` selects (empty for the others), on all cores.
+    func hashes(of included: @Sendable (Int) -> Bool) -> [[UInt64]] {
+        let count = objects.objects.count
+        let chunk = 2048
+        let results = Mutex([[[UInt64]]](repeating: [], count: (count + chunk - 1) / chunk))
+        DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
+            var hasher = SlotHasher()
+            let range = part * chunk..<min(count, (part + 1) * chunk)
+            let hashes = range.map { included($0) ? self.hashes(of: $0, hasher: &hasher) : [] }
+            results.withLock { $0[part] = hashes }
+        }
+        return results.withLock { $0 }.flatMap { $0 }
     }
 }

@@ -2,8 +2,10 @@
 /// each stated once however many records state it, with every link resolved and every fact in the slot that stores
 /// it.
 ///
-///     let objects = SeedResolver.resolve(files, schema: schema, locator: locator, lookUp: lookUp)
-///     if !objects.issues.isEmpty { … }          // nothing may be written
+///     var resolver = SeedResolver(schema: schema, locator: locator)
+///     for file in files { resolver.add(file) }              // as each file is read, in the set's order
+///     let objects = try resolver.finish(lookUp: lookUp)
+///     if !objects.issues.isEmpty { … }                       // nothing may be written
 ///
 /// - Records with one key are one object; what they state is merged, and two statements that disagree (an
 ///   attribute, a to-one, a class that is no kind of the other) are a problem naming both places.
@@ -24,7 +26,8 @@ struct SeedResolver {
     }
 
     private let schema: SeedSchema
-    private let files: [TemplateRecords]
+    private let locator: IssueLocator
+    private var files: [TemplateRecords] = []
     /// The files' paths as shown.
     private let paths: [String]
     private var result = SeedObjects()
@@ -44,60 +47,71 @@ struct SeedResolver {
         let relationship: Int32
     }
 
-    /// Resolves the records of every file; `lookUp` finds what the templates name but do not state (nil: the
-    /// templates must state everything, as `seed validate` checks them).
-    static func resolve(
-        _ files: [TemplateRecords], schema: SeedSchema, locator: IssueLocator, lookUp: StoreLookup?
-    ) throws -> SeedObjects {
-        var resolver = SeedResolver(schema: schema, files: files, paths: files.indices.map(locator.path(of:)))
-        resolver.collectObjects()
+    init(schema: SeedSchema, locator: IssueLocator) {
+        self.schema = schema
+        self.locator = locator
+        paths = (0..<locator.fileCount).map(locator.path(of:))
+    }
+
+    /// Adds the records of the set's next file: its objects are merged with those of the files before.
+    mutating func add(_ file: TemplateRecords) {
+        precondition(file.file == files.count, "files are added in the set's order")
+        if files.isEmpty {
+            // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
+            let expected = min(file.records.count * paths.count, 1 << 22)
+            result.objects.reserveCapacity(expected)
+            result.values.reserveCapacity(min(file.values.count * paths.count, 1 << 24))
+            byKey.reserveCapacity(expected)
+        }
+        files.append(file)
+        collectObjects(of: files.count - 1)
+    }
+
+    /// Resolves the links of every file added, and checks the whole; `lookUp` finds what the templates name but do
+    /// not state (nil: the templates must state everything, as `seed validate` checks them).
+    func finish(lookUp: StoreLookup?) throws -> SeedObjects {
+        var resolver = self
+        for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
         try resolver.resolveLinks(lookUp: lookUp)
         resolver.placeOrderedMembers()
         resolver.checkOwnership()
         resolver.checkRequiredAttributes()
         resolver.nameObjectsWithoutIdentity()
-        resolver.result.issues = resolver.issues(locator: locator)
+        resolver.result.issues = resolver.issues()
         return resolver.result
-    }
-
-    private init(schema: SeedSchema, files: [TemplateRecords], paths: [String]) {
-        self.schema = schema
-        self.files = files
-        self.paths = paths
     }
 
     // MARK: Objects
 
-    private mutating func collectObjects() {
-        result.recordObjects = files.map { Array(repeating: -1, count: $0.records.count) }
-        for (fileIndex, file) in files.enumerated() {
-            for problem in file.problems {
-                problems.append(
-                    PlacedProblem(
-                        kind: problem.kind, place: StatementPlace(file: Int32(fileIndex), record: problem.record, path: problem.path),
-                        isAtKey: problem.isAtKey, message: problem.message))
-            }
-            for (recordIndex, record) in file.records.enumerated() {
-                let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
-                let object: Int32
-                if let key = record.key, let existing = byKey[key] {
-                    object = existing
-                    merge(reference, into: existing)
-                } else {
-                    object = Int32(result.objects.count)
-                    let entity = schema.entities[Int(record.entity)]
-                    result.objects.append(
-                        SeedObject(
-                            entity: record.entity, key: record.key, definition: reference,
-                            values: Array(file.values[Int(record.values)..<Int(record.values) + entity.attributeCount]),
-                            stated: record.stated, toOnes: [], joins: []))
-                    if let key = record.key { byKey[key] = object }
-                }
-                result.recordObjects[fileIndex][recordIndex] = object
-                if let id = record.id { register(id: id, object: object, place: place(of: reference, ["$id"])) }
-            }
+    private mutating func collectObjects(of fileIndex: Int) {
+        let file = files[fileIndex]
+        result.recordObjects.append(Array(repeating: -1, count: file.records.count))
+        for problem in file.problems {
+            problems.append(
+                PlacedProblem(
+                    kind: problem.kind, place: StatementPlace(file: Int32(fileIndex), record: problem.record, path: problem.path),
+                    isAtKey: problem.isAtKey, message: problem.message))
         }
-        for index in result.objects.indices { makeSlots(of: index) }
+        for recordIndex in file.records.indices {
+            let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
+            let key = file.records[recordIndex].key
+            let object: Int32
+            if let key, let existing = byKey[key] {
+                object = existing
+                merge(reference, into: existing)
+            } else {
+                object = Int32(result.objects.count)
+                let entity = file.records[recordIndex].entity, values = Int(file.records[recordIndex].values)
+                result.objects.append(
+                    SeedObject(
+                        entity: entity, key: key, definition: reference, values: Int32(result.values.count),
+                        stated: file.records[recordIndex].stated))
+                result.values.append(contentsOf: file.values[values..<values + schema.entities[Int(entity)].attributeCount])
+                if let key { byKey[key] = object }
+            }
+            result.recordObjects[fileIndex][recordIndex] = object
+            if let id = file.records[recordIndex].id { register(id: id, object: object, place: place(of: reference, ["$id"])) }
+        }
     }
 
     private mutating func register(id: String, object: Int32, place: StatementPlace) {
@@ -123,8 +137,13 @@ struct SeedResolver {
         let stating = schema.entities[Int(record.entity)].entity
         if stating !== current {
             if stating.isKind(of: current.name) {
+                // A subentity has more attributes, after its parent's: the values move to the end, with room for them.
+                let start = Int(result.objects[Int(object)].values)
+                let moved = Array(result.values[start..<start + current.attributes.count])
+                result.objects[Int(object)].values = Int32(result.values.count)
+                result.values += moved
+                result.values += repeatElement(nil, count: stating.attributes.count - current.attributes.count)
                 result.objects[Int(object)].entity = record.entity
-                result.objects[Int(object)].values += repeatElement(nil, count: stating.attributes.count - current.attributes.count)
             } else if !current.isKind(of: stating.name) {
                 let first = place(of: result.objects[Int(object)].definition!)
                 problems.append(
@@ -137,8 +156,9 @@ struct SeedResolver {
         }
         for index in stating.attributes.indices where record.stated.contains(index) {
             let value = file.values[Int(record.values) + index]
+            let slot = Int(result.objects[Int(object)].values) + index
             if result.objects[Int(object)].stated.contains(index) {
-                let earlier = result.objects[Int(object)].values[index]
+                let earlier = result.values[slot]
                 guard !Self.exactlyEqual(earlier, value) else { continue }
                 let earlierPlace = placeStating(attribute: index, of: object)
                 let name = stating.attributes[index].name
@@ -148,7 +168,7 @@ struct SeedResolver {
                         message: "\(describe(object)).\(name) is \(Self.text(of: value)) here but \(Self.text(of: earlier)) at \(describe(earlierPlace))",
                         related: earlierPlace))
             } else {
-                result.objects[Int(object)].values[index] = value
+                result.values[slot] = value
                 result.objects[Int(object)].stated.insert(index)
             }
         }
@@ -165,10 +185,13 @@ struct SeedResolver {
         return place(of: result.objects[Int(object)].definition!)
     }
 
+    /// Makes room for an object's to-one facts and join lists, once its entity is settled.
     private mutating func makeSlots(of object: Int) {
         let slots = schema.entities[Int(result.objects[object].entity)]
-        result.objects[object].toOnes = Array(repeating: nil, count: slots.toOnes.count)
-        result.objects[object].joins = Array(repeating: nil, count: slots.joins.count)
+        result.objects[object].toOnes = Int32(result.toOnes.count)
+        result.toOnes.append(contentsOf: repeatElement(nil, count: slots.toOnes.count))
+        result.objects[object].joins = Int32(result.joins.count)
+        result.joins.append(contentsOf: repeatElement(nil, count: slots.joins.count))
     }
 
     // MARK: Links
@@ -217,7 +240,9 @@ struct SeedResolver {
                             continue
                         }
                     }
-                    route(from: source, through: Int(link.relationship), to: target, position: link.position, place: linkPlace)
+                    route(
+                        from: source, through: Int(link.relationship), to: target,
+                        link: LinkReference(file: Int32(fileIndex), record: Int32(recordIndex), link: Int32(linkIndex)))
                 }
             }
             for (id, position) in file.topLevelReferences where byID[id] == nil {
@@ -243,17 +268,16 @@ struct SeedResolver {
             let index = Int32(result.objects.count)
             let slots = schema.entities[Int(object.entity)]
             // What the templates state about it: its identity, and the facts links put in its slots.
-            var values = [AttributeValue?](repeating: nil, count: slots.attributeCount)
+            let start = result.values.count
+            result.values.append(contentsOf: repeatElement(nil, count: slots.attributeCount))
             var stated = AttributeMask()
             for (index, value) in zip(slots.entity.identityIndices, key.identityValues(of: slots.entity)) {
-                values[index] = value
+                result.values[start + index] = value
                 stated.insert(index)
             }
             result.objects.append(
-                SeedObject(
-                    entity: object.entity, key: key, definition: nil, values: values, stated: stated,
-                    toOnes: Array(repeating: nil, count: slots.toOnes.count), joins: Array(repeating: nil, count: slots.joins.count),
-                    storedRowID: object.rowID))
+                SeedObject(entity: object.entity, key: key, definition: nil, values: Int32(start), stated: stated, storedRowID: object.rowID))
+            makeSlots(of: Int(index))
             found[key] = index
         }
         return found
@@ -297,38 +321,34 @@ struct SeedResolver {
     }
 
     /// Records the fact a link states in the slot that stores it, and what it says about ownership.
-    private mutating func route(from source: Int32, through relationship: Int, to target: Int32, position: Int32, place: StatementPlace) {
+    private mutating func route(from source: Int32, through relationship: Int, to target: Int32, link: LinkReference) {
         let slots = schema.entities[Int(result.objects[Int(source)].entity)]
         let description = slots.entity.relationships[relationship]
         switch slots.routes[relationship] {
         case .toOne(let slot, let inverse):
-            state(target, in: source, toOne: slot, place: place)
+            state(target, in: source, toOne: slot, link: link)
             guard target >= 0 else { break }
             switch inverse {
             case .none: break
             case .toOne(let inverseRelationship):
                 let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
-                state(source, in: target, toOne: targetSlots.toOneIndex[inverseRelationship], place: place)
+                state(source, in: target, toOne: targetSlots.toOneIndex[inverseRelationship], link: link)
             case .orderedList(let inverseRelationship):
                 orderedLists[ListKey(object: target, relationship: Int32(inverseRelationship)), default: ([], [])].named.append(source)
             }
         case .memberColumn(let inverse, let isOrdered):
             guard target >= 0 else { break }
             let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
-            state(source, in: target, toOne: targetSlots.toOneIndex[inverse], place: place)
+            state(source, in: target, toOne: targetSlots.toOneIndex[inverse], link: link)
             if isOrdered { orderedLists[ListKey(object: source, relationship: Int32(relationship)), default: ([], [])].stated.append(target) }
         case .ownJoin(let slot):
-            if result.objects[Int(source)].joins[slot] == nil { result.objects[Int(source)].joins[slot] = [] }
-            if target >= 0, !result.objects[Int(source)].joins[slot]!.contains(target) {
-                result.objects[Int(source)].joins[slot]!.append(target)
-            }
+            join(target, to: source, slot: slot)
         case .memberJoin(let inverse):
             guard target >= 0 else { break }
-            let slot = schema.entities[Int(result.objects[Int(target)].entity)].joinIndex[inverse]
-            if result.objects[Int(target)].joins[slot] == nil { result.objects[Int(target)].joins[slot] = [] }
-            if !result.objects[Int(target)].joins[slot]!.contains(source) { result.objects[Int(target)].joins[slot]!.append(source) }
+            join(source, to: target, slot: schema.entities[Int(result.objects[Int(target)].entity)].joinIndex[inverse])
         }
         guard target >= 0 else { return }
+        let place = self.place(of: link)
         if description.owns {
             own(target, by: source, through: relationship, place: place)
         } else if let inverseName = description.inverse,
@@ -339,19 +359,38 @@ struct SeedResolver {
         }
     }
 
+    /// Adds a member to a join list (stating it, empty, for no member), once.
+    private mutating func join(_ member: Int32, to object: Int32, slot: Int) {
+        let index = Int(result.objects[Int(object)].joins) + slot
+        if result.joins[index] == nil { result.joins[index] = [] }
+        if member >= 0, !result.joins[index]!.contains(member) { result.joins[index]!.append(member) }
+    }
+
     /// States a to-one slot; a different target stated before is a problem naming both places.
-    private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, place: StatementPlace) {
-        guard let earlier = result.objects[Int(object)].toOnes[slot] else {
-            result.objects[Int(object)].toOnes[slot] = ToOneFact(target: target, place: place)
+    private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, link: LinkReference) {
+        let index = Int(result.objects[Int(object)].toOnes) + slot
+        guard let earlier = result.toOnes[index] else {
+            result.toOnes[index] = ToOneFact(target: target, link: link)
             return
         }
         guard earlier.target != target else { return }
         let name = schema.entities[Int(result.objects[Int(object)].entity)].toOnes[slot].name
+        let here = self.place(of: link), earlierPlace = self.place(of: earlier.link)
         problems.append(
             PlacedProblem(
-                kind: .identityConflict, place: place,
-                message: "\(describe(object)).\(name) is \(describeTarget(target)) here but \(describeTarget(earlier.target)) at \(describe(earlier.place))",
-                related: earlier.place))
+                kind: .identityConflict, place: here,
+                message: "\(describe(object)).\(name) is \(describeTarget(target)) here but \(describeTarget(earlier.target)) at \(describe(earlierPlace))",
+                related: earlierPlace))
+    }
+
+    /// The place of a link: its record, the relationship, and the member's index in a to-many.
+    private func place(of link: LinkReference) -> StatementPlace {
+        let file = files[Int(link.file)]
+        let statement = file.links[Int(link.link)]
+        let entity = schema.entities[Int(file.records[Int(link.record)].entity)].entity
+        var path = [entity.relationships[Int(statement.relationship)].name]
+        if statement.position >= 0 { path.append(String(statement.position)) }
+        return StatementPlace(file: link.file, record: link.record, path: path)
     }
 
     /// Places the members of each ordered list kept in its members' columns: the ones stated in the list, in order,
@@ -365,7 +404,7 @@ struct SeedResolver {
                 let inverseName = ownerEntity.relationships[Int(list.relationship)].inverse!
                 let memberSlots = schema.entities[Int(result.objects[Int(member)].entity)]
                 let slot = memberSlots.toOneIndex[memberSlots.entity.relationshipIndex(named: inverseName)!]
-                result.objects[Int(member)].toOnes[slot]?.position = position
+                result.toOnes[Int(result.objects[Int(member)].toOnes) + slot]?.position = position
                 position += 1
             }
         }
@@ -488,7 +527,7 @@ struct SeedResolver {
         return lhs == rhs
     }
 
-    private func issues(locator: IssueLocator) -> [SeedIssue] {
+    private func issues() -> [SeedIssue] {
         var issues: [SeedIssue] = []
         for (index, file) in files.enumerated() {
             if let syntax = file.syntaxError {

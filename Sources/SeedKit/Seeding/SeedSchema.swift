@@ -19,6 +19,7 @@ struct SeedSchema: Sendable {
     /// The root entities' names, by root ordinal (``EntitySlots/root``).
     let roots: [String]
     private let ordinals: [String: Int]
+    private let ordinalsByEntity: [ObjectIdentifier: Int]
 
     init(model: EntityModel) {
         self.model = model
@@ -31,17 +32,19 @@ struct SeedSchema: Sendable {
         }
         self.roots = roots
         self.ordinals = ordinals
+        ordinalsByEntity = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { (ObjectIdentifier($1), $0) })
     }
 
     /// The slots of an entity of the model.
-    func slots(of entity: Entity) -> EntitySlots { entities[ordinals[entity.name]!] }
+    func slots(of entity: Entity) -> EntitySlots { entities[ordinalsByEntity[ObjectIdentifier(entity)]!] }
 
     /// The ordinal of the entity named `name`, or nil when the model has none.
     func ordinal(of name: String) -> Int? { ordinals[name] }
 }
 
-/// The slots of one entity's rows and the routes of its relationships' links.
-struct EntitySlots: Sendable {
+/// The slots of one entity's rows and the routes of its relationships' links: a class, so that the hot loops that
+/// look an entity's slots up share one reference instead of copying its arrays.
+final class EntitySlots: Sendable {
     /// A to-one relationship: a column of the row holding the target's row id, and, when the inverse is an ordered
     /// to-many, the row's place in the target's list.
     struct ToOne: Sendable {

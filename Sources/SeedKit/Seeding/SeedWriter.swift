@@ -2,7 +2,7 @@
 /// (``RowStore``), inside the caller's write transaction, with the ledger.
 ///
 ///     try store.write {
-///         try SeedWriter(schema: schema, objects: objects, plan: plan).write(to: store, ledger: sections)
+///         try SeedWriter(schema: schema, resolved: objects, plan: plan).write(to: store, ledger: sections)
 ///     }
 ///
 /// Deletions first, then updates (only the slots the plan says, grouped so that rows changing the same slots share
@@ -11,10 +11,13 @@
 /// - Complexity: O(*n*) in the rows written.
 struct SeedWriter {
     let schema: SeedSchema
-    let objects: [SeedObject]
+    let resolved: SeedObjects
+    private var objects: [SeedObject] { resolved.objects }
     let plan: SeedPlan
     /// Called with the number of rows written and the number to write, every few thousand rows.
     var progress: ((Int, Int) -> Void)?
+
+    private var templateSlots: TemplateSlots { TemplateSlots(objects: resolved, schema: schema, rowIDs: plan.rowIDs) }
 
     /// Inserted rows are sent to the store this many at a time.
     private static let batchSize = 4096
@@ -29,6 +32,7 @@ struct SeedWriter {
     }
 
     private func writeUpdates(to store: RowStore) throws {
+        let templates = templateSlots
         struct Group: Hashable {
             let entity: Int32
             let slots: [Int]
@@ -43,7 +47,7 @@ struct SeedWriter {
         for (group, members) in groups.sorted(by: { $0.key.entity < $1.key.entity }) {
             let slots = schema.entities[Int(group.entity)]
             var batch = RowBatch(entity: slots.entity)
-            for index in members.sorted() { append(index, to: &batch) }
+            for index in members.sorted() { append(index, to: &batch, templates: templates) }
             let attributes = group.slots.filter { $0 < slots.attributeCount }
             let toOnes = group.slots.filter { $0 >= slots.attributeCount && $0 < slots.attributeCount + slots.toOnes.count }
                 .map { slots.toOnes[$0 - slots.attributeCount].relationship }
@@ -54,7 +58,7 @@ struct SeedWriter {
                 let join = slots.joins[slot - slots.attributeCount - slots.toOnes.count]
                 for index in members {
                     joins[join.table, default: (join.isOrdered, [])].members.append(
-                        (plan.rowIDs[index], plan.members(slot - slots.attributeCount - slots.toOnes.count, of: objects[index])))
+                        (plan.rowIDs[index], templates.members(slot - slots.attributeCount - slots.toOnes.count, of: index)))
                 }
             }
         }
@@ -64,6 +68,7 @@ struct SeedWriter {
     }
 
     private func writeInserts(to store: RowStore) throws {
+        let templates = templateSlots
         let total = plan.actions.lazy.filter { $0 == .insert }.count
         guard total > 0 else { return }
         progress?(0, total)
@@ -73,13 +78,13 @@ struct SeedWriter {
         for index in objects.indices where plan.actions[index] == .insert {
             let entity = objects[index].entity
             let slots = schema.entities[Int(entity)]
-            append(index, to: &batches[entity, default: RowBatch(entity: slots.entity)])
+            append(index, to: &batches[entity, default: RowBatch(entity: slots.entity)], templates: templates)
             if batches[entity]!.count >= Self.batchSize {
                 try store.insert(batches[entity]!)
                 batches[entity] = nil
             }
             for (slot, join) in slots.joins.enumerated() {
-                let members = plan.members(slot, of: objects[index])
+                let members = templates.members(slot, of: index)
                 if !members.isEmpty { joins[join.table, default: (join.isOrdered, [])].members.append((plan.rowIDs[index], members)) }
             }
             written += 1
@@ -93,17 +98,16 @@ struct SeedWriter {
     }
 
     /// Appends an object's row as the templates give it: every attribute, every to-one with its place.
-    private func append(_ index: Int, to batch: inout RowBatch) {
-        let object = objects[index]
-        let slots = schema.entities[Int(object.entity)]
+    private func append(_ index: Int, to batch: inout RowBatch, templates: TemplateSlots) {
+        let slots = schema.entities[Int(resolved.objects[index].entity)]
         let relationships = slots.entity.relationships.count
         batch.rowIDs.append(plan.rowIDs[index])
-        for attribute in 0..<slots.attributeCount { batch.values.append(plan.value(attribute, of: object, slots: slots)) }
+        for attribute in 0..<slots.attributeCount { batch.values.append(templates.value(attribute, of: index, slots: slots)) }
         let start = batch.targets.count
         batch.targets.append(contentsOf: repeatElement(nil, count: relationships))
         batch.positions.append(contentsOf: repeatElement(nil, count: relationships))
         for (slot, toOne) in slots.toOnes.enumerated() {
-            let (target, position) = plan.target(slot, of: object, slots: slots)
+            let (target, position) = templates.target(slot, of: index, slots: slots)
             batch.targets[start + toOne.relationship] = target
             batch.positions[start + toOne.relationship] = position
         }

@@ -96,7 +96,7 @@ public struct Seeder {
         let store = try SQLiteStore.inMemory(model: read.schema.model)
         let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
         try store.write {
-            try SeedWriter(schema: read.schema, objects: objects.objects, plan: plan).write(to: store, ledger: [:])
+            try SeedWriter(schema: read.schema, resolved: objects, plan: plan).write(to: store, ledger: [:])
         }
         return store
     }
@@ -186,7 +186,7 @@ public struct Seeder {
         ledger.fileStamps = input.fileStamps
         ledger.entries = plan.entries
         for entry in plan.entries { ledger.objectCounts[read.schema.entities[Int(entry.entity)].entity.name, default: 0] += 1 }
-        var writer = SeedWriter(schema: read.schema, objects: objects.objects, plan: plan)
+        var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
         writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
         }
@@ -348,27 +348,30 @@ struct SeedInput {
         return stamps
     }
 
-    /// The read stage over the set's files; `progress` hears of each file checked.
+    /// The read stage over the set's files, each file's records added to a resolver as soon as they are read;
+    /// `progress` hears of each file checked.
     func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?) -> SeedRead {
         let files = set?.files ?? []
         let locator = IssueLocator(files: files, directory: set?.directory ?? URL(fileURLWithPath: "."))
-        let records = TemplateReader.read(files, schema: schema) { read in
-            progress?(SeedProgress(phase: .checking, completed: read, total: files.count))
+        var resolver = SeedResolver(schema: schema, locator: locator)
+        TemplateReader.read(files, schema: schema) { records in
+            resolver.add(records)
+            progress?(SeedProgress(phase: .checking, completed: records.file + 1, total: files.count))
         }
         // The files' contents are in the records now: a problem reads its file again.
         locator.releaseContents()
-        return SeedRead(schema: schema, records: records, locator: locator)
+        return SeedRead(schema: schema, resolver: resolver)
     }
 }
 
-/// The read stage's output, ready to be resolved.
+/// The read stage's output: every file's records, added to a resolver.
 struct SeedRead {
     let schema: SeedSchema
-    let records: [TemplateRecords]
-    let locator: IssueLocator
+    let resolver: SeedResolver
 
+    /// The resolve stage, finished against the store `lookUp` searches (nil: the templates alone).
     func resolve(lookUp: SeedResolver.StoreLookup?) throws -> SeedObjects {
-        try SeedResolver.resolve(records, schema: schema, locator: locator, lookUp: lookUp)
+        try resolver.finish(lookUp: lookUp)
     }
 }
 

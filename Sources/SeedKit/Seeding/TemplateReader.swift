@@ -15,48 +15,70 @@ struct TemplateReader {
     /// The links of the records being read, innermost last: a record's links are moved to the file's array when it
     /// is done, so that each record's links are contiguous though it nests other records between them.
     private var pendingLinks: [RecordLink] = []
+    /// What each key of an object layout is, per layout and entity: objects with the same keys share a layout
+    /// (``JSONObject``), so each key is looked up once per file rather than once per object.
+    private var plans: [PlanKey: [Member]] = [:]
+    private var lastPlan: (key: PlanKey, members: [Member])?
+
+    private struct PlanKey: Hashable {
+        let layout: ObjectIdentifier
+        let entity: ObjectIdentifier
+    }
+
+    private enum Member {
+        case `class`, id, attribute(Int), relationship(Int), unknown
+    }
 
     init(schema: SeedSchema) {
         self.schema = schema
     }
 
-    /// The records of every file, in the files' order; `fileRead` is called on the calling thread with the number of
-    /// files read so far.
-    static func read(_ files: [TemplateSet.File], schema: SeedSchema, fileRead: ((Int) -> Void)? = nil) -> [TemplateRecords] {
+    /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
+    /// order, as soon as they and those of the files before are read: what consumes them works while later files are
+    /// read.
+    static func read(_ files: [TemplateSet.File], schema: SeedSchema, _ each: (TemplateRecords) -> Void) {
         let results = Mutex([TemplateRecords?](repeating: nil, count: files.count))
         let next = Mutex(0)
-        let progress = DispatchSemaphore(value: 0)
+        let fileDone = DispatchSemaphore(value: 0)
         // Files are claimed one at a time, so that a few large files do not leave a core idle.
-        let workers = min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let group = DispatchGroup()
-        for _ in 0..<workers {
+        for _ in 0..<min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
             DispatchQueue.global().async(group: group) {
                 var reader = TemplateReader(schema: schema)
-                while true {
-                    let index = next.withLock { next -> Int? in
-                        guard next < files.count else { return nil }
-                        defer { next += 1 }
-                        return next
-                    }
-                    guard let index else { break }
+                while let index = next.withLock({ next -> Int? in
+                    guard next < files.count else { return nil }
+                    defer { next += 1 }
+                    return next
+                }) {
                     let records = reader.records(of: files[index], index: index)
                     results.withLock { $0[index] = records }
-                    progress.signal()
+                    fileDone.signal()
                 }
             }
         }
-        if let fileRead {
-            for count in files.indices {
-                progress.wait()
-                fileRead(count + 1)
+        var consumed = 0
+        while consumed < files.count {
+            let records = results.withLock { results -> TemplateRecords? in
+                defer { results[consumed] = nil }
+                return results[consumed]
             }
+            guard let records else {
+                fileDone.wait()
+                continue
+            }
+            each(records)
+            consumed += 1
         }
         group.wait()
-        return results.withLock { results in results.map { $0! } }
     }
 
     /// The records of one file.
     mutating func records(of file: TemplateSet.File, index: Int) -> TemplateRecords {
+        // Layouts belong to the file's document, which goes with this call: their addresses may be reused.
+        defer {
+            plans.removeAll(keepingCapacity: true)
+            lastPlan = nil
+        }
         var out = TemplateRecords(file: index)
         let value: JSON
         do {
@@ -83,14 +105,14 @@ struct TemplateReader {
         _ json: JSON, into out: inout TemplateRecords, parent: Int32, relationship: Int32, position: Int32,
         expected: Entity?, owned: Bool
     ) -> LinkTarget? {
-        // Where this dictionary is: below its parent record, or at the top.
-        var base: [String] = []
-        if parent >= 0 {
-            base.append(schema.entities[Int(out.records[Int(parent)].entity)].entity.relationships[Int(relationship)].name)
-        }
-        if position >= 0 { base.append(String(position)) }
         func problem(_ failure: DictionaryRules.Problem, _ tokens: [String] = [], isAtKey: Bool = false) {
-            let path = base + (failure.isAtClassKey ? ["class"] : []) + tokens
+            // Where this dictionary is: below its parent record, or at the top.
+            var path: [String] = []
+            if parent >= 0 {
+                path.append(schema.entities[Int(out.records[Int(parent)].entity)].entity.relationships[Int(relationship)].name)
+            }
+            if position >= 0 { path.append(String(position)) }
+            path += (failure.isAtClassKey ? ["class"] : []) + tokens
             out.problems.append(RecordProblem(kind: failure.kind, record: parent, path: path, isAtKey: isAtKey, message: failure.message))
         }
         guard case .object(let members) = json else {
@@ -115,6 +137,7 @@ struct TemplateReader {
             return nil
         }
         let slots = schema.slots(of: entity)
+        let plan = self.plan(members, entity)
 
         // Attributes first: a record's values are contiguous.
         let valuesStart = out.values.count
@@ -123,8 +146,12 @@ struct TemplateReader {
         var id: String?
         var statesMoreThanIdentity = false
         var hasProblem = false
-        for (key, value) in zip(members.keys, members.values) where key != "class" {
-            if key == "$id" {
+        for (position, member) in plan.enumerated() {
+            let value = members.values[position]
+            switch member {
+            case .class:
+                continue
+            case .id:
                 if let failure = DictionaryRules.idProblem(value) {
                     problem(failure, ["$id"])
                     hasProblem = true
@@ -132,21 +159,22 @@ struct TemplateReader {
                     id = text
                 }
                 statesMoreThanIdentity = true
-            } else if let index = entity.attributeIndex(named: key) {
+            case .attribute(let index):
                 if !entity.identityIndices.contains(index) { statesMoreThanIdentity = true }
                 switch DictionaryRules.attribute(value, of: entity, at: index) {
                 case .success(let read):
                     out.values[valuesStart + index] = read
                     stated.insert(index)
                 case .failure(let failure):
-                    problem(failure, [key])
+                    problem(failure, [members.keys[position]])
                     hasProblem = true
                     // Stated, though unreadable: reported once, not also as missing.
                     stated.insert(index)
                 }
-            } else if entity.relationshipIndex(named: key) != nil {
+            case .relationship:
                 statesMoreThanIdentity = true
-            } else {
+            case .unknown:
+                let key = members.keys[position]
                 problem(DictionaryRules.unknownKey(key, value: value, of: entity), [key], isAtKey: true)
                 statesMoreThanIdentity = true
                 hasProblem = true
@@ -178,8 +206,9 @@ struct TemplateReader {
                 entity: Int32(slots.ordinal), key: key, id: id, values: Int32(valuesStart), stated: stated, parent: parent,
                 relationship: relationship, position: position))
         let linksStart = pendingLinks.count
-        for (key, value) in zip(members.keys, members.values) {
-            guard key != "class", key != "$id", let index = entity.relationshipIndex(named: key) else { continue }
+        for (position, member) in plan.enumerated() {
+            guard case .relationship(let index) = member else { continue }
+            let key = members.keys[position], value = members.values[position]
             let description = entity.relationships[index]
             let destination = schema.model.destination(of: description)
             if let failure = DictionaryRules.shape(of: value, for: description, of: entity, destination: destination) {
@@ -213,5 +242,22 @@ struct TemplateReader {
         out.links.append(contentsOf: pendingLinks[linksStart...])
         pendingLinks.removeSubrange(linksStart...)
         return .record(record)
+    }
+
+    /// What each key of `members` is for `entity`, worked out once per layout.
+    private mutating func plan(_ members: JSONObject, _ entity: Entity) -> [Member] {
+        let key = PlanKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
+        // Objects in a row mostly share their layout: the last plan serves without hashing.
+        if let last = lastPlan, last.key == key { return last.members }
+        let plan = plans[key] ?? members.keys.map { name -> Member in
+            if name == "class" { return .class }
+            if name == "$id" { return .id }
+            if let index = entity.attributeIndex(named: name) { return .attribute(index) }
+            if let index = entity.relationshipIndex(named: name) { return .relationship(index) }
+            return .unknown
+        }
+        plans[key] = plan
+        lastPlan = (key, plan)
+        return plan
     }
 }

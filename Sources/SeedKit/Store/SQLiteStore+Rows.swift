@@ -181,8 +181,10 @@ extension SQLiteStore: RowStore {
         var start = 0
         while start < rows.count {
             let count = min(batchSize, rows.count - start)
-            let statement = try connection.cachedStatement(
-                sql: insertSQL(for: entity, toOnes: toOnes, positioned: positioned, rowCount: count))
+            let shape = RowInsertShape(entity: ObjectIdentifier(entity), rowCount: count)
+            let statement = try rowInsertStatements[shape]
+                ?? connection.prepare(sql: insertSQL(for: entity, toOnes: toOnes, positioned: positioned, rowCount: count))
+            rowInsertStatements[shape] = statement
             try inserter.insert(rows, range: start..<start + count, toOnes: toOnes, positioned: positioned, with: statement)
             start += count
         }

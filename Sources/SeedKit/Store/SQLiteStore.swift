@@ -39,6 +39,9 @@ public final class SQLiteStore {
     let schema: StoreSchema
     /// The INSERT statement text of each entity of the model, by entity, built on first use.
     var insertSQLByEntity: [ObjectIdentifier: String] = [:]
+    /// The multi-row INSERT statements of bulk inserts (``RowStore/insert(_:)``), by entity and row count: found
+    /// without hashing their long texts.
+    var rowInsertStatements: [RowInsertShape: Statement] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
     public static let schemaVersion = 1
@@ -158,6 +161,12 @@ public final class SQLiteStore {
         while try select.step() { metadata[select.text(at: 0)] = select.text(at: 1) }
         return metadata
     }
+}
+
+/// What a multi-row INSERT statement depends on.
+struct RowInsertShape: Hashable {
+    let entity: ObjectIdentifier
+    let rowCount: Int
 }
 
 // A store is confined like its connection.
