@@ -33,7 +33,9 @@ public struct SeedLedger: Sendable {
     /// The stamps the files had when read, by relative path (see ``TemplateSet/Stamp``).
     var fileStamps: [String: String] = [:]
     /// Every seeded object; read only when asked for (``read(from:schema:)``).
-    var entries: [Entry] = []
+    private(set) var entries: [Entry] = []
+    /// Every entry's slot hashes, each entry's at ``Entry/hashes``: one array for the whole ledger.
+    private(set) var hashes: [UInt64] = []
 
     /// One seeded object.
     struct Entry: Sendable {
@@ -41,8 +43,29 @@ public struct SeedLedger: Sendable {
         /// The entity's ordinal in the schema the ledger was read with.
         var entity: Int32
         var rowID: Int64
-        /// Per slot of the entity (``EntitySlots``), the hash of the value written.
-        var hashes: [UInt64]
+        /// Where its slot hashes start in ``SeedLedger/hashes``: per slot of the entity (``EntitySlots``), the hash of
+        /// the value written.
+        var hashes: Int
+        var hashCount: Int32
+    }
+
+    /// An entry's slot hashes.
+    func hashes(of entry: Entry) -> ArraySlice<UInt64> { hashes[entry.hashes..<entry.hashes + Int(entry.hashCount)] }
+
+    /// Adds an entry with these slot hashes.
+    mutating func append(key: SeedKey, entity: Int32, rowID: Int64, hashes slotHashes: some Collection<UInt64>) {
+        entries.append(Entry(key: key, entity: entity, rowID: rowID, hashes: hashes.count, hashCount: Int32(slotHashes.count)))
+        hashes.append(contentsOf: slotHashes)
+    }
+
+    /// Adds an entry of another ledger, with its hashes.
+    mutating func append(_ entry: Entry, of ledger: SeedLedger) {
+        append(key: entry.key, entity: entry.entity, rowID: entry.rowID, hashes: ledger.hashes(of: entry))
+    }
+
+    mutating func reserveCapacity(entries count: Int, hashes hashCount: Int) {
+        entries.reserveCapacity(count)
+        hashes.reserveCapacity(hashCount)
     }
 
     public init() {}
@@ -170,18 +193,20 @@ extension SeedLedger {
         let fresh = (0..<slots.slotCount).map { SlotHash.migrated(slot: $0, of: slots) }
         let count = try reader.count()
         entries.reserveCapacity(entries.count + count)
+        hashes.reserveCapacity(hashes.count + count * slots.slotCount)
         for _ in 0..<count {
             let kind = try reader.byte()
             guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
             let root = keyKind == .identity ? slots.entity.rootName : try reader.text()
             let key = SeedKey(kind: keyKind, root: root, text: try reader.text())
             let rowID = Int64(bitPattern: try reader.varint())
-            var hashes = fresh
+            let start = hashes.count
+            hashes.append(contentsOf: fresh)
             for target in targets {
                 let hash = try reader.word()
-                if let target { hashes[target] = hash }
+                if let target { hashes[start + target] = hash }
             }
-            entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: hashes))
+            entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(fresh.count)))
         }
         guard reader.isAtEnd else { throw Self.unreadable("bytes after the last entry of \(entityName)") }
     }
@@ -204,7 +229,7 @@ extension SeedLedger {
                 if entry.key.kind != .identity { writer.append(text: entry.key.root) }
                 writer.append(text: entry.key.text)
                 writer.append(varint: UInt64(bitPattern: entry.rowID))
-                for hash in entry.hashes { writer.append(word: hash) }
+                for hash in hashes(of: entry) { writer.append(word: hash) }
             }
             result[ordinal] = writer.bytes
         }

@@ -146,8 +146,8 @@ struct SeedPlanner {
             let hashes = templates.hashes { actions[$0] != .kept }
             for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
                 let root = schema.entities[Int(objects[index].entity)].root
-                if plan.actions[index] == .merge || hashes[index] != ledger.entries[Int(entries[index])].hashes
-                    || ledger.entries[Int(entries[index])].entity != objects[index].entity
+                if plan.actions[index] == .merge || ledger.entries[Int(entries[index])].entity != objects[index].entity
+                    || !hashes[index].elementsEqual(ledger.hashes(of: ledger.entries[Int(entries[index])]))
                 {
                     if storedRows[root]?[plan.rowIDs[index]] == nil, goneRows[root]?.contains(plan.rowIDs[index]) != true {
                         reads[root, default: []].append(plan.rowIDs[index])
@@ -171,13 +171,14 @@ struct SeedPlanner {
                 }
             }
             if changed { continue }
+            plan.ledger.reserveCapacity(entries: objects.count + ledger.entries.count, hashes: hashes.hashes.count)
             for index in objects.indices { decide(index, hashes: hashes[index]) }
             return
         }
     }
 
     /// Decides one object once every row id is settled.
-    private mutating func decide(_ index: Int, hashes precomputed: [UInt64]) {
+    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>) {
         let object = objects[index]
         let slots = schema.entities[Int(object.entity)]
         let entityName = slots.entity.name
@@ -185,25 +186,25 @@ struct SeedPlanner {
         switch plan.actions[index] {
         case .insert:
             plan.counts[entityName, default: .init()].inserted += 1
-            plan.entries.append(SeedLedger.Entry(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: precomputed))
+            plan.ledger.append(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: precomputed)
         case .kept:
             plan.counts[entityName, default: .init()].kept += 1
             plan.keptObjects.append(describe(index))
-            plan.entries.append(ledger.entries[Int(entries[index])])
+            plan.ledger.append(ledger.entries[Int(entries[index])], of: ledger)
         case .update, .merge:
             let root = slots.root
-            let template = precomputed
+            let template = Array(precomputed)
             let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
             guard let stored = storedRows[root]?[plan.rowIDs[index]] else {
                 // Not read: the templates did not change it.
                 plan.counts[entityName, default: .init()].unchanged += 1
-                plan.entries.append(entry!)
+                plan.ledger.append(entry!, of: ledger)
                 return
             }
             let storedHashes = self.storedHashes(stored, slots: slots)
             let isMerge = plan.actions[index] == .merge
             var written: [Int] = []
-            var recorded = entry?.entity == object.entity ? entry!.hashes : storedHashes
+            var recorded = entry?.entity == object.entity ? Array(ledger.hashes(of: entry!)) : storedHashes
             var conflicts = 0
             if stored.entity != entityName {
                 // Another class than the row's: the template's class and every slot, unless the application changed
@@ -241,7 +242,7 @@ struct SeedPlanner {
                     }
                 }
             }
-            plan.entries.append(SeedLedger.Entry(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded))
+            plan.ledger.append(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
             if !written.isEmpty {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
@@ -294,7 +295,7 @@ struct SeedPlanner {
             let entry = ledger.entries[index]
             let slots = schema.entities[Int(entry.entity)]
             guard let stored = storedRows[slots.root]?[entry.rowID] else { continue }
-            let changedByApplication = storedHashes(stored, slots: slots) != entry.hashes
+            let changedByApplication = !storedHashes(stored, slots: slots).elementsEqual(ledger.hashes(of: entry))
             let ownerLives = entry.key.kind == .owned ? ownerRow(of: entry.key).map { living[$0.root]?.contains($0.row) == true } : nil
             let deletes: Bool
             if let ownerLives, ownerLives {
@@ -311,7 +312,7 @@ struct SeedPlanner {
                 continue
             }
             living[schema.roots[slots.root], default: []].insert(entry.rowID)
-            plan.entries.append(entry)
+            plan.ledger.append(entry, of: ledger)
             if options.prune || ownerLives == true {
                 plan.counts[slots.entity.name, default: .init()].kept += 1
                 plan.keptObjects.append(entry.key.display(in: schema.model))
@@ -433,7 +434,7 @@ struct SeedPlan {
     var entityChanges: Set<Int> = []
     var deletions: [(root: Int, rowID: Int64)] = []
     /// The ledger's objects after the run.
-    var entries: [SeedLedger.Entry] = []
+    var ledger = SeedLedger()
     var counts: [String: SeedReport.Counts] = [:]
     var conflicts: [SeedConflict] = []
     var keptObjects: [String] = []
@@ -495,17 +496,37 @@ struct TemplateSlots: Sendable {
         return hashes
     }
 
-    /// The slot hashes of the objects `included` selects (empty for the others), on all cores.
-    func hashes(of included: @Sendable (Int) -> Bool) -> [[UInt64]] {
+    /// The slot hashes of the objects `included` selects (none for the others), on all cores.
+    func hashes(of included: @Sendable (Int) -> Bool) -> ObjectHashes {
         let count = objects.objects.count
         let chunk = 2048
-        let results = Mutex([[[UInt64]]](repeating: [], count: (count + chunk - 1) / chunk))
+        let parts = Mutex([ObjectHashes](repeating: ObjectHashes(), count: (count + chunk - 1) / chunk))
         DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
             var hasher = SlotHasher()
-            let range = part * chunk..<min(count, (part + 1) * chunk)
-            let hashes = range.map { included($0) ? self.hashes(of: $0, hasher: &hasher) : [] }
-            results.withLock { $0[part] = hashes }
+            var hashes = ObjectHashes()
+            for object in part * chunk..<min(count, (part + 1) * chunk) {
+                hashes.starts.append(Int32(hashes.hashes.count))
+                if included(object) { hashes.hashes += self.hashes(of: object, hasher: &hasher) }
+            }
+            parts.withLock { $0[part] = hashes }
         }
-        return results.withLock { $0 }.flatMap { $0 }
+        var all = ObjectHashes()
+        all.starts.reserveCapacity(count)
+        for part in parts.withLock({ $0 }) {
+            let offset = Int32(all.hashes.count)
+            all.starts += part.starts.map { $0 + offset }
+            all.hashes += part.hashes
+        }
+        all.starts.append(Int32(all.hashes.count))
+        return all
     }
+}
+
+/// The slot hashes of many objects in one array: each object's from its start to the next object's.
+struct ObjectHashes: Sendable {
+    var hashes: [UInt64] = []
+    /// Per object, where its hashes start; one more at the end.
+    var starts: [Int32] = []
+
+    subscript(object: Int) -> ArraySlice<UInt64> { hashes[Int(starts[object])..<Int(starts[object + 1])] }
 }

@@ -38,9 +38,10 @@ struct SeedResolver {
     private var problems: [PlacedProblem] = []
     /// Ordered lists kept in their members' columns: the members stated in order, then those that name the owner.
     private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
-    /// What each owner owns through each relationship, in stated order.
-    private var owned: [ListKey: [Int32]] = [:]
-    private var ownerPlaces: [Int32: StatementPlace] = [:]
+    /// The link that made each owned object owned.
+    private var ownerLinks: [Int32: LinkReference] = [:]
+    /// How many objects each owner owns through each relationship so far: the place of the next.
+    private var ownedCounts: [ListKey: Int32] = [:]
 
     private struct ListKey: Hashable {
         let object: Int32
@@ -65,6 +66,8 @@ struct SeedResolver {
         }
         files.append(file)
         collectObjects(of: files.count - 1)
+        // The objects hold the values now.
+        files[files.count - 1].values = []
     }
 
     /// Resolves the links of every file added, and checks the whole; `lookUp` finds what the templates name but do
@@ -199,50 +202,43 @@ struct SeedResolver {
     private mutating func resolveLinks(lookUp: StoreLookup?) throws {
         let stored = try storedObjects(lookUp: lookUp)
         for (fileIndex, file) in files.enumerated() {
-            for (recordIndex, record) in file.records.enumerated() {
+            for recordIndex in file.records.indices {
                 let source = result.recordObjects[fileIndex][recordIndex]
-                let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
-                for linkIndex in Int(record.links)..<Int(record.links + record.linkCount) {
-                    let link = file.links[linkIndex]
-                    let entity = schema.entities[Int(record.entity)].entity
-                    let relationship = entity.relationships[Int(link.relationship)]
-                    var path = [relationship.name]
-                    if link.position >= 0 { path.append(String(link.position)) }
-                    let linkPlace = place(of: reference, path)
+                let slots = schema.entities[Int(file.records[recordIndex].entity)]
+                let links = Int(file.records[recordIndex].links)..<Int(file.records[recordIndex].links + file.records[recordIndex].linkCount)
+                for linkIndex in links {
+                    let relationship = Int(file.links[linkIndex].relationship)
+                    let link = LinkReference(file: Int32(fileIndex), record: Int32(recordIndex), link: Int32(linkIndex))
                     var target: Int32 = -1
-                    switch link.target {
+                    switch file.links[linkIndex].target {
                     case .none:
                         break
                     case .record(let nested):
                         target = result.recordObjects[fileIndex][Int(nested)]
                     case .key(let key, let entity):
                         guard let found = byKey[key] ?? stored[key] else {
-                            danglingKey(key, entity: entity, at: linkPlace, suggestions: lookUp)
+                            danglingKey(key, entity: entity, at: place(of: link), suggestions: lookUp)
                             continue
                         }
-                        guard isKind(found, of: entity, at: linkPlace) else { continue }
+                        guard isKind(found, of: entity, link: link) else { continue }
                         target = found
                     case .id(let id):
                         guard let found = byID[id]?.object else {
-                            danglingID(id, at: linkPlace.appending("$ref"))
+                            danglingID(id, at: place(of: link).appending("$ref"))
                             continue
                         }
                         target = found
                     }
-                    if target >= 0 {
-                        let targetEntity = schema.entities[Int(result.objects[Int(target)].entity)].entity
-                        guard targetEntity.isKind(of: relationship.destination) else {
-                            let kinds = schema.model.destination(of: relationship).kinds.joined(separator: ", ")
-                            problems.append(
-                                PlacedProblem(
-                                    kind: .typeMismatch, place: linkPlace,
-                                    message: "\(describe(target)) is not a \(relationship.destination); '\(relationship.name)' of \(entity.name) holds \(kinds) objects"))
-                            continue
-                        }
+                    if target >= 0, !schema.isKind(Int(result.objects[Int(target)].entity), of: slots.destinations[relationship]) {
+                        let description = slots.entity.relationships[relationship]
+                        let kinds = schema.model.destination(of: description).kinds.joined(separator: ", ")
+                        problems.append(
+                            PlacedProblem(
+                                kind: .typeMismatch, place: place(of: link),
+                                message: "\(describe(target)) is not a \(description.destination); '\(description.name)' of \(slots.entity.name) holds \(kinds) objects"))
+                        continue
                     }
-                    route(
-                        from: source, through: Int(link.relationship), to: target,
-                        link: LinkReference(file: Int32(fileIndex), record: Int32(recordIndex), link: Int32(linkIndex)))
+                    route(from: source, through: relationship, to: target, link: link)
                 }
             }
             for (id, position) in file.topLevelReferences where byID[id] == nil {
@@ -284,15 +280,14 @@ struct SeedResolver {
     }
 
     /// Whether the object a stub names is a kind of the class the stub says; a problem when not.
-    private mutating func isKind(_ object: Int32, of entity: Int32, at place: StatementPlace) -> Bool {
-        let actual = schema.entities[Int(result.objects[Int(object)].entity)].entity
-        let said = schema.entities[Int(entity)].entity
-        guard !actual.isKind(of: said.name) else { return true }
+    private mutating func isKind(_ object: Int32, of entity: Int32, link: LinkReference) -> Bool {
+        let actual = Int(result.objects[Int(object)].entity)
+        guard !schema.isKind(actual, of: Int(entity)) else { return true }
         let where_ = result.objects[Int(object)].definition.map { " at \(describe(self.place(of: $0)))" } ?? " in the store"
         problems.append(
             PlacedProblem(
-                kind: .identityConflict, place: place.appending("class"),
-                message: "\(describe(object)) is a \(actual.name)\(where_), so it cannot be a \(said.name)"))
+                kind: .identityConflict, place: place(of: link).appending("class"),
+                message: "\(describe(object)) is a \(schema.entities[actual].entity.name)\(where_), so it cannot be a \(schema.entities[Int(entity)].entity.name)"))
         return false
     }
 
@@ -323,7 +318,6 @@ struct SeedResolver {
     /// Records the fact a link states in the slot that stores it, and what it says about ownership.
     private mutating func route(from source: Int32, through relationship: Int, to target: Int32, link: LinkReference) {
         let slots = schema.entities[Int(result.objects[Int(source)].entity)]
-        let description = slots.entity.relationships[relationship]
         switch slots.routes[relationship] {
         case .toOne(let slot, let inverse):
             state(target, in: source, toOne: slot, link: link)
@@ -348,14 +342,13 @@ struct SeedResolver {
             join(source, to: target, slot: schema.entities[Int(result.objects[Int(target)].entity)].joinIndex[inverse])
         }
         guard target >= 0 else { return }
-        let place = self.place(of: link)
-        if description.owns {
-            own(target, by: source, through: relationship, place: place)
-        } else if let inverseName = description.inverse,
-            let inverseIndex = schema.entities[Int(result.objects[Int(target)].entity)].entity.relationshipIndex(named: inverseName),
-            schema.entities[Int(result.objects[Int(target)].entity)].entity.relationships[inverseIndex].owns
-        {
-            own(source, by: target, through: inverseIndex, place: place)
+        if slots.owns[relationship] {
+            own(target, by: source, through: relationship, link: link)
+        } else if let inverseName = slots.inverseNames[relationship] {
+            let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
+            if let inverse = targetSlots.entity.relationshipIndex(named: inverseName), targetSlots.owns[inverse] {
+                own(source, by: target, through: inverse, link: link)
+            }
         }
     }
 
@@ -412,23 +405,24 @@ struct SeedResolver {
 
     // MARK: Ownership
 
-    private mutating func own(_ child: Int32, by owner: Int32, through relationship: Int, place: StatementPlace) {
+    private mutating func own(_ child: Int32, by owner: Int32, through relationship: Int, link: LinkReference) {
         let current = result.objects[Int(child)].owner
         if current >= 0 {
             guard current != owner else { return }
+            let earlier = place(of: ownerLinks[child]!)
             problems.append(
                 PlacedProblem(
-                    kind: .identityConflict, place: place,
-                    message: "\(describe(child)) is owned by \(describe(current)) at \(describe(ownerPlaces[child]!)), so \(describe(owner)) cannot own it too; an object has one owner",
-                    related: ownerPlaces[child]))
+                    kind: .identityConflict, place: place(of: link),
+                    message: "\(describe(child)) is owned by \(describe(current)) at \(describe(earlier)), so \(describe(owner)) cannot own it too; an object has one owner",
+                    related: earlier))
             return
         }
         result.objects[Int(child)].owner = owner
         result.objects[Int(child)].ownerRelationship = Int32(relationship)
-        ownerPlaces[child] = place
+        ownerLinks[child] = link
         let list = ListKey(object: owner, relationship: Int32(relationship))
-        result.objects[Int(child)].ownerPosition = Int32(owned[list, default: []].count)
-        owned[list, default: []].append(child)
+        result.objects[Int(child)].ownerPosition = ownedCounts[list, default: 0]
+        ownedCounts[list, default: 0] += 1
     }
 
     /// Ownership must be a forest: follows each object's owners up, iteratively, and reports each cycle once.
@@ -448,7 +442,7 @@ struct SeedResolver {
                 let names = (cycle.reversed() + [cycle.last!]).map(describe).joined(separator: " owns ")
                 problems.append(
                     PlacedProblem(
-                        kind: .identityConflict, place: ownerPlaces[cycle[0]]!,
+                        kind: .identityConflict, place: place(of: ownerLinks[cycle[0]]!),
                         message: "ownership is a cycle: \(names); an object cannot own itself, directly or through what it owns"))
             }
             for object in path { state[Int(object)] = 2 }

@@ -18,6 +18,8 @@ struct SeedSchema: Sendable {
     let entities: [EntitySlots]
     /// The root entities' names, by root ordinal (``EntitySlots/root``).
     let roots: [String]
+    /// Whether the entity of one ordinal is the other or a subentity of it, by ordinals.
+    private let kinds: [[Bool]]
     private let ordinals: [String: Int]
     private let ordinalsByEntity: [ObjectIdentifier: Int]
 
@@ -28,8 +30,11 @@ struct SeedSchema: Sendable {
         let roots = model.entities.filter { $0.parentName == nil }.map(\.name)
         let rootOrdinals = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($1, $0) })
         entities = model.entities.enumerated().map { ordinal, entity in
-            EntitySlots(entity: entity, ordinal: ordinal, root: rootOrdinals[entity.rootName]!, model: model, rootOrdinals: rootOrdinals)
+            EntitySlots(
+                entity: entity, ordinal: ordinal, root: rootOrdinals[entity.rootName]!, model: model, rootOrdinals: rootOrdinals,
+                ordinals: ordinals)
         }
+        kinds = model.entities.map { entity in model.entities.map { entity.isKind(of: $0.name) } }
         self.roots = roots
         self.ordinals = ordinals
         ordinalsByEntity = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { (ObjectIdentifier($1), $0) })
@@ -37,6 +42,9 @@ struct SeedSchema: Sendable {
 
     /// The slots of an entity of the model.
     func slots(of entity: Entity) -> EntitySlots { entities[ordinalsByEntity[ObjectIdentifier(entity)]!] }
+
+    /// Whether the entity of ordinal `entity` is the entity of ordinal `other` or a subentity of it.
+    func isKind(_ entity: Int, of other: Int) -> Bool { kinds[entity][other] }
 
     /// The ordinal of the entity named `name`, or nil when the model has none.
     func ordinal(of name: String) -> Int? { ordinals[name] }
@@ -101,8 +109,14 @@ final class EntitySlots: Sendable {
     let toOneIndex: [Int]
     /// Per relationship: its join slot (counted among ``joins``), or -1.
     let joinIndex: [Int]
+    /// Per relationship: the destination's ordinal.
+    let destinations: [Int]
+    /// Per relationship: whether it owns its targets.
+    let owns: [Bool]
+    /// Per relationship: the name of its inverse, if any.
+    let inverseNames: [String?]
 
-    init(entity: Entity, ordinal: Int, root: Int, model: EntityModel, rootOrdinals: [String: Int]) {
+    init(entity: Entity, ordinal: Int, root: Int, model: EntityModel, rootOrdinals: [String: Int], ordinals: [String: Int]) {
         self.entity = entity
         self.ordinal = ordinal
         self.root = root
@@ -147,6 +161,9 @@ final class EntitySlots: Sendable {
         self.routes = routes
         self.toOneIndex = toOneIndex
         self.joinIndex = joinIndex
+        destinations = entity.relationships.map { ordinals[model.destination(of: $0).name]! }
+        owns = entity.relationships.map(\.owns)
+        inverseNames = entity.relationships.map(\.inverse)
     }
 
     /// Attributes, then to-ones, then join lists.

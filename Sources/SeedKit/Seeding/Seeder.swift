@@ -61,6 +61,7 @@ public struct Seeder {
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
     ///   `stat` per file whose stamp the ledger recorded, reading the others, and reading the ledger's fingerprint.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        Trace.mark("start")
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
         var input = try SeedInput(
@@ -80,7 +81,11 @@ public struct Seeder {
             report = input.report(options: options)
         }
         let schema = SeedSchema(model: model)
+        Trace.mark("input")
         let read = input.read(schema: schema, progress: options.progress)
+        // The contents are in the records now.
+        input.set = nil
+        Trace.mark("read+collect")
         if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
         if !storeExists, let created = try seedNewStore(read, input: input, report: report, options: options) {
             return created
@@ -106,6 +111,7 @@ public struct Seeder {
     private func seedNewStore(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions) throws -> SeedReport? {
         // A new store holds nothing to find: the templates are resolved first, and a set with problems creates nothing.
         let objects = try read.resolve(lookUp: nil)
+        Trace.mark("resolve")
         let issues = (input.issues + objects.issues).sorted()
         guard issues.isEmpty else {
             var report = report
@@ -116,10 +122,14 @@ public struct Seeder {
         // look-up per reference and find nothing.
         let creation = try SQLiteStore.create(atomicallyAt: storePath, model: read.schema.model, checkingForeignKeys: false) {
             store -> SeedReport? in
+            Trace.mark("create")
             let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: options)
-            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
+            Trace.mark("plan")
+            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store); Trace.mark("write") }
+            Trace.mark("indexes")
             return appliedReport(report, plan: plan)
         }
+        Trace.mark("commit+link")
         switch creation {
         case .created(let report): return report
         case .preempted, .abandoned: return nil
@@ -178,14 +188,13 @@ public struct Seeder {
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore
     ) throws {
-        var ledger = SeedLedger()
+        var ledger = plan.ledger
         ledger.fingerprint = input.fingerprint
         ledger.templates = input.templatesPath
         ledger.appliedAt = Self.now()
         ledger.files = input.fileHashes
         ledger.fileStamps = input.fileStamps
-        ledger.entries = plan.entries
-        for entry in plan.entries { ledger.objectCounts[read.schema.entities[Int(entry.entity)].entity.name, default: 0] += 1 }
+        for entry in ledger.entries { ledger.objectCounts[read.schema.entities[Int(entry.entity)].entity.name, default: 0] += 1 }
         var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
         writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
@@ -312,6 +321,10 @@ struct SeedInput {
     var fingerprint = ""
     var isModelInferred = false
     let templatesPath: String
+    /// Each file's hash and stamp, by relative path, for the ledger: kept when ``set`` lets its contents go.
+    let fileHashes: [String: String]
+    let fileStamps: [String: String]
+    let fileCount: Int
 
     /// Reads the set and its model.
     ///
@@ -322,6 +335,11 @@ struct SeedInput {
         let set = try TemplateSet(
             directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [:])
         self.set = set
+        fileHashes = Dictionary(set.files.map { ($0.relativePath, $0.hash) }, uniquingKeysWith: { first, _ in first })
+        var stamps: [String: String] = [:]
+        for file in set.files { stamps[file.relativePath] = file.stamp }
+        fileStamps = stamps
+        fileCount = set.files.count
         let source = try SeedModel(set: set, options: options)
         model = source.model
         isModelInferred = source.isInferred
@@ -334,18 +352,8 @@ struct SeedInput {
         var report = SeedReport(status: .invalid, fingerprint: fingerprint)
         report.isModelInferred = isModelInferred
         report.isDryRun = options.dryRun
-        report.fileCount = set?.files.count ?? 0
+        report.fileCount = fileCount
         return report
-    }
-
-    var fileHashes: [String: String] {
-        Dictionary((set?.files ?? []).map { ($0.relativePath, $0.hash) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    var fileStamps: [String: String] {
-        var stamps: [String: String] = [:]
-        for file in set?.files ?? [] { stamps[file.relativePath] = file.stamp }
-        return stamps
     }
 
     /// The read stage over the set's files, each file's records added to a resolver as soon as they are read;
