@@ -88,7 +88,7 @@ struct StoredRow: Sendable {
 }
 
 /// Rows of one entity to insert or update, slot by slot.
-struct RowBatch {
+struct RowBatch: Sendable {
     let entity: Entity
     var rowIDs: [Int64] = []
     /// Per row, a value per attribute of the entity.

@@ -91,7 +91,6 @@ struct SeedPlanner {
             let root = schema.entities[Int(object.entity)].root
             var key = object.key
             if key == nil, object.owner >= 0 { key = ownedKey(index) }
-            plan.keys[index] = key
             let entry = key.flatMap { ledgerIndex[$0] } ?? -1
             if let rowID = object.storedRowID ?? found[index]?.rowID {
                 plan.rowIDs[index] = rowID
@@ -182,11 +181,12 @@ struct SeedPlanner {
         let object = objects[index]
         let slots = schema.entities[Int(object.entity)]
         let entityName = slots.entity.name
-        if object.key == nil, object.owner >= 0 { plan.keys[index] = ownedKey(index) }
+        // An owned object's key names its owner's row, settled by now.
+        let key = object.key ?? ownedKey(index)
         switch plan.actions[index] {
         case .insert:
             plan.counts[entityName, default: .init()].inserted += 1
-            plan.ledger.append(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: precomputed)
+            plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: precomputed)
         case .kept:
             plan.counts[entityName, default: .init()].kept += 1
             plan.keptObjects.append(describe(index))
@@ -242,7 +242,7 @@ struct SeedPlanner {
                     }
                 }
             }
-            plan.ledger.append(key: plan.keys[index]!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
+            plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
             if !written.isEmpty {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
@@ -426,8 +426,6 @@ struct SeedPlan {
     /// Per object: its row id, or -1 for an object that will have none (deleted by the application, kept so).
     var rowIDs: [Int64]
     var actions: [Action]
-    /// Per object: its ledger key.
-    var keys: [SeedKey?]
     /// The slots to write of updated objects.
     var written: [Int32: [Int]] = [:]
     /// Updated objects whose entity changes (to a subentity or back).
@@ -446,7 +444,6 @@ struct SeedPlan {
     init(objectCount: Int) {
         rowIDs = Array(repeating: 0, count: objectCount)
         actions = Array(repeating: .insert, count: objectCount)
-        keys = Array(repeating: nil, count: objectCount)
     }
 
     /// Whether the plan writes any row.

@@ -72,7 +72,7 @@ struct SeedResolver {
 
     /// Resolves the links of every file added, and checks the whole; `lookUp` finds what the templates name but do
     /// not state (nil: the templates must state everything, as `seed validate` checks them).
-    func finish(lookUp: StoreLookup?) throws -> SeedObjects {
+    consuming func finish(lookUp: StoreLookup?) throws -> SeedObjects {
         var resolver = self
         for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
         try resolver.resolveLinks(lookUp: lookUp)

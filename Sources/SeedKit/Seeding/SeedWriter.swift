@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The write stage of seeding: a plan (``SeedPlan``) becomes rows, through the store's row interface
 /// (``RowStore``), inside the caller's write transaction, with the ledger.
 ///
@@ -22,13 +24,14 @@ struct SeedWriter {
     /// Inserted rows are sent to the store this many at a time.
     private static let batchSize = 4096
 
-    func write(to store: RowStore, ledger: [String: [UInt8]]) throws {
+    /// Writes the plan, then the ledger's sections, which `ledger` gives once they are ready.
+    func write(to store: RowStore, ledger: () -> [String: [UInt8]]) throws {
         var deletions: [Int: [Int64]] = [:]
         for (root, rowID) in plan.deletions { deletions[root, default: []].append(rowID) }
         for (root, rowIDs) in deletions.sorted(by: { $0.key < $1.key }) { try store.delete(root: schema.roots[root], rowIDs: rowIDs) }
         try writeUpdates(to: store)
         try writeInserts(to: store)
-        try store.replaceLedger(ledger)
+        try store.replaceLedger(ledger())
     }
 
     private func writeUpdates(to store: RowStore) throws {
@@ -47,7 +50,7 @@ struct SeedWriter {
         for (group, members) in groups.sorted(by: { $0.key.entity < $1.key.entity }) {
             let slots = schema.entities[Int(group.entity)]
             var batch = RowBatch(entity: slots.entity)
-            for index in members.sorted() { append(index, to: &batch, templates: templates) }
+            for index in members.sorted() { Self.append(index, to: &batch, templates: templates) }
             let attributes = group.slots.filter { $0 < slots.attributeCount }
             let toOnes = group.slots.filter { $0 >= slots.attributeCount && $0 < slots.attributeCount + slots.toOnes.count }
                 .map { slots.toOnes[$0 - slots.attributeCount].relationship }
@@ -67,41 +70,78 @@ struct SeedWriter {
         }
     }
 
+    /// What the thread that makes rows hands to the one that writes them.
+    private enum Work: Sendable {
+        case rows(RowBatch, written: Int)
+        case joins(table: String, isOrdered: Bool, members: [(source: Int64, targets: [Int64])])
+    }
+
+    /// Inserts the new objects' rows and join lists: made into batches on another thread while the store writes the
+    /// batches before.
     private func writeInserts(to store: RowStore) throws {
-        let templates = templateSlots
         let total = plan.actions.lazy.filter { $0 == .insert }.count
         guard total > 0 else { return }
         progress?(0, total)
-        var batches: [Int32: RowBatch] = [:]
-        var joins: [String: (isOrdered: Bool, members: [(source: Int64, targets: [Int64])])] = [:]
-        var written = 0
-        for index in objects.indices where plan.actions[index] == .insert {
-            let entity = objects[index].entity
-            let slots = schema.entities[Int(entity)]
-            append(index, to: &batches[entity, default: RowBatch(entity: slots.entity)], templates: templates)
-            if batches[entity]!.count >= Self.batchSize {
-                try store.insert(batches[entity]!)
-                batches[entity] = nil
-            }
-            for (slot, join) in slots.joins.enumerated() {
-                let members = templates.members(slot, of: index)
-                if !members.isEmpty { joins[join.table, default: (join.isOrdered, [])].members.append((plan.rowIDs[index], members)) }
-            }
-            written += 1
-            if written % 1024 == 0, written < total { progress?(written, total) }
+        let handOff = HandOff<Work>(capacity: 4)
+        let done = DispatchSemaphore(value: 0)
+        let templates = templateSlots, actions = plan.actions
+        DispatchQueue.global().async {
+            Self.makeInsertions(templates: templates, actions: actions, into: handOff)
+            handOff.finish()
+            done.signal()
         }
-        for (_, batch) in batches.sorted(by: { $0.key < $1.key }) { try store.insert(batch) }
-        for (table, list) in joins.sorted(by: { $0.key < $1.key }) {
-            try store.replaceJoinMembers(table: table, members: list.members, isOrdered: list.isOrdered, sourcesAreNew: true)
+        defer { done.wait() }
+        do {
+            var reported = 0
+            while let work = handOff.take() {
+                switch work {
+                case .rows(let batch, let written):
+                    try store.insert(batch)
+                    if written / 1024 > reported / 1024, written < total { progress?(written, total) }
+                    reported = written
+                case .joins(let table, let isOrdered, let members):
+                    try store.replaceJoinMembers(table: table, members: members, isOrdered: isOrdered, sourcesAreNew: true)
+                }
+            }
+        } catch {
+            handOff.stop()
+            throw error
         }
         progress?(total, total)
     }
 
+    /// Makes the rows of the new objects, many of one entity to a batch, then their join lists.
+    private static func makeInsertions(templates: TemplateSlots, actions: [SeedPlan.Action], into handOff: HandOff<Work>) {
+        let schema = templates.schema, objects = templates.objects.objects
+        var batches: [Int32: RowBatch] = [:]
+        var joins: [String: (isOrdered: Bool, members: [(source: Int64, targets: [Int64])])] = [:]
+        var written = 0
+        for index in objects.indices where actions[index] == .insert {
+            let entity = objects[index].entity
+            let slots = schema.entities[Int(entity)]
+            append(index, to: &batches[entity, default: RowBatch(entity: slots.entity)], templates: templates)
+            written += 1
+            if batches[entity]!.count >= Self.batchSize {
+                guard handOff.put(.rows(batches.removeValue(forKey: entity)!, written: written)) else { return }
+            }
+            for (slot, join) in slots.joins.enumerated() {
+                let members = templates.members(slot, of: index)
+                if !members.isEmpty { joins[join.table, default: (join.isOrdered, [])].members.append((templates.rowIDs[index], members)) }
+            }
+        }
+        for (_, batch) in batches.sorted(by: { $0.key < $1.key }) {
+            guard handOff.put(.rows(batch, written: written)) else { return }
+        }
+        for (table, list) in joins.sorted(by: { $0.key < $1.key }) {
+            guard handOff.put(.joins(table: table, isOrdered: list.isOrdered, members: list.members)) else { return }
+        }
+    }
+
     /// Appends an object's row as the templates give it: every attribute, every to-one with its place.
-    private func append(_ index: Int, to batch: inout RowBatch, templates: TemplateSlots) {
-        let slots = schema.entities[Int(resolved.objects[index].entity)]
+    private static func append(_ index: Int, to batch: inout RowBatch, templates: TemplateSlots) {
+        let slots = templates.schema.entities[Int(templates.objects.objects[index].entity)]
         let relationships = slots.entity.relationships.count
-        batch.rowIDs.append(plan.rowIDs[index])
+        batch.rowIDs.append(templates.rowIDs[index])
         for attribute in 0..<slots.attributeCount { batch.values.append(templates.value(attribute, of: index, slots: slots)) }
         let start = batch.targets.count
         batch.targets.append(contentsOf: repeatElement(nil, count: relationships))

@@ -87,8 +87,10 @@ public struct Seeder {
         input.set = nil
         Trace.mark("read+collect")
         if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
-        if !storeExists, let created = try seedNewStore(read, input: input, report: report, options: options) {
-            return created
+        if !storeExists {
+            // Nil: another process created the store meanwhile; the run starts again, on that store.
+            return try seedNewStore(read, input: input, report: report, options: options)
+                ?? seed(templates: templates, options: options)
         }
         let store = try openStore(model: model, options: options)
         return try apply(read, input: input, report: report, options: options, to: store)
@@ -101,7 +103,7 @@ public struct Seeder {
         let store = try SQLiteStore.inMemory(model: read.schema.model)
         let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
         try store.write {
-            try SeedWriter(schema: read.schema, resolved: objects, plan: plan).write(to: store, ledger: [:])
+            try SeedWriter(schema: read.schema, resolved: objects, plan: plan).write(to: store, ledger: { [:] })
         }
         return store
     }
@@ -199,7 +201,19 @@ public struct Seeder {
         writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
         }
-        try writer.write(to: store, ledger: ledger.sections(schema: read.schema))
+        // The ledger is packed on another thread while the rows are written.
+        let sections = Mutex<[String: [UInt8]]>([:])
+        let packed = DispatchSemaphore(value: 0)
+        let schema = read.schema, finished = ledger
+        DispatchQueue.global().async {
+            let packing = finished.sections(schema: schema)
+            sections.withLock { $0 = packing }
+            packed.signal()
+        }
+        try writer.write(to: store) {
+            packed.wait()
+            return sections.withLock { $0 }
+        }
     }
 
     /// A dry run: the same stages, applied to a copy of the store (or an empty store in memory), and the plan shown
@@ -372,14 +386,21 @@ struct SeedInput {
     }
 }
 
-/// The read stage's output: every file's records, added to a resolver.
-struct SeedRead {
+/// The read stage's output: every file's records, added to a resolver, to be resolved once.
+final class SeedRead {
     let schema: SeedSchema
-    let resolver: SeedResolver
+    private var resolver: SeedResolver?
 
-    /// The resolve stage, finished against the store `lookUp` searches (nil: the templates alone).
+    init(schema: SeedSchema, resolver: SeedResolver) {
+        self.schema = schema
+        self.resolver = resolver
+    }
+
+    /// The resolve stage, finished against the store `lookUp` searches (nil: the templates alone). The records go
+    /// with it: what follows needs only the objects.
     func resolve(lookUp: SeedResolver.StoreLookup?) throws -> SeedObjects {
-        try resolver.finish(lookUp: lookUp)
+        guard let resolver = resolver.take() else { preconditionFailure("a read is resolved once") }
+        return try resolver.finish(lookUp: lookUp)
     }
 }
 

@@ -262,8 +262,11 @@ extension SQLiteStore: RowStore {
         var start = 0
         while start < pairs.count {
             let count = min(300, pairs.count - start)
-            let statement = try connection.cachedStatement(
+            // Kept by table and row count, as the rows' statements are: their texts are long to hash.
+            let shape = JoinInsertShape(table: table, rowCount: count)
+            let statement = try joinInsertStatements[shape] ?? connection.prepare(
                 sql: "INSERT INTO \(join) (\"source\", \"target\", \"position\") VALUES \(repeatElement("(?, ?, ?)", count: count).joined(separator: ", "))")
+            joinInsertStatements[shape] = statement
             for (offset, pair) in pairs[start..<start + count].enumerated() {
                 try statement.bind(pair.0, at: 3 * offset + 1)
                 try statement.bind(pair.1, at: 3 * offset + 2)

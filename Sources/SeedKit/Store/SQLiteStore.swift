@@ -42,6 +42,8 @@ public final class SQLiteStore {
     /// The multi-row INSERT statements of bulk inserts (``RowStore/insert(_:)``), by entity and row count: found
     /// without hashing their long texts.
     var rowInsertStatements: [RowInsertShape: Statement] = [:]
+    /// The multi-row INSERT statements of join rows, by table and row count.
+    var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
     public static let schemaVersion = 1
@@ -166,6 +168,12 @@ public final class SQLiteStore {
 /// What a multi-row INSERT statement depends on.
 struct RowInsertShape: Hashable {
     let entity: ObjectIdentifier
+    let rowCount: Int
+}
+
+/// What a multi-row INSERT statement of join rows depends on.
+struct JoinInsertShape: Hashable {
+    let table: String
     let rowCount: Int
 }
 
