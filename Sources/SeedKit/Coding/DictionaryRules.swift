@@ -47,7 +47,7 @@ enum DictionaryRules {
     /// The value a dictionary states for an attribute: nil for `null` where the attribute is optional.
     static func attribute(_ value: JSON, of entity: Entity, at index: Int) -> Result<AttributeValue?, Problem> {
         let attribute = entity.attributes[index]
-        if value == .null {
+        if case .null = value {
             guard attribute.isOptional else {
                 return .failure(
                     Problem(

@@ -58,6 +58,17 @@ public struct SeedLedger: Sendable {
         hashes.append(contentsOf: slotHashes)
     }
 
+    /// Takes the set's fingerprint, time, directory and files from `summary`, and counts the entries by entity.
+    mutating func adopt(summary: SeedLedger, schema: SeedSchema) {
+        fingerprint = summary.fingerprint
+        appliedAt = summary.appliedAt
+        templates = summary.templates
+        files = summary.files
+        fileStamps = summary.fileStamps
+        objectCounts = [:]
+        for entry in entries { objectCounts[schema.entities[Int(entry.entity)].entity.name, default: 0] += 1 }
+    }
+
     /// Adds an entry of another ledger, with its hashes.
     mutating func append(_ entry: Entry, of ledger: SeedLedger) {
         append(key: entry.key, entity: entry.entity, rowID: entry.rowID, hashes: ledger.hashes(of: entry))

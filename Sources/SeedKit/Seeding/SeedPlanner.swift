@@ -76,6 +76,8 @@ struct SeedPlanner {
         for (index, object) in objects.enumerated() {
             guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
             let slots = schema.entities[Int(object.entity)]
+            // A table without rows has nothing to find.
+            guard nextRowIDs[slots.root] > 1 else { continue }
             let values = slots.entity.identityIndices.map { resolved.value(of: index, at: $0)! }
             identities[slots.root, default: []].append((index, values))
         }
@@ -142,7 +144,7 @@ struct SeedPlanner {
         while true {
             var reads: [Int: [Int64]] = [:]
             let actions = plan.actions
-            let hashes = templates.hashes { actions[$0] != .kept }
+            let hashes = templates.hashes { actions[$0] == .update || actions[$0] == .merge }
             for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
                 let root = schema.entities[Int(objects[index].entity)].root
                 if plan.actions[index] == .merge || ledger.entries[Int(entries[index])].entity != objects[index].entity
@@ -186,7 +188,8 @@ struct SeedPlanner {
         switch plan.actions[index] {
         case .insert:
             plan.counts[entityName, default: .init()].inserted += 1
-            plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: precomputed)
+            // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
+            plan.insertedKeys.append((Int32(index), key!))
         case .kept:
             plan.counts[entityName, default: .init()].kept += 1
             plan.keptObjects.append(describe(index))
@@ -431,8 +434,11 @@ struct SeedPlan {
     /// Updated objects whose entity changes (to a subentity or back).
     var entityChanges: Set<Int> = []
     var deletions: [(root: Int, rowID: Int64)] = []
-    /// The ledger's objects after the run.
+    /// The ledger's objects after the run, but the inserted ones (see ``insertedKeys``).
     var ledger = SeedLedger()
+    /// The inserted objects and their ledger keys: their ledger entries are the templates' hashes
+    /// (``ledger(adding:)``).
+    var insertedKeys: [(object: Int32, key: SeedKey)] = []
     var counts: [String: SeedReport.Counts] = [:]
     var conflicts: [SeedConflict] = []
     var keptObjects: [String] = []
@@ -444,6 +450,19 @@ struct SeedPlan {
     init(objectCount: Int) {
         rowIDs = Array(repeating: 0, count: objectCount)
         actions = Array(repeating: .insert, count: objectCount)
+    }
+
+    /// The ledger after the run: ``ledger`` with the inserted objects, hashed as the templates write them, on all
+    /// cores.
+    func ledger(adding templates: TemplateSlots) -> SeedLedger {
+        let inserted = insertedKeys.map(\.object)
+        let hashes = templates.hashes(of: inserted)
+        var result = ledger
+        result.reserveCapacity(entries: ledger.entries.count + inserted.count, hashes: ledger.hashes.count + hashes.hashes.count)
+        for (position, (object, key)) in insertedKeys.enumerated() {
+            result.append(key: key, entity: templates.objects.objects[Int(object)].entity, rowID: rowIDs[Int(object)], hashes: hashes[position])
+        }
+        return result
     }
 
     /// Whether the plan writes any row.
@@ -493,22 +512,30 @@ struct TemplateSlots: Sendable {
         return hashes
     }
 
-    /// The slot hashes of the objects `included` selects (none for the others), on all cores.
+    /// The slot hashes of the objects `included` selects (none for the others), on all cores; indexed by object.
     func hashes(of included: @Sendable (Int) -> Bool) -> ObjectHashes {
-        let count = objects.objects.count
+        hashes(of: Array(0..<objects.objects.count), including: included)
+    }
+
+    /// The slot hashes of these objects, on all cores; indexed by their position in `list`.
+    func hashes(of list: [Int32]) -> ObjectHashes {
+        hashes(of: list.map { Int($0) }, including: { _ in true })
+    }
+
+    private func hashes(of list: [Int], including included: @Sendable (Int) -> Bool) -> ObjectHashes {
         let chunk = 2048
-        let parts = Mutex([ObjectHashes](repeating: ObjectHashes(), count: (count + chunk - 1) / chunk))
-        DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
+        let parts = Mutex([ObjectHashes](repeating: ObjectHashes(), count: (list.count + chunk - 1) / chunk))
+        DispatchQueue.concurrentPerform(iterations: (list.count + chunk - 1) / chunk) { part in
             var hasher = SlotHasher()
             var hashes = ObjectHashes()
-            for object in part * chunk..<min(count, (part + 1) * chunk) {
+            for object in list[part * chunk..<min(list.count, (part + 1) * chunk)] {
                 hashes.starts.append(Int32(hashes.hashes.count))
                 if included(object) { hashes.hashes += self.hashes(of: object, hasher: &hasher) }
             }
             parts.withLock { $0[part] = hashes }
         }
         var all = ObjectHashes()
-        all.starts.reserveCapacity(count)
+        all.starts.reserveCapacity(list.count + 1)
         for part in parts.withLock({ $0 }) {
             let offset = Int32(all.hashes.count)
             all.starts += part.starts.map { $0 + offset }

@@ -38,8 +38,8 @@ struct SeedResolver {
     private var problems: [PlacedProblem] = []
     /// Ordered lists kept in their members' columns: the members stated in order, then those that name the owner.
     private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
-    /// The link that made each owned object owned.
-    private var ownerLinks: [Int32: LinkReference] = [:]
+    /// The link that made each owned object owned, by object: set where ``SeedObject/owner`` is.
+    private var ownerLinks: [LinkReference] = []
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
@@ -75,6 +75,7 @@ struct SeedResolver {
     consuming func finish(lookUp: StoreLookup?) throws -> SeedObjects {
         var resolver = self
         for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
+        resolver.ownerLinks = Array(repeating: LinkReference(file: -1, record: -1, link: -1), count: resolver.result.objects.count)
         try resolver.resolveLinks(lookUp: lookUp)
         resolver.placeOrderedMembers()
         resolver.checkOwnership()
@@ -409,7 +410,7 @@ struct SeedResolver {
         let current = result.objects[Int(child)].owner
         if current >= 0 {
             guard current != owner else { return }
-            let earlier = place(of: ownerLinks[child]!)
+            let earlier = place(of: ownerLinks[Int(child)])
             problems.append(
                 PlacedProblem(
                     kind: .identityConflict, place: place(of: link),
@@ -419,10 +420,13 @@ struct SeedResolver {
         }
         result.objects[Int(child)].owner = owner
         result.objects[Int(child)].ownerRelationship = Int32(relationship)
-        ownerLinks[child] = link
-        let list = ListKey(object: owner, relationship: Int32(relationship))
-        result.objects[Int(child)].ownerPosition = ownedCounts[list, default: 0]
-        ownedCounts[list, default: 0] += 1
+        ownerLinks[Int(child)] = link
+        // Its place among what the owner owns there, in the order stated; a to-one owns one.
+        if schema.entities[Int(result.objects[Int(owner)].entity)].entity.relationships[relationship].isToMany {
+            let list = ListKey(object: owner, relationship: Int32(relationship))
+            result.objects[Int(child)].ownerPosition = ownedCounts[list, default: 0]
+            ownedCounts[list, default: 0] += 1
+        }
     }
 
     /// Ownership must be a forest: follows each object's owners up, iteratively, and reports each cycle once.
@@ -442,7 +446,7 @@ struct SeedResolver {
                 let names = (cycle.reversed() + [cycle.last!]).map(describe).joined(separator: " owns ")
                 problems.append(
                     PlacedProblem(
-                        kind: .identityConflict, place: place(of: ownerLinks[cycle[0]]!),
+                        kind: .identityConflict, place: place(of: ownerLinks[Int(cycle[0])]),
                         message: "ownership is a cycle: \(names); an object cannot own itself, directly or through what it owns"))
             }
             for object in path { state[Int(object)] = 2 }
@@ -455,12 +459,10 @@ struct SeedResolver {
     private mutating func checkRequiredAttributes() {
         for index in result.objects.indices {
             guard let definition = result.objects[index].definition else { continue }
-            let entity = schema.entities[Int(result.objects[index].entity)].entity
-            let missing = entity.attributes.indices.filter { attribute in
-                let description = entity.attributes[attribute]
-                return !description.isOptional && description.defaultValue == nil && !result.objects[index].stated.contains(attribute)
-            }
-            guard !missing.isEmpty else { continue }
+            let slots = schema.entities[Int(result.objects[index].entity)]
+            guard slots.required.contains(where: { !result.objects[index].stated.contains($0) }) else { continue }
+            let entity = slots.entity
+            let missing = slots.required.filter { !result.objects[index].stated.contains($0) }
             let names = missing.map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
             let noun = missing.count == 1 ? "attribute" : "attributes"
             let message = result.objects[index].key?.kind == .identity

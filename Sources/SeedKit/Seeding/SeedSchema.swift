@@ -115,6 +115,8 @@ final class EntitySlots: Sendable {
     let owns: [Bool]
     /// Per relationship: the name of its inverse, if any.
     let inverseNames: [String?]
+    /// The attributes an object must state: required, without a default.
+    let required: [Int]
 
     init(entity: Entity, ordinal: Int, root: Int, model: EntityModel, rootOrdinals: [String: Int], ordinals: [String: Int]) {
         self.entity = entity
@@ -164,6 +166,7 @@ final class EntitySlots: Sendable {
         destinations = entity.relationships.map { ordinals[model.destination(of: $0).name]! }
         owns = entity.relationships.map(\.owns)
         inverseNames = entity.relationships.map(\.inverse)
+        required = entity.attributes.indices.filter { !entity.attributes[$0].isOptional && entity.attributes[$0].defaultValue == nil }
     }
 
     /// Attributes, then to-ones, then join lists.

@@ -190,13 +190,12 @@ public struct Seeder {
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore
     ) throws {
-        var ledger = plan.ledger
-        ledger.fingerprint = input.fingerprint
-        ledger.templates = input.templatesPath
-        ledger.appliedAt = Self.now()
-        ledger.files = input.fileHashes
-        ledger.fileStamps = input.fileStamps
-        for entry in ledger.entries { ledger.objectCounts[read.schema.entities[Int(entry.entity)].entity.name, default: 0] += 1 }
+        var summary = SeedLedger()
+        summary.fingerprint = input.fingerprint
+        summary.templates = input.templatesPath
+        summary.appliedAt = Self.now()
+        summary.files = input.fileHashes
+        summary.fileStamps = input.fileStamps
         var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
         writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
@@ -204,9 +203,11 @@ public struct Seeder {
         // The ledger is packed on another thread while the rows are written.
         let sections = Mutex<[String: [UInt8]]>([:])
         let packed = DispatchSemaphore(value: 0)
-        let schema = read.schema, finished = ledger
+        let schema = read.schema, finished = summary, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
         DispatchQueue.global().async {
-            let packing = finished.sections(schema: schema)
+            var ledger = plan.ledger(adding: templates)
+            ledger.adopt(summary: finished, schema: schema)
+            let packing = ledger.sections(schema: schema)
             sections.withLock { $0 = packing }
             packed.signal()
         }

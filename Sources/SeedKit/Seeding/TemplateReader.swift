@@ -26,8 +26,20 @@ struct TemplateReader {
     }
 
     private enum Member {
-        case `class`, id, attribute(Int), relationship(Int), unknown
+        case `class`, id, attribute(Int, isIdentity: Bool), relationship(Int), unknown
     }
+
+    /// Where an object layout has `"class"` and `"$ref"`, worked out once per layout.
+    private struct Shape {
+        var classPosition: Int?
+        var referencePosition: Int?
+    }
+
+    private var shapes: [ObjectIdentifier: Shape] = [:]
+    private var lastShape: (layout: ObjectIdentifier, shape: Shape)?
+    /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
+    /// few short names costs less than hashing one.
+    private var recentClasses: [(name: String, entity: Entity)] = []
 
     init(schema: SeedSchema) {
         self.schema = schema
@@ -78,6 +90,8 @@ struct TemplateReader {
         defer {
             plans.removeAll(keepingCapacity: true)
             lastPlan = nil
+            shapes.removeAll(keepingCapacity: true)
+            lastShape = nil
         }
         var out = TemplateRecords(file: index)
         let value: JSON
@@ -119,7 +133,9 @@ struct TemplateReader {
             problem(DictionaryRules.notAnObject(json, expected: expected))
             return nil
         }
-        if let reference = members["$ref"] {
+        let shape = self.shape(of: members)
+        if let referencePosition = shape.referencePosition {
+            let reference = members.values[referencePosition]
             switch DictionaryRules.reference(reference, members: members) {
             case .success(let id):
                 if parent < 0 { out.topLevelReferences.append((id, position)) }
@@ -129,12 +145,17 @@ struct TemplateReader {
                 return nil
             }
         }
+        let classValue = shape.classPosition.map { members.values[$0] }
         let entity: Entity
-        switch DictionaryRules.entity(classValue: members["class"], expected: expected, model: schema.model) {
-        case .success(let found): entity = found
-        case .failure(let failure):
-            problem(failure)
-            return nil
+        if let known = recentEntity(classValue, expected: expected) {
+            entity = known
+        } else {
+            switch DictionaryRules.entity(classValue: classValue, expected: expected, model: schema.model) {
+            case .success(let found): entity = found
+            case .failure(let failure):
+                problem(failure)
+                return nil
+            }
         }
         let slots = schema.slots(of: entity)
         let plan = self.plan(members, entity)
@@ -159,8 +180,8 @@ struct TemplateReader {
                     id = text
                 }
                 statesMoreThanIdentity = true
-            case .attribute(let index):
-                if !entity.identityIndices.contains(index) { statesMoreThanIdentity = true }
+            case .attribute(let index, let isIdentity):
+                if !isIdentity { statesMoreThanIdentity = true }
                 switch DictionaryRules.attribute(value, of: entity, at: index) {
                 case .success(let read):
                     out.values[valuesStart + index] = read
@@ -249,15 +270,48 @@ struct TemplateReader {
         let key = PlanKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
         // Objects in a row mostly share their layout: the last plan serves without hashing.
         if let last = lastPlan, last.key == key { return last.members }
-        let plan = plans[key] ?? members.keys.map { name -> Member in
-            if name == "class" { return .class }
-            if name == "$id" { return .id }
-            if let index = entity.attributeIndex(named: name) { return .attribute(index) }
-            if let index = entity.relationshipIndex(named: name) { return .relationship(index) }
-            return .unknown
+        let plan: [Member]
+        if let known = plans[key] {
+            plan = known
+        } else {
+            plan = members.keys.map { name -> Member in
+                if name == "class" { return .class }
+                if name == "$id" { return .id }
+                if let index = entity.attributeIndex(named: name) { return .attribute(index, isIdentity: entity.identityIndices.contains(index)) }
+                if let index = entity.relationshipIndex(named: name) { return .relationship(index) }
+                return .unknown
+            }
+            plans[key] = plan
         }
-        plans[key] = plan
         lastPlan = (key, plan)
         return plan
+    }
+
+    private mutating func shape(of members: JSONObject) -> Shape {
+        let layout = ObjectIdentifier(members.layout)
+        if let last = lastShape, last.layout == layout { return last.shape }
+        let shape = shapes[layout] ?? Shape(
+            classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
+        shapes[layout] = shape
+        lastShape = (layout, shape)
+        return shape
+    }
+
+    /// The entity `"class"` names when it is one named lately and a kind of `expected`, or `"class"` is left out
+    /// where only `expected` fits; nil for anything else, which ``DictionaryRules`` then decides (or reports).
+    private mutating func recentEntity(_ classValue: JSON?, expected: Entity?) -> Entity? {
+        guard let classValue else { return expected.flatMap { $0.kinds.count == 1 ? $0 : nil } }
+        guard case .string(let name) = classValue else { return nil }
+        let entity: Entity
+        if let recent = recentClasses.first(where: { $0.name == name }) {
+            entity = recent.entity
+        } else {
+            guard let found = schema.model.entity(named: name) else { return nil }
+            if recentClasses.count == 4 { recentClasses.removeFirst() }
+            recentClasses.append((name, found))
+            entity = found
+        }
+        guard let expected else { return entity }
+        return schema.isKind(schema.slots(of: entity).ordinal, of: schema.slots(of: expected).ordinal) ? entity : nil
     }
 }
