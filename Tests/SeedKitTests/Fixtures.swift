@@ -129,11 +129,16 @@ extension Fixtures {
         .deletingLastPathComponent()
 
     /// Runs `seed` with `arguments` and collects its exit status and output.
-    static func runSeed(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+    static func runSeed(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = seedExecutable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -145,6 +150,33 @@ extension Fixtures {
         return CommandResult(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+// Running `seed` on a terminal: util-linux's `script` gives it one for all three streams.
+extension Fixtures {
+    static let script = "/usr/bin/script"
+    static var canRunOnTerminal: Bool { FileManager.default.isExecutableFile(atPath: script) }
+
+    /// What a terminal shows of `seed` run with `arguments` in `directory`, stdout and stderr together, and its exit
+    /// status; `shell`, when given, is a `sh` command line run instead, in which `$SEED` is the binary.
+    static func runSeedOnTerminal(
+        _ arguments: [String] = [], shell: String? = nil, in directory: URL, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        let command = shell ?? ([seedExecutable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(["SEED": seedExecutable.path]) { $1 }
+            .merging(environment) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }
 
@@ -173,6 +205,16 @@ extension Fixtures {
         let directory = try temporaryDirectory()
         try FileManager.default.copyItem(
             at: packageRoot.appendingPathComponent("Templates"), to: directory.appendingPathComponent("Templates"))
+        return directory
+    }
+
+    /// A copy of the sample set (as ``sampleTemplatesCopy()``) seeded into its `seed.sqlite`, whose templates then
+    /// gained Project ZEUS: a store that no longer holds what its templates say.
+    static func seededSampleWithANewProject() throws -> URL {
+        let directory = try sampleTemplatesCopy()
+        let seeded = try runSeed(["--quiet"], in: directory)
+        guard seeded.status == 0 else { throw SeedError("the sample set did not seed: \(seeded.stderr)") }
+        try write(#"{"class": "Project", "code": "ZEUS", "title": "Zeus"}"#, to: "Templates/projects/zeus.template", in: directory)
         return directory
     }
 
@@ -570,4 +612,58 @@ struct FlatSetSpec {
         return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                 bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
     }
+}
+
+// The origin post's two template forms (../shared/origin/): an Employee with its Department nested, and a Department
+// with its Employees nested; and the model their author would have written — which says that naming a department
+// creates it, as the Employee form alone only names its Department.
+extension Fixtures {
+    static let originEmployeeTemplate = """
+        {
+            "class": "Employee",
+            "name": "John Johnson",
+            "address": "",
+            "department": {
+                "class": "Department",
+                "name": "Boring Department"
+            }
+        }
+        """
+
+    static let originDepartmentTemplate = """
+        {
+            "class": "Department",
+            "name": "Boring Department",
+            "employees": [
+                {
+                    "class": "Employee",
+                    "name": "John Johnson",
+                    "address": ""
+                },
+                {
+                    "class": "Employee",
+                    "name": "Jane Jansen",
+                    "address": "21 Nice Avenue"
+                }
+            ]
+        }
+        """
+
+    static let originModelText = """
+        {
+          "entities": {
+            "Department": {
+              "identity": ["name"],
+              "createdByReference": true,
+              "attributes": { "name": "string" },
+              "relationships": { "employees": { "to": "Employee", "many": true, "inverse": "department" } }
+            },
+            "Employee": {
+              "identity": ["name"],
+              "attributes": { "name": "string", "address": "string" },
+              "relationships": { "department": { "to": "Department", "inverse": "employees" } }
+            }
+          }
+        }
+        """
 }

@@ -94,7 +94,9 @@ struct GraphDiffTests {
         // An invalid one lists every issue, located.
         try Fixtures.write(#"{"class": "Project", "code": "X", "title": 7}"#, to: "Templates/x.template", in: directory)
         let error = try #require(throws: ExportError.self) { try ExportDocument(path: templates.path, modelURL: model) }
-        #expect(error.message.hasSuffix("/Templates/x.template:1:44: /title: attribute 'title' of Project: expected a string, got a number"))
+        let issue = try #require(error.issues.last).description
+        #expect(issue.hasSuffix(
+            "/Templates/x.template:1:44: /title: attribute 'title' of Project: expected a string, got a number"))
         #expect(throws: ExportError.self) { try ExportDocument(path: directory.appendingPathComponent("nothing").path) }
     }
 

@@ -228,7 +228,7 @@ struct SeederCommandTests {
         let validateHelp = try Fixtures.runSeed(["validate", "--help"])
         #expect(validateHelp.stdout.hasPrefix("usage: seed validate"))
         let unknown = try Fixtures.runSeed(["status", "--prune"])
-        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("seed: unknown argument '--prune'\nusage: seed status"))
+        #expect(unknown.status == 2 && unknown.stderr == "seed: unknown option '--prune'; see 'seed status --help'\n")
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let noStore = try Fixtures.runSeed(["status", "--store", "missing.sqlite"], in: directory)
@@ -242,48 +242,67 @@ struct SeederCommandTests {
         #expect(notAStore.status == 2)
     }
 
-    /// A long seed run from a terminal draws a progress bar on stderr and erases it before the summary; with
-    /// `--quiet`, or when stderr is not a terminal, it draws none.
-    @Test func longSeedsShowTheirProgressOnATerminal() throws {
-        let script = "/usr/bin/script"
-        try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux's script gives the seed a terminal")
+    /// A directory whose Templates/ take a debug build a few seconds to seed: 50,000 objects in 500 files, well over
+    /// the half second a seed runs before its bar shows.
+    private func writeLongSet() throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         try Fixtures.write(
             #"{"entities": {"Item": {"identity": ["code"], "attributes": {"code": "string", "name": "string"}}}}"#,
             to: "Templates/model.json", in: directory)
-        // 20,000 objects in 200 files: well over the half second a seed runs before its bar shows, in a debug build —
-        // decoded, since the first file's "$id" makes the set other than flat (a flat set is read much faster).
         try Fixtures.write(#"[{"class": "Item", "$id": "first", "code": "i-first", "name": "First"}]"#, to: "Templates/part-0999.template", in: directory)
-        for file in 0..<200 {
+        for file in 0..<500 {
             let items = (0..<100).map { #"{"class": "Item", "code": "i\#(file * 100 + $0)", "name": "Item number \#($0)"}"# }
             try Fixtures.write("[" + items.joined(separator: ",\n") + "]", to: "Templates/part-\(1000 + file).template", in: directory)
         }
-        /// What a terminal shows of `seed` run with `arguments`: `script` gives it one for all three streams.
+        return directory
+    }
+
+    /// Ctrl-C while the bar shows erases it, leaves the line clean for the shell, and ends with status 130; the
+    /// store is not half-written: the next run seeds it.
+    @Test func ctrlCErasesTheProgressBarAndExits130() throws {
+        try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
+        let directory = try writeLongSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let interrupted = try Fixtures.runSeedOnTerminal(
+            shell: #""$SEED" --store a.sqlite & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#,
+            in: directory)
+        #expect(interrupted.output.hasPrefix("\r["), "the bar was showing")
+        #expect(interrupted.output.hasSuffix("\r\u{1B}[Kexit=130\r\n"), "erased, then the shell's line")
+        #expect(!interrupted.output.contains("seed: applied"))
+        let again = try Fixtures.runSeed(["--store", "a.sqlite"], in: directory)
+        #expect(again.status == 0 && again.stdout.hasPrefix("seed: applied 501 template files"))
+    }
+
+    /// A long seed run from a terminal draws a progress bar on stderr and erases it before the summary; with
+    /// `--quiet`, or when stderr is not a terminal, it draws none.
+    @Test func longSeedsShowTheirProgressOnATerminal() throws {
+        try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
+        let directory = try writeLongSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
         func onTerminal(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: script)
-            process.arguments = ["-qec", ([Fixtures.seedExecutable.path] + arguments).map { "'\($0)'" }.joined(separator: " "), "/dev/null"]
-            process.currentDirectoryURL = directory
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let output = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            return String(decoding: output, as: UTF8.self)
+            let result = try Fixtures.runSeedOnTerminal(arguments, in: directory)
+            #expect(result.status == 0)
+            return result.output
         }
 
         let shown = try onTerminal(["--store", "a.sqlite"])
         #expect(shown.hasPrefix("\r["), "the bar is the first thing shown")
-        #expect(shown.contains("/201 files\u{1B}[K") || shown.contains("/20001 objects\u{1B}[K"))
-        #expect(shown.contains("\r\u{1B}[Kseed: applied 201 template files from Templates to a.sqlite"), "erased before the summary")
+        #expect(shown.contains("/501 files · ") || shown.contains("/50001 objects · "))
+        // Between reports, the bar is redrawn with the time spent: no two drawings are more than half a second apart.
+        let times = shown.split(separator: "\r").compactMap { frame -> Double? in
+            guard frame.hasPrefix("["), frame.hasSuffix(" s\u{1B}[K"),
+                let dot = frame.range(of: " · ", options: .backwards)
+            else { return nil }
+            return Double(frame[dot.upperBound...].dropLast(" s\u{1B}[K".count))
+        }
+        #expect(times.count >= 2)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 <= 0.5 }, "\(times)")
+        #expect(shown.contains("\r\u{1B}[Kseed: applied 501 template files from Templates to a.sqlite"), "erased before the summary")
         let quiet = try onTerminal(["--store", "b.sqlite", "--quiet"])
         #expect(!quiet.contains("\r["))
         let piped = try Fixtures.runSeed(["--store", "c.sqlite"], in: directory)
         #expect(piped.status == 0 && piped.stderr.isEmpty)
-        #expect(piped.stdout.hasPrefix("seed: applied 201 template files"))
+        #expect(piped.stdout.hasPrefix("seed: applied 501 template files"))
     }
 
     /// Runs four `seed` processes in `directory` at once; their exit statuses and outputs.

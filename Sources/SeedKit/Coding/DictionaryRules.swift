@@ -36,7 +36,7 @@ enum DictionaryRules {
             return .failure(
                 Problem(
                     kind: .unknownClass,
-                    message: (known ? "class '\(DisplayText.escaped(name))' is not a kind of \(expected!.name)" : "unknown class '\(DisplayText.escaped(name))'")
+                    message: (known ? "class '\(TerminalText.escaped(name))' is not a kind of \(expected!.name)" : "unknown class '\(TerminalText.escaped(name))'")
                         + (known ? "" : Suggestion.didYouMean(name, among: valid))
                         + "; valid classes\(expected.map { " for a \($0.name)" } ?? ""): \(valid.joined(separator: ", "))",
                     isAtClassKey: true))
@@ -77,7 +77,7 @@ enum DictionaryRules {
         let suggestion = Suggestion.didYouMean(key, among: names)
         return Problem(
             kind: .unknownKey,
-            message: "unknown \(kind) '\(DisplayText.escaped(key))' of \(entity.name)"
+            message: "unknown \(kind) '\(TerminalText.escaped(key))' of \(entity.name)"
                 + (suggestion.isEmpty ? "; \(entity.name) has: \(names.joined(separator: ", "))" : suggestion))
     }
 
@@ -121,7 +121,7 @@ enum DictionaryRules {
             return .failure(
                 Problem(
                     kind: .unresolvedReference,
-                    message: "a \"$ref\" object has no other keys; found \(extra.map { "'\(DisplayText.escaped($0))'" }.joined(separator: ", "))"))
+                    message: "a \"$ref\" object has no other keys; found \(extra.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", "))"))
         }
         return .success(id)
     }

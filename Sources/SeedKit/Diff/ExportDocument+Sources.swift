@@ -64,8 +64,9 @@ extension ExportDocument {
         }
         guard let store, issues.isEmpty else {
             throw ExportError(
-                "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
-                    + issues.map(\.description).joined(separator: "\n"))
+                "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
+                    + "(seed validate shows the same):",
+                issues: issues)
         }
         try self.init(exporting: store.newContext())
         sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]

@@ -80,13 +80,6 @@ struct ObjectKeyer: Sendable {
         return values
     }
 
-    /// A string as is, unless it could be misread in a path; any other value as canonical JSON.
-    static func plainText(_ value: JSON) -> String {
-        if case .string(let text) = value, !text.isEmpty, !text.contains(where: { "[],=\"".contains($0) }),
-            text.first?.isWhitespace == false, text.last?.isWhitespace == false
-        {
-            return text
-        }
-        return value.text(style: .canonical)
-    }
+    /// A value as a key shows it (``JSON/keyText``).
+    static func plainText(_ value: JSON) -> String { value.keyText }
 }

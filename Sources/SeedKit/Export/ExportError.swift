@@ -10,11 +10,16 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     public var pointer: JSONPointer?
     /// What is wrong, saying what would be valid.
     public var message: String
+    /// For a template set that cannot be read, every problem of its templates, each on a line of the description.
+    public var issues: [SeedIssue] = []
 
-    public init(_ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil) {
+    public init(
+        _ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil, issues: [SeedIssue] = []
+    ) {
         self.message = message
         self.location = location
         self.pointer = pointer
+        self.issues = issues
     }
 
     /// `file:line:column: pointer: message`, leaving out what is unknown.
@@ -23,6 +28,6 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         if let location { parts.append(location.description) }
         if let pointer { parts.append(pointer.tokens.isEmpty ? "/" : pointer.description) }
         parts.append(message)
-        return parts.joined(separator: ": ")
+        return ([parts.joined(separator: ": ")] + issues.map(\.description)).joined(separator: "\n")
     }
 }

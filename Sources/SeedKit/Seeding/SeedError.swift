@@ -32,12 +32,14 @@ public struct SeedIssue: Sendable, Hashable, Comparable, CustomStringConvertible
         self.message = message
     }
 
-    /// `file:line:column: pointer: message`, leaving out what is unknown.
+    /// `file:line:column: pointer: message`, leaving out what is unknown, on one line: control characters from the
+    /// templates (in a file name, a key or a value the message quotes) are escaped as JSON strings escape them.
     public var description: String {
-        var place = file ?? ""
+        var place = file.map(TerminalText.quoted) ?? ""
         if let line, let column { place += ":\(line):\(column)" }
         let pointerText = pointer.isEmpty ? "/" : pointer
-        return place.isEmpty ? "\(pointerText): \(message)" : "\(place): \(pointerText): \(message)"
+        let line = place.isEmpty ? "\(pointerText): \(message)" : "\(place): \(pointerText): \(message)"
+        return TerminalText.escaped(line)
     }
 
     public static func < (lhs: SeedIssue, rhs: SeedIssue) -> Bool {

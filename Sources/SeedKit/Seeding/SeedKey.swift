@@ -83,7 +83,7 @@ struct SeedKey: Hashable, Sendable {
             guard let root = model.entity(named: root) else { return "\(self.root)[\(text)]" }
             return SeedKey.display(root, values: identityValues(of: root))
         case .id:
-            return "[$id=\(DisplayText.plain(text))]"
+            return "[$id=\(JSON.string(text).keyText)]"
         case .location:
             return text
         case .owned:
@@ -111,12 +111,8 @@ struct SeedKey: Hashable, Sendable {
 }
 
 extension AttributeValue {
-    /// The value as reports show it: a string as ``DisplayText/plain(_:)`` shows it, any other value as canonical
-    /// JSON.
-    var displayText: String {
-        if case .string(let text) = self { return DisplayText.plain(text) }
-        return json.text(style: .canonical)
-    }
+    /// The value as keys and reports show it (``JSON/keyText``).
+    var displayText: String { json.keyText }
 }
 
 /// The canonical JSON text of attribute values, written straight from the values: what keys are spelled with and

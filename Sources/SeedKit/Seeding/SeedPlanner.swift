@@ -392,7 +392,7 @@ struct SeedPlanner {
         }
         let entity = schema.entities[Int(object.entity)].entity.name
         guard let key = object.key else { return entity }
-        return key.kind == .id ? "\(entity)[$id=\(DisplayText.plain(key.text))]" : "\(entity) at \(DisplayText.escaped(key.text))"
+        return key.kind == .id ? "\(entity)[$id=\(JSON.string(key.text).keyText)]" : "\(entity) at \(TerminalText.escaped(key.text))"
     }
 
     private mutating func conflict(_ index: Int, slot: Int, stored: StoredRow) -> SeedConflict {

@@ -45,6 +45,8 @@ public struct SeedReport: Sendable {
     public var plan: GraphDiff?
     /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
     public var isModelInferred = false
+    /// The model inferred from the templates, when ``isModelInferred``; its choices are worth a look.
+    public var inferredModel: EntityModel?
     public var fileCount = 0
 
     public init(status: Status, fingerprint: String) {
@@ -121,7 +123,7 @@ public struct SeedConflict: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(object).\(DisplayText.escaped(property)): template \(templateValue), store \(storeValue) (changed by the application)"
+        "\(object).\(TerminalText.escaped(property)): template \(templateValue), store \(storeValue) (changed by the application)"
     }
 
     var json: JSON {

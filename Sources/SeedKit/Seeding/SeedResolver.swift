@@ -124,7 +124,7 @@ struct SeedResolver {
             problems.append(
                 PlacedProblem(
                     kind: .duplicateID, place: place,
-                    message: "duplicate \"$id\" '\(DisplayText.escaped(id))': \(describe(other.object)) at \(describe(other.place)) has it already",
+                    message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(other.object)) at \(describe(other.place)) has it already",
                     related: other.place))
             return
         }
@@ -248,34 +248,47 @@ struct SeedResolver {
         }
     }
 
-    /// The objects of the store that stubs name and the templates do not state, each made an object of its own.
+    /// The objects that stubs name and the templates do not state, each made an object of its own: the store's
+    /// (`lookUp`), else, for an entity created by reference (``EntityDescription/isCreatedByReference``), a new one
+    /// that the stub states.
     private mutating func storedObjects(lookUp: StoreLookup?) throws -> [SeedKey: Int32] {
-        guard let lookUp else { return [:] }
-        var missing: [SeedKey] = []
+        guard lookUp != nil || schema.model.declarations.contains(where: \.isCreatedByReference) else { return [:] }
+        var missing: [(key: SeedKey, entity: Int32, record: RecordReference)] = []
         var seen = Set<SeedKey>()
-        for file in files {
-            for link in file.links {
-                if case .key(let key, _) = link.target, byKey[key] == nil, seen.insert(key).inserted { missing.append(key) }
+        for (fileIndex, file) in files.enumerated() {
+            for (recordIndex, record) in file.records.enumerated() {
+                for link in file.links[Int(record.links)..<Int(record.links + record.linkCount)] {
+                    guard case .key(let key, let entity) = link.target, byKey[key] == nil, seen.insert(key).inserted else { continue }
+                    missing.append((key, entity, RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))))
+                }
             }
         }
         guard !missing.isEmpty else { return [:] }
+        let stored = try lookUp?.objects(missing.map(\.key)) ?? Array(repeating: nil, count: missing.count)
         var found: [SeedKey: Int32] = [:]
-        for (key, object) in zip(missing, try lookUp.objects(missing)) {
-            guard let object else { continue }
+        for (missing, object) in zip(missing, stored) {
+            let createdBy = schema.entities[Int(missing.entity)].entity.lineage.contains {
+                schema.model.entity(named: $0)?.declaration.isCreatedByReference == true
+            }
+            guard object != nil || createdBy else { continue }
             let index = Int32(result.objects.count)
-            let slots = schema.entities[Int(object.entity)]
+            let entity = object?.entity ?? missing.entity
+            let slots = schema.entities[Int(entity)]
             // What the templates state about it: its identity, and the facts links put in its slots.
             let start = result.values.count
             result.values.append(contentsOf: repeatElement(nil, count: slots.attributeCount))
             var stated = AttributeMask()
-            for (index, value) in zip(slots.entity.identityIndices, key.identityValues(of: slots.entity)) {
+            for (index, value) in zip(slots.entity.identityIndices, missing.key.identityValues(of: slots.entity)) {
                 result.values[start + index] = value
                 stated.insert(index)
             }
             result.objects.append(
-                SeedObject(entity: object.entity, key: key, definition: nil, values: Int32(start), stated: stated, storedRowID: object.rowID))
+                SeedObject(
+                    entity: entity, key: missing.key, definition: object == nil ? missing.record : nil, values: Int32(start),
+                    stated: stated, storedRowID: object?.rowID))
             makeSlots(of: Int(index))
-            found[key] = index
+            ownerLinks.append(LinkReference(file: -1, record: -1, link: -1))
+            found[missing.key] = index
         }
         return found
     }
@@ -298,7 +311,7 @@ struct SeedResolver {
         if let more = try? lookUp?.identities(key.root) { candidates.formUnion(more) }
         let near = candidates.lazy.filter { abs($0.count - key.text.count) <= 3 }.prefix(50_000)
         let suggestion = Suggestion.nearest(to: key.text, among: near)
-            .map { "; did you mean \(DisplayText.plain($0))?" } ?? ""
+            .map { "; did you mean \(JSON.string($0).keyText)?" } ?? ""
         let display = key.display(in: schema.model)
         problems.append(
             PlacedProblem(
@@ -312,8 +325,8 @@ struct SeedResolver {
         problems.append(
             PlacedProblem(
                 kind: .unresolvedReference, place: place,
-                message: "no object has \"$id\": \"\(DisplayText.escaped(id))\"" + suggestion
-                    + (suggestion.isEmpty && !ids.isEmpty && ids.count <= 20 ? "; ids are: \(ids.map(DisplayText.escaped).joined(separator: ", "))" : "")))
+                message: "no object has \"$id\": \"\(TerminalText.escaped(id))\"" + suggestion
+                    + (suggestion.isEmpty && !ids.isEmpty && ids.count <= 20 ? "; ids are: \(ids.map(TerminalText.escaped).joined(separator: ", "))" : "")))
     }
 
     /// Records the fact a link states in the slot that stores it, and what it says about ownership.
@@ -514,7 +527,7 @@ struct SeedResolver {
     }
 
     private static func text(of value: AttributeValue?) -> String {
-        value.map { DisplayText.escaped($0.json.text()) } ?? "null"
+        value.map { TerminalText.escaped($0.json.text()) } ?? "null"
     }
 
     /// Whether two values are equal, strings byte for byte.

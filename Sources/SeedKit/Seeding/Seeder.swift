@@ -55,13 +55,14 @@ public struct Seeder {
     ///
     /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts,
     ///   conflicts and what the templates no longer hold (and, for a dry run, the ``SeedReport/plan``).
-    /// - Throws: ``SeedError`` for a missing directory or model file, or a ledger that cannot be read;
-    ///   ``StoreError`` or ``DatabaseError`` when the store cannot be opened, migrated or written. The store is
-    ///   unchanged then.
+    /// - Throws: ``SeedError`` for a missing directory or model file, a ledger that cannot be read, or a store path
+    ///   that names no file (see ``problem(withStorePath:)``); ``StoreError`` or ``DatabaseError`` when the store
+    ///   cannot be opened, migrated or written. The store is unchanged then.
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
     ///   `stat` per file whose stamp the ledger recorded, reading the others, and reading the ledger's fingerprint.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
         Trace.mark("start")
+        if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
         var input = try SeedInput(
@@ -366,6 +367,7 @@ struct SeedInput {
     func report(options: SeedOptions) -> SeedReport {
         var report = SeedReport(status: .invalid, fingerprint: fingerprint)
         report.isModelInferred = isModelInferred
+        if isModelInferred { report.inferredModel = model }
         report.isDryRun = options.dryRun
         report.fileCount = fileCount
         return report

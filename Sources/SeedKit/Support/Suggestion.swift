@@ -1,11 +1,11 @@
 /// "Did you mean …?" for error messages: the candidate nearest to a misspelt name.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate within a small edit distance of `name` (case-insensitive), nearest first; nil when none is close.
     ///
     ///     Suggestion.nearest(to: "nmae", among: ["name", "email"])  // "name"
     ///
     /// - Complexity: O(*n* × *m*²) for *n* candidates of length about *m*.
-    static func nearest(to name: String, among candidates: some Sequence<String>) -> String? {
+    package static func nearest(to name: String, among candidates: some Sequence<String>) -> String? {
         let target = Array(name.lowercased().unicodeScalars)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -20,7 +20,7 @@ enum Suggestion {
     }
 
     /// "; did you mean 'name'?" or an empty string.
-    static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ name: String, among candidates: some Sequence<String>) -> String {
         nearest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
