@@ -39,6 +39,9 @@ protocol RowStore: AnyObject {
     /// - Throws: ``LedgerStorageError`` when the store holds a ledger in a form this SeedKit does not read.
     func ledgerSections(named names: [String]?) throws -> [String: [UInt8]]
 
+    /// Runs `body` on one snapshot of the store: what it reads is the store at one moment.
+    func snapshot<Result>(_ body: () throws -> Result) throws -> Result
+
     // MARK: Writing
 
     /// Runs `body` in one write transaction, waiting for other writers; rolls back when it throws.

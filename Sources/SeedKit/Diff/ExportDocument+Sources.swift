@@ -45,7 +45,7 @@ extension ExportDocument {
         var options = SQLiteStore.Options()
         options.connection.openMode = .readOnly
         let store = try SQLiteStore(existingAt: path, options: options)
-        try self.init(exporting: store.newContext(), entityNames: entityNames, file: nil)
+        try self.init(bytes: GraphExport(entityNames: entityNames).document(of: store), file: nil)
     }
 
     /// The export of what a template set says: its objects decoded into memory and exported.
@@ -68,7 +68,7 @@ extension ExportDocument {
                     + "(seed validate shows the same):",
                 issues: issues)
         }
-        try self.init(exporting: store.newContext())
+        try self.init(bytes: GraphExport().document(of: store), file: nil)
         sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]
         isModelInferred = input.isModelInferred
     }

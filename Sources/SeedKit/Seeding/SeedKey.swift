@@ -115,32 +115,37 @@ extension AttributeValue {
     var displayText: String { json.keyText }
 }
 
-/// The canonical JSON text of attribute values, written straight from the values: what keys are spelled with and
-/// value hashes are taken of. The bytes must not change: ledgers hold hashes of them.
+/// The canonical JSON text of attribute values, written straight from the values: what keys are spelled with,
+/// value hashes are taken of, and exports are made of. The bytes must not change: ledgers hold hashes of them.
 struct CanonicalValueText {
-    var bytes: [UInt8] = []
     private var emitter = JSONEmitter(style: .canonical)
+
+    /// The text written so far.
+    var bytes: [UInt8] {
+        get { emitter.bytes }
+        // In place: a hash a value reuses one buffer.
+        _modify { yield &emitter.bytes }
+    }
 
     /// Appends the value's canonical JSON.
     mutating func append(_ value: AttributeValue) {
+        Self.append(value, to: &emitter)
+    }
+
+    /// Appends the value's canonical JSON: byte for byte what the canonical writer makes of `value.json`.
+    static func append(_ value: AttributeValue, to emitter: inout JSONEmitter) {
         switch value {
         case .string(let string):
-            emitter.bytes = bytes
-            bytes = []
             emitter.write(string)
-            swap(&bytes, &emitter.bytes)
         case .integer(let integer):
-            NumberText.appendInteger(integer, to: &bytes)
+            NumberText.appendInteger(integer, to: &emitter.bytes)
         case .date(let timestamp):
             // The JSON string of the date, written in place: its characters never need escaping.
-            bytes.append(UInt8(ascii: "\""))
-            timestamp.appendISO8601Text(keepingEveryFractionDigit: false, to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
+            emitter.bytes.append(UInt8(ascii: "\""))
+            timestamp.appendISO8601Text(keepingEveryFractionDigit: false, to: &emitter.bytes)
+            emitter.bytes.append(UInt8(ascii: "\""))
         default:
-            emitter.bytes = bytes
-            bytes = []
             emitter.write(value.json, indent: 0)
-            swap(&bytes, &emitter.bytes)
         }
     }
 }

@@ -237,14 +237,14 @@ public struct Seeder {
                 let original = try SQLiteConnection(path: storePath, configuration: configuration)
                 try original.execute(sql: "VACUUM INTO ?", arguments: [.text(path)])
             }
-            before = try ExportDocument(exporting: SQLiteStore(existingAt: path).newContext())
+            before = try ExportDocument(bytes: GraphExport().document(of: SQLiteStore(existingAt: path)))
             copy = try openStore(model: read.schema.model, options: options, path: path)
         } else {
             copy = try SQLiteStore.inMemory(model: read.schema.model)
-            before = try ExportDocument(exporting: copy.newContext())
+            before = try ExportDocument(bytes: GraphExport().document(of: copy))
         }
         var report = try apply(read, input: input, report: report, options: options, to: copy)
-        if report.status == .applied { report.plan = try GraphDiff(from: before, to: ExportDocument(exporting: copy.newContext())) }
+        if report.status == .applied { report.plan = try GraphDiff(from: before, to: ExportDocument(bytes: GraphExport().document(of: copy))) }
         return report
     }
 

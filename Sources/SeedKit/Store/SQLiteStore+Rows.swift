@@ -156,6 +156,11 @@ extension SQLiteStore: RowStore {
         return try select.step() && select.int64(at: 0) > 0
     }
 
+    func snapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        if connection.isInsideTransaction { return try body() }
+        return try connection.inTransaction(.deferred, body)
+    }
+
     // MARK: Writing
 
     func write<Result>(_ body: () throws -> Result) throws -> Result {
