@@ -28,6 +28,9 @@ protocol RowStore: AnyObject {
     /// Every row of a root entity, in row id order.
     func allRows(root: String) throws -> [StoredRow]
 
+    /// Calls `body` with every row of a root entity, in row id order, one at a time.
+    func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws
+
     /// The members of a join list, by source row: in their order when `isOrdered`, else in row id order.
     func joinMembers(table: String, sources: [Int64]?, isOrdered: Bool) throws -> [Int64: [Int64]]
 

@@ -18,8 +18,9 @@ struct CanonicalExportWriter {
     /// The deepest an object is nested under its top-level object.
     static let nestingLimit = 200
 
-    /// What the writer knows of an entity: its keys in canonical order, and each relationship's inverse.
-    private struct Layout {
+    /// What the writer knows of an entity: its keys in canonical order, and each relationship's inverse. A class,
+    /// so that looking one up per object shares it rather than copying its arrays.
+    private final class Layout {
         /// One key of an object, in canonical key order.
         enum Key {
             case id, `class`, attribute(Int), link(Int)
@@ -31,21 +32,36 @@ struct CanonicalExportWriter {
         /// The identity attributes, as a stub writes them: in canonical key order.
         let stubKeys: [Int]
         let className: [UInt8]
-        /// Per relationship: the index of the relationship of the same name's inverse, per member entity.
-        let inverseNames: [String?]
+        /// Per relationship and member entity (by ordinal): the index of the relationship pointing back, or -1.
+        let inverses: [[Int]]
         let owns: [Bool]
         let isOrdered: [Bool]
         let isToMany: [Bool]
+
+        init(
+            keys: [Key], keyTexts: [[UInt8]], stubKeys: [Int], className: [UInt8], inverses: [[Int]], owns: [Bool],
+            isOrdered: [Bool], isToMany: [Bool]
+        ) {
+            self.keys = keys
+            self.keyTexts = keyTexts
+            self.stubKeys = stubKeys
+            self.className = className
+            self.inverses = inverses
+            self.owns = owns
+            self.isOrdered = isOrdered
+            self.isToMany = isToMany
+        }
     }
 
-    private var layouts: [ObjectIdentifier: Layout] = [:]
+    /// By entity ordinal.
+    private let layouts: [Layout]
 
     init(graph: ExportGraph) {
         self.graph = graph
-        for entity in graph.model.entities { layouts[ObjectIdentifier(entity)] = Self.layout(of: entity) }
+        layouts = graph.model.entities.map { Self.layout(of: $0, model: graph.model) }
     }
 
-    private static func layout(of entity: Entity) -> Layout {
+    private static func layout(of entity: Entity, model: EntityModel) -> Layout {
         var named: [(String, Layout.Key)] = [("$id", .id), ("class", .class)]
         named += entity.attributes.enumerated().map { ($1.name, .attribute($0)) }
         named += entity.relationships.enumerated().map { ($1.name, .link($0)) }
@@ -61,13 +77,16 @@ struct CanonicalExportWriter {
             if case .attribute(let index) = key, entity.identityIndices.contains(index) { return index }
             return nil
         }
+        let inverses = entity.relationships.map { relationship in
+            model.entities.map { member in relationship.inverse.flatMap { member.relationshipIndex(named: $0) } ?? -1 }
+        }
         return Layout(
-            keys: named.map(\.1), keyTexts: keyTexts, stubKeys: stubKeys, className: className.bytes,
-            inverseNames: entity.relationships.map(\.inverse), owns: entity.relationships.map(\.owns),
-            isOrdered: entity.relationships.map(\.isOrdered), isToMany: entity.relationships.map(\.isToMany))
+            keys: named.map(\.1), keyTexts: keyTexts, stubKeys: stubKeys, className: className.bytes, inverses: inverses,
+            owns: entity.relationships.map(\.owns), isOrdered: entity.relationships.map(\.isOrdered),
+            isToMany: entity.relationships.map(\.isToMany))
     }
 
-    private func layout(_ node: Int) -> Layout { layouts[ObjectIdentifier(graph.entities[node])]! }
+    private func layout(_ node: Int) -> Layout { layouts[Int(graph.ordinals[node])] }
 
     // MARK: Top level
 
@@ -82,10 +101,16 @@ struct CanonicalExportWriter {
                 for member in related(node, index) { owned[Int(member)] = true }
             }
         }
-        let candidates = canonicalOrder(objects.filter { !owned[$0] }) + canonicalOrder(objects.filter { owned[$0] })
         var nested = [Bool](repeating: false, count: graph.count)
         var roots: [Int32] = []
-        for candidate in candidates where !nested[candidate] {
+        // Owners first: an owned object is nested under its owner's top-level object, unless its owner is not
+        // exported — only those are sorted among themselves.
+        for candidate in canonicalOrder(objects.filter { !owned[$0] }) { root(candidate) }
+        for candidate in canonicalOrder(objects.filter { owned[$0] && !nested[$0] }) { root(candidate) }
+        return roots
+
+        func root(_ candidate: Int) {
+            guard !nested[candidate] else { return }
             roots.append(Int32(candidate))
             // What the walk nests under it: owned objects and objects without identity, wherever they are reached.
             nested[candidate] = true
@@ -102,15 +127,15 @@ struct CanonicalExportWriter {
                 }
             }
         }
-        return roots
     }
 
     /// The nodes sorted by entity name, then as ``CanonicalOrder`` sorts the objects of one entity; nodes without
     /// identity whose attributes are equal, which that order leaves as they were, by their written form.
     private func canonicalOrder(_ nodes: [Int]) -> [Int] {
-        let byEntity = Dictionary(grouping: nodes) { graph.entities[$0].name }
-        return byEntity.keys.sorted(by: JSONEmitter.precedes).flatMap { name -> [Int] in
-            let group = byEntity[name]!
+        let byEntity = Dictionary(grouping: nodes) { graph.ordinals[$0] }
+        let names = byEntity.keys.map { (graph.model.entities[Int($0)].name, $0) }.sorted { JSONEmitter.precedes($0.0, $1.0) }
+        return names.flatMap { _, ordinal -> [Int] in
+            let group = byEntity[ordinal]!
             var sorted = CanonicalOrder.permutation(
                 count: group.count, entity: { graph.entities[group[$0]] }, value: { graph.value(of: group[$0], at: $1) }
             ).map { group[$0] }
@@ -192,7 +217,7 @@ struct CanonicalExportWriter {
 
     /// The index, in the member's entity, of the relationship pointing back along `link` of `layout`'s entity.
     private func backIndex(of member: Int, link: Int, layout: Layout) -> Int {
-        layout.inverseNames[link].flatMap { graph.entities[member].relationshipIndex(named: $0) } ?? -1
+        layout.inverses[link][Int(graph.ordinals[member])]
     }
 
     /// Plans the walk of the roots (and the nodes deferred meanwhile), depth first in relationship order.

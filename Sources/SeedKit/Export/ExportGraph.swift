@@ -10,6 +10,11 @@ struct ExportGraph {
     let model: EntityModel
     /// Per node: its entity.
     private(set) var entities: [Entity] = []
+    /// Per node: its entity's position in the model's entities.
+    private(set) var ordinals: [Int32] = []
+    /// Per node: whether a stub can name it (``hasIdentity(_:)``).
+    private var identified: [Bool] = []
+    private let ordinalOf: [ObjectIdentifier: Int32]
     /// Every node's attribute values, each node's from its start, one per attribute of its entity.
     private var values: [AttributeValue?] = []
     private var valueStarts: [Int] = []
@@ -35,19 +40,21 @@ struct ExportGraph {
     func members(of node: Int, at relationship: Int) -> [Int32] { lists[Int(links[linkStarts[node] + relationship])] }
 
     /// Whether a stub can name the node: its entity has identity and every identity attribute has a value.
-    func hasIdentity(_ node: Int) -> Bool {
-        let indices = entities[node].identityIndices
-        return !indices.isEmpty && indices.allSatisfy { value(of: node, at: $0) != nil }
-    }
+    func hasIdentity(_ node: Int) -> Bool { identified[node] }
 
     private init(model: EntityModel) {
         self.model = model
+        ordinalOf = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { (ObjectIdentifier($1), Int32($0)) })
     }
 
     private mutating func add(entity: Entity, values nodeValues: some Collection<AttributeValue?>) {
         entities.append(entity)
-        valueStarts.append(values.count)
+        ordinals.append(ordinalOf[ObjectIdentifier(entity)]!)
+        let start = values.count
+        valueStarts.append(start)
         values.append(contentsOf: nodeValues)
+        let indices = entity.identityIndices
+        identified.append(!indices.isEmpty && indices.allSatisfy { values[start + $0] != nil })
         linkStarts.append(links.count)
         for relationship in entity.relationships {
             if relationship.isToMany {
@@ -70,14 +77,17 @@ struct ExportGraph {
     init(store: RowStore) throws {
         self.init(model: store.model)
         var nodes: [String: [Int64: Int32]] = [:]
-        var rows: [StoredRow] = []
+        // What the links need of each row: its id, targets and places.
+        var rowIDs: [Int64] = [], targets: [Int64?] = [], positions: [Int64?] = []
         for root in model.entities where root.parentName == nil {
             var rootNodes: [Int64: Int32] = [:]
-            for row in try store.allRows(root: root.name) {
-                guard let entity = model.entity(named: row.entity) else { continue }
+            try store.forEachRow(root: root.name) { row in
+                guard let entity = model.entity(named: row.entity) else { return }
                 rootNodes[row.rowID] = Int32(count)
                 add(entity: entity, values: row.values)
-                rows.append(row)
+                rowIDs.append(row.rowID)
+                targets.append(contentsOf: row.targets)
+                positions.append(contentsOf: row.positions)
             }
             nodes[root.name] = rootNodes
         }
@@ -86,7 +96,7 @@ struct ExportGraph {
         for node in 0..<count {
             let entity = entities[node]
             for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
-                guard let rowID = rows[node].targets[index],
+                guard let rowID = targets[linkStarts[node] + index],
                     let target = nodes[model.destination(of: relationship).rootName]?[rowID]
                 else { continue }
                 links[linkStarts[node] + index] = target
@@ -94,7 +104,7 @@ struct ExportGraph {
                     entities[Int(target)].relationships[inverseIndex].isToMany
                 else { continue }
                 members[ListKey(node: target, relationship: Int32(inverseIndex)), default: []]
-                    .append((Int32(node), rows[node].positions[index] ?? 0))
+                    .append((Int32(node), positions[linkStarts[node] + index] ?? 0))
             }
         }
         var joins: [String: [Int64: [Int64]]] = [:]
@@ -116,11 +126,11 @@ struct ExportGraph {
                     guard isOwner else { continue }
                     if joins[table] == nil { joins[table] = try store.joinMembers(table: table, sources: nil, isOrdered: isOrdered) }
                     let destination = model.destination(of: relationship).rootName
-                    let targets = (joins[table]![rows[node].rowID] ?? []).compactMap { nodes[destination]?[$0] }
-                    lists[Int(links[linkStarts[node] + index])] = targets
+                    let members = (joins[table]![rowIDs[node]] ?? []).compactMap { nodes[destination]?[$0] }
+                    lists[Int(links[linkStarts[node] + index])] = members
                     // The other end's members, in the order of the sources' rows, which is node order.
                     guard let inverse = relationship.inverse else { continue }
-                    for target in targets {
+                    for target in members {
                         guard let inverseIndex = entities[Int(target)].relationshipIndex(named: inverse) else { continue }
                         lists[Int(links[linkStarts[Int(target)] + inverseIndex])].append(Int32(node))
                     }

@@ -78,8 +78,13 @@ public struct GraphExport {
     /// Writes the export document of a store to a file (see ``document(of:)-(SQLiteStore)``), replacing it only once
     /// the whole document is written.
     public func write(store: SQLiteStore, toFileAtPath path: String) throws {
-        let lines = try lines(of: store)
-        try FileReplacement.write(toPath: path) { handle in try write(lines, model: store.model, to: handle) }
+        // Each line goes to the file as it is written: the document is never whole in memory.
+        let graph = try store.snapshot { try ExportGraph(store: store) }
+        let writer = CanonicalExportWriter(graph: graph)
+        let roots = writer.topLevel(selecting: try selectedEntities(of: graph.model))
+        try FileReplacement.write(toPath: path) { handle in
+            try write(model: store.model, lines: { line in try writer.write(roots, line: line) }, to: handle)
+        }
     }
 
     /// The canonical line of each top-level object of a context's objects, in document order: read in one
@@ -123,9 +128,15 @@ public struct GraphExport {
 
     /// Writes the document to a file handle, in pieces.
     private func write(_ lines: [[UInt8]], model: EntityModel, to handle: FileHandle) throws {
+        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: handle)
+    }
+
+    private func write(
+        model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to handle: FileHandle
+    ) throws {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 17)
-        try write(lines, model: model) { chunk in
+        try write(model: model, lines: lines) { chunk in
             buffer.append(contentsOf: chunk)
             if buffer.count >= 1 << 16 {
                 try handle.write(contentsOf: buffer)
@@ -137,6 +148,13 @@ public struct GraphExport {
 
     /// Writes the document around `lines`, the canonical objects, handing the bytes to `sink` in pieces.
     private func write(_ lines: [[UInt8]], model: EntityModel, to sink: ([UInt8]) throws -> Void) throws {
+        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: sink)
+    }
+
+    /// Writes the document around the lines `lines` gives, one at a time, handing the bytes to `sink` in pieces.
+    private func write(
+        model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to sink: ([UInt8]) throws -> Void
+    ) throws {
         // The model, pretty, indented one level to sit inside the document.
         var modelText: [UInt8] = []
         for byte in model.json.serialized(style: .pretty) {
@@ -145,16 +163,15 @@ public struct GraphExport {
         }
         try sink(Array("{\n  \"format\": \"\(Self.format)\",\n  \"formatVersion\": \(Self.formatVersion),\n  \"model\": ".utf8))
         try sink(modelText)
-        if lines.isEmpty {
-            try sink(Array(",\n  \"objects\": []\n}\n".utf8))
-            return
+        var count = 0
+        try withoutActuallyEscaping(sink) { sink in
+            try lines { line in
+                try sink(Array((count == 0 ? ",\n  \"objects\": [\n    " : ",\n    ").utf8))
+                try sink(line)
+                count += 1
+            }
         }
-        try sink(Array(",\n  \"objects\": [".utf8))
-        for (index, line) in lines.enumerated() {
-            try sink(Array((index == 0 ? "\n    " : ",\n    ").utf8))
-            try sink(line)
-        }
-        try sink(Array("\n  ]\n}\n".utf8))
+        try sink(Array((count == 0 ? ",\n  \"objects\": []\n}\n" : "\n  ]\n}\n").utf8))
     }
 }
 

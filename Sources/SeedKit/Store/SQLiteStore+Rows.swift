@@ -66,13 +66,17 @@ extension SQLiteStore: RowStore {
     }
 
     func allRows(root: String) throws -> [StoredRow] {
-        guard let table = schema.tables[root] else { return [] }
-        let select = try connection.prepare(sql: selectSQL(table, "ORDER BY \"_id\""))
         var rows: [StoredRow] = []
-        while try select.step() {
-            if let row = storedRow(select, table: table) { rows.append(row) }
-        }
+        try forEachRow(root: root) { rows.append($0) }
         return rows
+    }
+
+    func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws {
+        guard let table = schema.tables[root] else { return }
+        let select = try connection.prepare(sql: selectSQL(table, "ORDER BY \"_id\""))
+        while try select.step() {
+            if let row = storedRow(select, table: table) { try body(row) }
+        }
     }
 
     /// The row a select of ``TableSchema/selectList`` is on; nil for an entity the model lacks.
