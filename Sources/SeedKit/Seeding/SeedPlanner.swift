@@ -207,46 +207,48 @@ struct SeedPlanner {
             let storedHashes = self.storedHashes(stored, slots: slots)
             let isMerge = plan.actions[index] == .merge
             var written: [Int] = []
-            var recorded = entry?.entity == object.entity ? Array(ledger.hashes(of: entry!)) : storedHashes
+            // What the seeder last wrote, slot by slot as the template's class lays them out (a slot that class has
+            // and the seeded one did not: what the row holds).
+            var recorded = entry.map { hashes(of: $0, laidOutAs: slots, else: storedHashes) } ?? storedHashes
             var conflicts = 0
+            var classChanges = false, classConflicts = false
             if stored.entity != entityName {
-                // Another class than the row's: the template's class and every slot, unless the application changed
-                // the class itself.
+                // Another class than the row's: applied unless the application changed the class itself.
                 let seededClass = entry.map { schema.entities[Int($0.entity)].entity.name }
                 if isMerge || options.force || seededClass == stored.entity {
-                    written = (0..<slots.slotCount).filter { template[$0] != storedHashes[$0] }
-                    recorded = template
+                    classChanges = true
                     plan.entityChanges.insert(index)
                 } else {
+                    // The application made it another kind of object: kept whole.
+                    classConflicts = true
                     conflicts += 1
                     plan.conflicts.append(
                         SeedConflict(object: describe(index), property: "class", templateValue: entityName, storeValue: stored.entity))
                 }
-            } else {
-                for slot in 0..<slots.slotCount {
-                    if isMerge {
-                        // Data the store had: the slots the templates state join it, the others stay.
-                        guard options.force || isStated(slot, of: index, slots: slots) else {
-                            recorded[slot] = storedHashes[slot]
-                            continue
-                        }
-                        if template[slot] != storedHashes[slot] { written.append(slot) }
-                        recorded[slot] = template[slot]
-                    } else if template[slot] == recorded[slot] {
-                        // The templates did not change it: whatever the application did stays.
-                    } else if storedHashes[slot] == template[slot] {
-                        recorded[slot] = template[slot]
-                    } else if storedHashes[slot] == recorded[slot] || options.force {
-                        written.append(slot)
-                        recorded[slot] = template[slot]
-                    } else {
-                        conflicts += 1
-                        plan.conflicts.append(conflict(index, slot: slot, stored: stored))
+            }
+            for slot in 0..<slots.slotCount where !classConflicts {
+                if isMerge {
+                    // Data the store had: the slots the templates state join it, the others stay.
+                    guard options.force || isStated(slot, of: index, slots: slots) else {
+                        recorded[slot] = storedHashes[slot]
+                        continue
                     }
+                    if template[slot] != storedHashes[slot] { written.append(slot) }
+                    recorded[slot] = template[slot]
+                } else if template[slot] == recorded[slot] {
+                    // The templates did not change it: whatever the application did stays.
+                } else if storedHashes[slot] == template[slot] {
+                    recorded[slot] = template[slot]
+                } else if storedHashes[slot] == recorded[slot] || options.force {
+                    written.append(slot)
+                    recorded[slot] = template[slot]
+                } else {
+                    conflicts += 1
+                    plan.conflicts.append(conflict(index, slot: slot, stored: stored))
                 }
             }
             plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
-            if !written.isEmpty {
+            if !written.isEmpty || classChanges {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
                 plan.counts[entityName, default: .init()].updated += 1
@@ -261,6 +263,15 @@ struct SeedPlanner {
         case .unchanged:
             break
         }
+    }
+
+    /// A ledger entry's slot hashes laid out as `slots` lays out an entity's, by slot name: for an object whose
+    /// class the templates changed; a slot the entry's class has not takes `fallback`'s hash.
+    private func hashes(of entry: SeedLedger.Entry, laidOutAs slots: EntitySlots, else fallback: [UInt64]) -> [UInt64] {
+        let recorded = Array(ledger.hashes(of: entry))
+        guard Int(entry.entity) != slots.ordinal else { return recorded }
+        let seeded = schema.entities[Int(entry.entity)]
+        return (0..<slots.slotCount).map { slot in seeded.slot(named: slots.name(ofSlot: slot)).map { recorded[$0] } ?? fallback[slot] }
     }
 
     /// Whether any statement of the templates states the slot.
@@ -286,42 +297,80 @@ struct SeedPlanner {
             reads[schema.entities[Int(entry.entity)].root, default: []].append(entry.rowID)
         }
         try read(reads)
-        // Rows that live on, by root: an owned entry follows its owner.
-        var living: [String: Set<Int64>] = [:]
+        // What becomes of each row, by root: an owned entry follows its owner.
+        enum Fate { case restated, kept, deleted }
+        var fates: [String: [Int64: Fate]] = [:]
         for (index, object) in objects.enumerated() where plan.rowIDs[index] > 0 {
-            living[schema.roots[schema.entities[Int(object.entity)].root], default: []].insert(plan.rowIDs[index])
+            fates[schema.roots[schema.entities[Int(object.entity)].root], default: [:]][plan.rowIDs[index]] = .restated
         }
-        // Owners before what they own: an owned key names its owner's row, and owners are older rows.
-        let ordered = stale.sorted { ledger.entries[$0].key.kind != .owned && ledger.entries[$1].key.kind == .owned }
-        var removed: [String] = []
-        for index in ordered {
+        var staleRows: [String: Set<Int64>] = [:]
+        for index in stale {
             let entry = ledger.entries[index]
-            let slots = schema.entities[Int(entry.entity)]
-            guard let stored = storedRows[slots.root]?[entry.rowID] else { continue }
-            let changedByApplication = !storedHashes(stored, slots: slots).elementsEqual(ledger.hashes(of: entry))
-            let ownerLives = entry.key.kind == .owned ? ownerRow(of: entry.key).map { living[$0.root]?.contains($0.row) == true } : nil
-            let deletes: Bool
-            if let ownerLives, ownerLives {
-                // Its owner's statement no longer holds it.
-                deletes = !changedByApplication || options.force
-            } else if ownerLives == false {
-                deletes = true
-            } else {
-                deletes = options.prune && (!changedByApplication || options.force)
+            staleRows[schema.roots[schema.entities[Int(entry.entity)].root], default: []].insert(entry.rowID)
+        }
+        var removed: [String] = []
+        // Owners before what they own, however deep: an entry waits while its owner's fate is undecided.
+        var pending = stale
+        while !pending.isEmpty {
+            var waiting: [Int] = []
+            for index in pending {
+                let entry = ledger.entries[index]
+                let slots = schema.entities[Int(entry.entity)]
+                let root = schema.roots[slots.root]
+                var ownerFate: Fate?
+                if entry.key.kind == .owned, let owner = ownerRow(of: entry.key) {
+                    ownerFate = fates[owner.root]?[owner.row]
+                    if ownerFate == nil {
+                        // An owner still to decide waits; one gone with the application's deletion takes its objects.
+                        if staleRows[owner.root]?.contains(owner.row) == true {
+                            waiting.append(index)
+                            continue
+                        }
+                        ownerFate = .deleted
+                    }
+                }
+                guard let stored = storedRows[slots.root]?[entry.rowID] else {
+                    fates[root, default: [:]][entry.rowID] = .deleted
+                    continue
+                }
+                let changedByApplication = !storedHashes(stored, slots: slots).elementsEqual(ledger.hashes(of: entry))
+                let deletes: Bool
+                switch ownerFate {
+                case .restated?:
+                    // Its owner's statement no longer holds it.
+                    deletes = !changedByApplication || options.force
+                case .deleted?:
+                    deletes = true
+                case .kept?:
+                    // It stays with its owner.
+                    deletes = false
+                case nil:
+                    deletes = options.prune && (!changedByApplication || options.force)
+                }
+                fates[root, default: [:]][entry.rowID] = deletes ? .deleted : .kept
+                if deletes {
+                    plan.deletions.append((slots.root, entry.rowID))
+                    plan.counts[slots.entity.name, default: .init()].deleted += 1
+                    continue
+                }
+                plan.ledger.append(entry, of: ledger)
+                if ownerFate == .restated || (ownerFate == nil && options.prune) {
+                    plan.counts[slots.entity.name, default: .init()].kept += 1
+                    plan.keptObjects.append(entry.key.display(in: schema.model))
+                } else if ownerFate == nil {
+                    removed.append(entry.key.display(in: schema.model))
+                }
             }
-            if deletes {
-                plan.deletions.append((slots.root, entry.rowID))
-                plan.counts[slots.entity.name, default: .init()].deleted += 1
-                continue
+            // Owners that own each other are a cycle no template states: what is left goes with them.
+            if waiting.count == pending.count {
+                for index in waiting {
+                    let entry = ledger.entries[index]
+                    fates[schema.roots[schema.entities[Int(entry.entity)].root], default: [:]][entry.rowID] = .kept
+                    plan.ledger.append(entry, of: ledger)
+                }
+                break
             }
-            living[schema.roots[slots.root], default: []].insert(entry.rowID)
-            plan.ledger.append(entry, of: ledger)
-            if options.prune || ownerLives == true {
-                plan.counts[slots.entity.name, default: .init()].kept += 1
-                plan.keptObjects.append(entry.key.display(in: schema.model))
-            } else {
-                removed.append(entry.key.display(in: schema.model))
-            }
+            pending = waiting
         }
         plan.removedFromTemplates = removed.sorted()
     }

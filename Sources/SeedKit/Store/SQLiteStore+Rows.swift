@@ -212,6 +212,14 @@ extension SQLiteStore: RowStore {
         let entity = rows.entity
         let table = schema.tables[entity.rootName]!
         var assignments: [String] = entityChanges ? ["\"_entity\" = ?"] : []
+        if entityChanges {
+            // The columns of the tree that the new class has not: empty, as in a row inserted of that class.
+            let toOnes = entity.relationships.filter { !$0.isToMany }.map(\.name)
+            let own = Set(entity.attributes.map(\.name) + toOnes + toOnes.map { "\($0)_position" })
+            for column in table.columns where !own.contains(column.name) {
+                assignments.append("\(SQLIdentifier.quote(column.name)) = NULL")
+            }
+        }
         assignments += attributes.map { "\(SQLIdentifier.quote(entity.attributes[$0].name)) = ?" }
         var positioned: [Int] = []
         for relationship in toOnes {
