@@ -263,21 +263,19 @@ struct SeederTests {
         #expect(try seeder.seed(templates: templates).status == .applied)
         #expect(try seeder.ledger().fileStamps.count == files.count)
 
-        // Contents changed behind the stamp's back (same size, time and inode) are not read: the set is unchanged.
+        // Rewritten in place with its size and modification time restored (as `cp -p` or `rsync -t --inplace` do):
+        // the change time tells, the file is read, and the change found.
         let projects = try #require(files.first { $0.contains("projects") })
         let url = templates.appendingPathComponent(projects)
-        let original = try Data(contentsOf: url)
+        let original = try String(contentsOf: url, encoding: .utf8)
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let changed = original.replacingOccurrences(of: "\"title\": \"A", with: "\"title\": \"a")
+        #expect(changed != original && changed.utf8.count == original.utf8.count)
         let handle = try FileHandle(forWritingTo: url)
-        try handle.write(contentsOf: Data(repeating: UInt8(ascii: " "), count: original.count))
+        try handle.write(contentsOf: Data(changed.utf8))
         try handle.close()
         try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: url.path)
-        #expect(try seeder.seed(templates: templates).status == .unchanged)
-
-        // Written the usual way, the file has a new time: it is read, and the change found.
-        try original.write(to: url)
-        let changed = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\"title\": \"", with: "\"title\": \"New ")
-        try Data(changed.utf8).write(to: url)
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
         let report = try seeder.seed(templates: templates)
         #expect(report.status == .applied)
         #expect(report.entities["Project"]?.updated ?? 0 > 0)
