@@ -3,6 +3,7 @@ import Foundation
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
 let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + seederBenchmarks + diffBenchmarks + [
     sqliteInsertBenchmark,
+    postgresCopyBenchmark,
     jsonParseBenchmark,
     jsonWriteBenchmark,
     jsonParseMemoryBenchmark,
