@@ -214,4 +214,51 @@ struct SeedUpdateCommandTests {
         #expect(other.stdout.contains("1 no longer in the templates; --prune deletes it: Employee[email=e0@example.com]\n"))
         #expect(try rows(#"SELECT "street" FROM "Address""#, in: directory) == ["1 Main"], "kept with its owner")
     }
+
+    /// A store in a directory its reader can't write (SQLite can make no file beside it) serves an unchanged seed,
+    /// status, export and diff; a changed set says why it can't be written. Run as `nobody` under root, whom no
+    /// permission stops.
+    @Test func readOnlyDirectoriesServeUnchangedRuns() throws {
+        let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
+        defer {
+            chmod(directory.path, 0o755)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let asReader: [String]
+        if geteuid() == 0 {
+            guard getpwnam("nobody") != nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+            asReader = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=\(getpwnam("nobody")!.pointee.pw_gid)", "--clear-groups"]
+        } else {
+            asReader = []
+        }
+        #expect(chmod(directory.path, 0o555) == 0)
+        func run(_ arguments: [String]) throws -> CommandResult {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: asReader.first ?? Fixtures.seedExecutable.path)
+            process.arguments = Array(asReader.dropFirst()) + (asReader.isEmpty ? [] : [Fixtures.seedExecutable.path]) + arguments
+            process.currentDirectoryURL = directory
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return CommandResult(
+                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: String(decoding: stderr, as: UTF8.self))
+        }
+        let unchanged = try run([])
+        #expect(unchanged.status == 0 && unchanged.stdout.hasPrefix("seed: unchanged"), "\(unchanged.stderr)")
+        #expect(try run(["status"]).stdout.contains("seeded from Templates"))
+        let export = try run(["export"])
+        #expect(export.stdout.contains("e0@example.com"), "\(export.stderr)")
+        #expect(try run(["diff", "--templates", "Templates", "--store", "seed.sqlite"]).stdout == "no differences\n")
+        chmod(directory.path, 0o755)
+        try Fixtures.write(Self.department(salaries: [40001], streets: ["1 Main"]), to: "Templates/sales.template", in: directory)
+        chmod(directory.path, 0o555)
+        let changed = try run([])
+        #expect(changed.status != 0 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite-wal").path))
+    }
 }
