@@ -19,7 +19,6 @@ struct SeedLedgerTests {
             let hashes = (0..<slots.slotCount).map { UInt64(index * 100 + $0) }
             ledger.append(key: SeedKey(kind: .identity, root: "Item", text: "\(index)"), entity: Int32(item), rowID: Int64(index + 1), hashes: hashes)
         }
-        ledger.objectCounts = ["Item": items]
         return ledger
     }
 
@@ -37,14 +36,14 @@ struct SeedLedgerTests {
         ledger.append(key: SeedKey(ownedBy: "Group", row: 4, relationship: "items", position: 2), entity: group, rowID: Int64.max, hashes: last)
         let read = try SeedLedger(sections: ledger.sections(schema: schema), schema: schema)
         #expect(read.fingerprint == "f3" && read.templates == "Templates" && read.appliedAt == ledger.appliedAt)
-        #expect(read.files == ledger.files && read.fileStamps == ledger.fileStamps && read.objectCounts == ["Item": 3])
+        #expect(read.files == ledger.files && read.fileStamps == ledger.fileStamps && read.objectCounts == ["Item": 3, "Group": 10])
         func entries(_ ledger: SeedLedger) -> [String] {
             ledger.entries.map { "\($0.key.kind) \($0.key.root) \(Array($0.key.text.utf8)) \($0.entity) \($0.rowID) \(Array(ledger.hashes(of: $0)))" }.sorted()
         }
         #expect(entries(read) == entries(ledger))
         // The summary reads no object.
         let summary = try SeedLedger(sections: ledger.sections(schema: schema), schema: nil)
-        #expect(summary.entries.isEmpty && summary.objectCounts == ["Item": 3])
+        #expect(summary.entries.isEmpty && summary.objectCounts == ["Item": 3, "Group": 10])
     }
 
     /// A slot's hash is found by its property's name or alias; a slot the model gained has the hash of what a

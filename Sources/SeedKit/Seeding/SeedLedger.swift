@@ -16,7 +16,7 @@ import Foundation
 ///
 /// The ledger is a few sections in the store's ledger storage (``RowStore``): `set` (the fingerprint, time, template
 /// directory and object counts, as JSON), `files` (each file's path, hash and stamp) and one `entity:<Name>` per
-/// entity (its slot names, then each object's key, row id and slot hashes); see ``SeedLedger+Format``. A store whose
+/// entity (its slot names, then each object's key, row id and slot hashes); packed by ``sections(schema:adding:templates:)``. A store whose
 /// ledger cannot be read — damaged, or written by an earlier development version in another form — is refused with
 /// the way forward: `seed --force` seeds over it, or the store is deleted and seeded afresh.
 public struct SeedLedger: Sendable {
@@ -56,17 +56,6 @@ public struct SeedLedger: Sendable {
     mutating func append(key: SeedKey, entity: Int32, rowID: Int64, hashes slotHashes: some Collection<UInt64>) {
         entries.append(Entry(key: key, entity: entity, rowID: rowID, hashes: hashes.count, hashCount: Int32(slotHashes.count)))
         hashes.append(contentsOf: slotHashes)
-    }
-
-    /// Takes the set's fingerprint, time, directory and files from `summary`, and counts the entries by entity.
-    mutating func adopt(summary: SeedLedger, schema: SeedSchema) {
-        fingerprint = summary.fingerprint
-        appliedAt = summary.appliedAt
-        templates = summary.templates
-        files = summary.files
-        fileStamps = summary.fileStamps
-        objectCounts = [:]
-        for entry in entries { objectCounts[schema.entities[Int(entry.entity)].entity.name, default: 0] += 1 }
     }
 
     /// Adds an entry of another ledger, with its hashes.
@@ -116,15 +105,6 @@ public struct SeedLedger: Sendable {
         }
     }
 
-    /// The sections of this ledger, to replace the store's.
-    func sections(schema: SeedSchema) -> [String: [UInt8]] {
-        var sections = [Self.setSection: setBytes(), Self.filesSection: filesBytes()]
-        for (ordinal, bytes) in entriesBytes(schema: schema) {
-            sections[Self.entityPrefix + schema.entities[ordinal].entity.name] = bytes
-        }
-        return sections
-    }
-
     /// The error of a ledger that cannot be read, with what to do about it.
     static func unreadable(_ reason: String) -> SeedError {
         SeedError(
@@ -154,7 +134,7 @@ extension SeedLedger {
     /// The version of the ledger's form this SeedKit writes and reads.
     static let formatVersion = 2
 
-    private func setBytes() -> [UInt8] {
+    func setBytes() -> [UInt8] {
         var counts = JSONObject()
         for (entity, count) in objectCounts.sorted(by: { $0.key < $1.key }) { counts[entity] = .number(JSONNumber(Int64(count))) }
         let set: JSON = .object([
@@ -175,16 +155,6 @@ extension SeedLedger {
             let stamp = try reader.text()
             if !stamp.isEmpty { fileStamps[path] = stamp }
         }
-    }
-
-    private func filesBytes() -> [UInt8] {
-        var writer = LedgerWriter()
-        for (path, hash) in files.sorted(by: { $0.key < $1.key }) {
-            writer.append(text: path)
-            writer.append(text: hash)
-            writer.append(text: fileStamps[path] ?? "")
-        }
-        return writer.bytes
     }
 
     // MARK: Objects
@@ -220,62 +190,6 @@ extension SeedLedger {
             entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(fresh.count)))
         }
         guard reader.isAtEnd else { throw Self.unreadable("bytes after the last entry of \(entityName)") }
-    }
-
-    /// Each entity's entries, packed: its slot names, then per entry the key's kind, root (but for identity keys,
-    /// whose root is the entity's), text, the row id, and a hash per slot.
-    private func entriesBytes(schema: SeedSchema) -> [Int: [UInt8]] {
-        var byEntity: [Int: [Int]] = [:]
-        for (index, entry) in entries.enumerated() { byEntity[Int(entry.entity), default: []].append(index) }
-        var result: [Int: [UInt8]] = [:]
-        for (ordinal, indices) in byEntity {
-            let slots = schema.entities[ordinal]
-            var writer = LedgerWriter()
-            writer.append(count: slots.slotCount)
-            for slot in 0..<slots.slotCount { writer.append(text: slots.name(ofSlot: slot)) }
-            writer.append(count: indices.count)
-            for index in indices {
-                let entry = entries[index]
-                writer.append(byte: entry.key.kind.rawValue)
-                if entry.key.kind != .identity { writer.append(text: entry.key.root) }
-                writer.append(text: entry.key.text)
-                writer.append(varint: UInt64(bitPattern: entry.rowID))
-                for hash in hashes(of: entry) { writer.append(word: hash) }
-            }
-            result[ordinal] = writer.bytes
-        }
-        return result
-    }
-}
-
-/// Writes a ledger section: LEB128 varints (seven bits a byte, low bits first), length-prefixed UTF-8 texts, and
-/// 64-bit words little-endian.
-struct LedgerWriter {
-    private(set) var bytes: [UInt8] = []
-
-    mutating func append(byte: UInt8) { bytes.append(byte) }
-
-    mutating func append(count: Int) { append(varint: UInt64(count)) }
-
-    mutating func append(varint value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    mutating func append(text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            append(varint: UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
-    mutating func append(word: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
     }
 }
 

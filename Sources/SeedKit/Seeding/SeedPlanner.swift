@@ -172,7 +172,10 @@ struct SeedPlanner {
                 }
             }
             if changed { continue }
-            plan.ledger.reserveCapacity(entries: objects.count + ledger.entries.count, hashes: hashes.hashes.count)
+            // Inserted objects join the ledger when it is packed.
+            let inserted = plan.actions.lazy.filter { $0 == .insert }.count
+            plan.ledger.reserveCapacity(
+                entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
             for index in objects.indices { decide(index, hashes: hashes[index]) }
             return
         }
@@ -189,7 +192,8 @@ struct SeedPlanner {
         case .insert:
             plan.counts[entityName, default: .init()].inserted += 1
             // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
-            plan.insertedKeys.append((Int32(index), key!))
+            plan.insertions.objects.append(Int32(index))
+            if object.key == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
         case .kept:
             plan.counts[entityName, default: .init()].kept += 1
             plan.keptObjects.append(describe(index))
@@ -483,11 +487,11 @@ struct SeedPlan {
     /// Updated objects whose entity changes (to a subentity or back).
     var entityChanges: Set<Int> = []
     var deletions: [(root: Int, rowID: Int64)] = []
-    /// The ledger's objects after the run, but the inserted ones (see ``insertedKeys``).
+    /// The ledger's objects after the run, but the inserted ones (``insertions``).
     var ledger = SeedLedger()
-    /// The inserted objects and their ledger keys: their ledger entries are the templates' hashes
-    /// (``ledger(adding:)``).
-    var insertedKeys: [(object: Int32, key: SeedKey)] = []
+    /// The inserted objects, whose ledger entries are the templates' hashes, made while the ledger is packed
+    /// (``SeedLedger/sections(schema:adding:templates:)``).
+    var insertions = SeedLedger.Insertions()
     var counts: [String: SeedReport.Counts] = [:]
     var conflicts: [SeedConflict] = []
     var keptObjects: [String] = []
@@ -499,19 +503,6 @@ struct SeedPlan {
     init(objectCount: Int) {
         rowIDs = Array(repeating: 0, count: objectCount)
         actions = Array(repeating: .insert, count: objectCount)
-    }
-
-    /// The ledger after the run: ``ledger`` with the inserted objects, hashed as the templates write them, on all
-    /// cores.
-    func ledger(adding templates: TemplateSlots) -> SeedLedger {
-        let inserted = insertedKeys.map(\.object)
-        let hashes = templates.hashes(of: inserted)
-        var result = ledger
-        result.reserveCapacity(entries: ledger.entries.count + inserted.count, hashes: ledger.hashes.count + hashes.hashes.count)
-        for (position, (object, key)) in insertedKeys.enumerated() {
-            result.append(key: key, entity: templates.objects.objects[Int(object)].entity, rowID: rowIDs[Int(object)], hashes: hashes[position])
-        }
-        return result
     }
 
     /// Whether the plan writes any row.

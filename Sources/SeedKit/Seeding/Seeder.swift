@@ -38,7 +38,7 @@ public struct Seeder {
     /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
     /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
     public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        var input = try SeedInput(templates: templates, options: options)
+        let input = try SeedInput(templates: templates, options: options)
         var report = input.report(options: options)
         guard let model = input.model else {
             report.issues = input.issues
@@ -86,6 +86,7 @@ public struct Seeder {
         let read = input.read(schema: schema, progress: options.progress)
         // The contents are in the records now.
         input.set = nil
+
         Trace.mark("read+collect")
         if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
         if !storeExists {
@@ -191,12 +192,12 @@ public struct Seeder {
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore
     ) throws {
-        var summary = SeedLedger()
-        summary.fingerprint = input.fingerprint
-        summary.templates = input.templatesPath
-        summary.appliedAt = Self.now()
-        summary.files = input.fileHashes
-        summary.fileStamps = input.fileStamps
+        var ledger = plan.ledger
+        ledger.fingerprint = input.fingerprint
+        ledger.templates = input.templatesPath
+        ledger.appliedAt = Self.now()
+        ledger.files = input.fileHashes
+        ledger.fileStamps = input.fileStamps
         var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
         writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
@@ -204,11 +205,9 @@ public struct Seeder {
         // The ledger is packed on another thread while the rows are written.
         let sections = Mutex<[String: [UInt8]]>([:])
         let packed = DispatchSemaphore(value: 0)
-        let schema = read.schema, finished = summary, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
+        let schema = read.schema, finished = ledger, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
         DispatchQueue.global().async {
-            var ledger = plan.ledger(adding: templates)
-            ledger.adopt(summary: finished, schema: schema)
-            let packing = ledger.sections(schema: schema)
+            let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
             sections.withLock { $0 = packing }
             packed.signal()
         }
