@@ -61,7 +61,6 @@ public struct Seeder {
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
     ///   `stat` per file whose stamp the ledger recorded, reading the others, and reading the ledger's fingerprint.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        Trace.mark("start")
         if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
@@ -82,12 +81,10 @@ public struct Seeder {
             report = input.report(options: options)
         }
         let schema = SeedSchema(model: model)
-        Trace.mark("input")
         let read = input.read(schema: schema, progress: options.progress)
         // The contents are in the records now.
         input.set = nil
 
-        Trace.mark("read+collect")
         if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
         if !storeExists {
             // Nil: another process created the store meanwhile; the run starts again, on that store.
@@ -115,7 +112,6 @@ public struct Seeder {
     private func seedNewStore(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions) throws -> SeedReport? {
         // A new store holds nothing to find: the templates are resolved first, and a set with problems creates nothing.
         let objects = try read.resolve(lookUp: nil)
-        Trace.mark("resolve")
         let issues = (input.issues + objects.issues).sorted()
         guard issues.isEmpty else {
             var report = report
@@ -126,14 +122,10 @@ public struct Seeder {
         // look-up per reference and find nothing.
         let creation = try SQLiteStore.create(atomicallyAt: storePath, model: read.schema.model, checkingForeignKeys: false) {
             store -> SeedReport? in
-            Trace.mark("create")
             let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: options)
-            Trace.mark("plan")
-            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store); Trace.mark("write") }
-            Trace.mark("indexes")
+            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
             return appliedReport(report, plan: plan)
         }
-        Trace.mark("commit+link")
         switch creation {
         case .created(let report): return report
         case .preempted, .abandoned: return nil
