@@ -242,42 +242,66 @@ struct SeederCommandTests {
         #expect(notAStore.status == 2)
     }
 
-    /// A directory whose Templates/ take a debug build a few seconds to seed: 50,000 objects in 500 files, well over
-    /// the half second a seed runs before its bar shows.
-    private func writeLongSet() throws -> URL {
+    /// A directory whose store `a.sqlite` holds one seeded file, and whose Templates/ then gain 200 more (20,000
+    /// objects): the next seed of it has work to do and must take the store's write lock to do it.
+    private func writeGrownSet() throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
         try Fixtures.write(
             #"{"entities": {"Item": {"identity": ["code"], "attributes": {"code": "string", "name": "string"}}}}"#,
             to: "Templates/model.json", in: directory)
         try Fixtures.write(#"[{"class": "Item", "$id": "first", "code": "i-first", "name": "First"}]"#, to: "Templates/part-0999.template", in: directory)
-        for file in 0..<500 {
+        #expect(try Fixtures.runSeed(["--store", "a.sqlite", "--quiet"], in: directory).status == 0)
+        for file in 0..<200 {
             let items = (0..<100).map { #"{"class": "Item", "code": "i\#(file * 100 + $0)", "name": "Item number \#($0)"}"# }
             try Fixtures.write("[" + items.joined(separator: ",\n") + "]", to: "Templates/part-\(1000 + file).template", in: directory)
         }
         return directory
     }
 
+    /// Holds the write lock of the store at `path` as another process's long transaction would, so that a seed of it
+    /// runs as long as the test needs, whatever the machine's speed; `release()` ends the transaction.
+    private final class WriteLock: @unchecked Sendable {
+        private let connection: SQLiteConnection
+        private let lock = NSLock()
+        private var isHeld = true
+
+        init(path: String) throws {
+            connection = try SQLiteConnection(path: path)
+            try connection.execute(sql: "BEGIN IMMEDIATE")
+        }
+
+        func release() {
+            lock.withLock {
+                guard isHeld else { return }
+                isHeld = false
+                try? connection.execute(sql: "ROLLBACK")
+            }
+        }
+    }
+
     /// Ctrl-C while the bar shows erases it, leaves the line clean for the shell, and ends with status 130; the
     /// store is not half-written: the next run seeds it.
     @Test func ctrlCErasesTheProgressBarAndExits130() throws {
         try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
-        let directory = try writeLongSet()
+        let directory = try writeGrownSet()
         defer { try? FileManager.default.removeItem(at: directory) }
+        let lock = try WriteLock(path: directory.appendingPathComponent("a.sqlite").path)
         let interrupted = try Fixtures.runSeedOnTerminal(
-            shell: #""$SEED" --store a.sqlite & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#,
+            shell: #""$SEED" --store a.sqlite --busy-timeout 60 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#,
             in: directory)
+        lock.release()
         #expect(interrupted.output.hasPrefix("\r["), "the bar was showing")
         #expect(interrupted.output.hasSuffix("\r\u{1B}[Kexit=130\r\n"), "erased, then the shell's line")
         #expect(!interrupted.output.contains("seed: applied"))
         let again = try Fixtures.runSeed(["--store", "a.sqlite"], in: directory)
-        #expect(again.status == 0 && again.stdout.hasPrefix("seed: applied 501 template files"))
+        #expect(again.status == 0 && again.stdout.hasPrefix("seed: applied 201 template files"), "\(again.stdout)")
     }
 
     /// A long seed run from a terminal draws a progress bar on stderr and erases it before the summary; with
     /// `--quiet`, or when stderr is not a terminal, it draws none.
     @Test func longSeedsShowTheirProgressOnATerminal() throws {
         try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
-        let directory = try writeLongSet()
+        let directory = try writeGrownSet()
         defer { try? FileManager.default.removeItem(at: directory) }
         func onTerminal(_ arguments: [String]) throws -> String {
             let result = try Fixtures.runSeedOnTerminal(arguments, in: directory)
@@ -285,9 +309,13 @@ struct SeederCommandTests {
             return result.output
         }
 
-        let shown = try onTerminal(["--store", "a.sqlite"])
+        // Waiting 1.5 s for another process's transaction makes the run long on any machine.
+        let lock = try WriteLock(path: directory.appendingPathComponent("a.sqlite").path)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { lock.release() }
+        let shown = try onTerminal(["--store", "a.sqlite", "--busy-timeout", "60"])
+        lock.release()
         #expect(shown.hasPrefix("\r["), "the bar is the first thing shown")
-        #expect(shown.contains("/501 files · ") || shown.contains("/50001 objects · "))
+        #expect(shown.contains("/201 files · ") || shown.contains("/20001 objects · "))
         // Between reports, the bar is redrawn with the time spent: no two drawings are more than half a second apart.
         let times = shown.split(separator: "\r").compactMap { frame -> Double? in
             guard frame.hasPrefix("["), frame.hasSuffix(" s\u{1B}[K"),
@@ -297,12 +325,12 @@ struct SeederCommandTests {
         }
         #expect(times.count >= 2)
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 <= 0.5 }, "\(times)")
-        #expect(shown.contains("\r\u{1B}[Kseed: applied 501 template files from Templates to a.sqlite"), "erased before the summary")
+        #expect(shown.contains("\r\u{1B}[Kseed: applied 201 template files from Templates to a.sqlite"), "erased before the summary")
         let quiet = try onTerminal(["--store", "b.sqlite", "--quiet"])
         #expect(!quiet.contains("\r["))
         let piped = try Fixtures.runSeed(["--store", "c.sqlite"], in: directory)
         #expect(piped.status == 0 && piped.stderr.isEmpty)
-        #expect(piped.stdout.hasPrefix("seed: applied 501 template files"))
+        #expect(piped.stdout.hasPrefix("seed: applied 201 template files"))
     }
 
     /// Runs four `seed` processes in `directory` at once; their exit statuses and outputs.
