@@ -27,15 +27,14 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
     }
     let entities = arguments.values(.entity)
     let export = GraphExport(entityNames: entities.isEmpty ? nil : entities)
-    let context = sqliteStore.newContext()
     switch (format, output) {
     case ("templates", let directory?):
-        let paths = try export.writeTemplates(context, to: URL(fileURLWithPath: directory))
+        let paths = try export.writeTemplates(store: sqliteStore, to: URL(fileURLWithPath: directory))
         Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(TerminalText.quoted(directory))")
     case (_, let path?):
-        try export.write(context, toFileAtPath: path)
+        try export.write(store: sqliteStore, toFileAtPath: path)
     case (_, nil):
-        FileHandle.standardOutput.write(Data(try export.document(of: context)))
+        FileHandle.standardOutput.write(Data(try export.document(of: sqliteStore)))
     }
     return .success
 }

@@ -33,6 +33,26 @@ enum Output {
         isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
+    /// Says what a run kept as the application left it and what the templates no longer hold: counts, and the
+    /// first few readably (`--json` lists them all).
+    static func keptAndRemoved(_ report: SeedReport) {
+        let shown = 5
+        if !report.keptObjects.isEmpty {
+            let count = report.keptObjects.count
+            out("kept \(count) object\(count == 1 ? "" : "s") the application changed since seeding (--force overwrites):")
+            let conflicted = Set(report.conflicts.map(\.object))
+            let others = report.keptObjects.filter { !conflicted.contains($0) }
+            let lines = report.conflicts.map(\.description) + others.map { "\($0) (deleted or changed by the application)" }
+            for line in lines.prefix(shown) { out("  \(line)") }
+            if lines.count > shown { out("  … and \(lines.count - shown) more (--json lists them all)") }
+        }
+        if !report.removedFromTemplates.isEmpty {
+            let count = report.removedFromTemplates.count
+            let list = report.removedFromTemplates.prefix(shown).joined(separator: ", ") + (count > shown ? ", …" : "")
+            out("\(count) no longer in the templates; --prune deletes \(count == 1 ? "it" : "them"): \(list)")
+        }
+    }
+
     /// Prints the issues of an invalid report on stderr, sorted, with a closing count.
     static func issues(_ issues: [SeedIssue], templates: String) {
         for issue in issues { err(issue.description) }

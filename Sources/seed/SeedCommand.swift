@@ -42,10 +42,7 @@ func runSeed(_ arguments: Arguments) throws -> ExitCode {
             Output.out("plan, as seed diff shows it:")
             Output.block(plan.text(colored: Output.isColored))
         }
-        if !report.keptObjects.isEmpty {
-            let kept = report.keptObjects.joined(separator: ", ")
-            Output.out("kept, changed by the application since seeding (--force overwrites): \(kept)")
-        }
+        Output.keptAndRemoved(report)
     }
     return .success
 }

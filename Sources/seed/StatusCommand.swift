@@ -4,8 +4,7 @@ import SeedKit
 func runStatus(_ arguments: Arguments) throws -> ExitCode {
     let store = try StoreArgument(arguments)
     let ledger = try store.run { try Seeder(storePath: store.path).ledger() }
-    var perEntity: [String: Int] = [:]
-    for entry in ledger.objects.values { perEntity[entry.entity, default: 0] += 1 }
+    let perEntity = ledger.objectCounts
     if arguments.has(.json) {
         Output.json(
             .object([
@@ -25,7 +24,7 @@ func runStatus(_ arguments: Arguments) throws -> ExitCode {
     let templates = ledger.templates.map(TerminalText.quoted) ?? "?"
     Output.out("store \(path): seeded from \(templates) at \(ledger.appliedAt ?? "?") UTC, fingerprint \(fingerprint)")
     Output.out(
-        "\(ledger.objects.count) objects: "
+        "\(perEntity.values.reduce(0, +)) objects: "
             + perEntity.keys.sorted().map { "\($0) \(perEntity[$0]!)" }.joined(separator: ", "))
     Output.out("\(ledger.files.count) files:")
     for (path, hash) in ledger.files.sorted(by: { $0.key < $1.key }) {

@@ -662,7 +662,8 @@ struct FlatSetSpec {
 }
 
 // The origin post's two template forms (../shared/origin/): an Employee with its Department nested, and a Department
-// with its Employees nested; and the model their author would have written.
+// with its Employees nested; and the model their author would have written — which says that naming a department
+// creates it, as the Employee form alone only names its Department.
 extension Fixtures {
     static let originEmployeeTemplate = """
         {
@@ -700,6 +701,7 @@ extension Fixtures {
           "entities": {
             "Department": {
               "identity": ["name"],
+              "createdByReference": true,
               "attributes": { "name": "string" },
               "relationships": { "employees": { "to": "Employee", "many": true, "inverse": "department" } }
             },

@@ -73,6 +73,34 @@ struct GraphExportTests {
         }
     }
 
+    /// The export reads a store's rows straight into the canonical writer, and a context's objects into the same
+    /// writer: both give, byte for byte, what the export wrote through managed objects and the graph encoder — for
+    /// random graphs of every shape (nested owned children, one-to-ones, many-to-manys, objects without identity met
+    /// twice, subentities) and random companies.
+    @Test func exportsAreTheBytesTheEncoderWrote() throws {
+        var generator = SeededGenerator(seed: 0xE4_0127)
+        let model = try Fixtures.graphModel()
+        for round in 0..<40 {
+            let store = try SQLiteStore.inMemory(model: model)
+            let context = store.newContext()
+            _ = try GraphSpec.random(using: &generator).build(in: context)
+            let unsaved = try GraphExport().lines(of: context)
+            #expect(unsaved == (try ReferenceExport.lines(of: context)), "round \(round), unsaved")
+            try context.save()
+            let reference = try ReferenceExport.lines(of: store.newContext())
+            #expect(try GraphExport().lines(of: store) == reference, "round \(round), rows")
+            #expect(try GraphExport().lines(of: store.newContext()) == reference, "round \(round), saved")
+        }
+        for seed: UInt64 in 1...3 {
+            var generator = SeededGenerator(seed: seed)
+            let store = try SQLiteStore.inMemory(model: Fixtures.sampleModel())
+            let context = store.newContext()
+            try RandomCompany(using: &generator).insert(into: context, shuffleSeed: seed)
+            try context.save()
+            #expect(try GraphExport().lines(of: store) == (try ReferenceExport.lines(of: store.newContext())), "company \(seed)")
+        }
+    }
+
     @Test func documentHasTheModelThenOneCanonicalLinePerObjectSortedByEntityAndIdentity() throws {
         let path = try sampleStore(shuffleSeed: 5)
         defer { removeDirectory(ofStore: path) }
@@ -360,6 +388,71 @@ struct GraphExportTests {
         try context.insert("Doc", values: ["body": deep.arrayValue![0]])
         let document = try GraphExport().document(of: context)
         #expect(try JSONDocument(parsing: document).value.nestingDepth == JSON.maxNestingDepth)
+    }
+
+    /// Documents whose parts own parts and hold JSON values: what the nesting limit counts besides links.
+    private static func documentsModel() throws -> EntityModel {
+        try EntityModel(json: JSONDocument(parsing: """
+            {"entities": {
+              "Doc": {"attributes": {"n": "integer", "body": "json"}, "relationships": {
+                "parts": {"to": "Doc", "many": true, "ordered": true, "owns": true, "inverse": "whole"},
+                "whole": {"to": "Doc", "inverse": "parts"}}}
+            }}
+            """).value)
+    }
+
+    /// An owned object is nested only where its contents fit too: one whose JSON value would take the line past
+    /// what a reader accepts is written at the top level, where it fits, and the document reads back.
+    @Test func anOwnedObjectWhoseJSONValueWouldNestTooDeepIsWrittenAtTheTopLevel() throws {
+        let context = ObjectContext(model: try Self.documentsModel())
+        var deep: JSON = 1
+        for _ in 1..<GraphExport.objectDepthLimit { deep = [deep] }
+        let whole = try context.insert("Doc", values: ["n": 0])
+        try whole.add(context.insert("Doc", values: ["n": 1, "body": deep]), to: "parts")
+        let document = try GraphExport().document(of: context)
+        let objects = try objects(document)
+        #expect(objects.count == 2)
+        #expect(objects[0]["$id"] == "Doc-1" && objects[0]["parts"] == [["$ref": "Doc-2"]])
+        #expect(objects[1]["$id"] == "Doc-2" && objects[1]["whole"] == ["$ref": "Doc-1"])
+        #expect(objects[1].nestingDepth == GraphExport.objectDepthLimit)
+        let read = try ExportDocument(bytes: document, file: "deep.json")
+        #expect(try !GraphDiff(from: read, to: read).hasDifferences)
+    }
+
+    /// Top-level objects without identity that differ only in what they nest past the nesting limit are in one
+    /// order, whatever order they were inserted in: the objects written at the top level for them break the tie.
+    @Test func tiesBeyondTheNestingLimitAreBrokenByEverythingWritten() throws {
+        func export(firstLeaf: Int, secondLeaf: Int) throws -> [UInt8] {
+            let context = ObjectContext(model: try Self.documentsModel())
+            for leaf in [firstLeaf, secondLeaf] {
+                var whole = try context.insert("Doc", values: ["n": 0])
+                for n in 1..<40 {
+                    let part = try context.insert("Doc", values: ["n": n == 39 ? leaf : n])
+                    try whole.add(part, to: "parts")
+                    whole = part
+                }
+            }
+            return try GraphExport().document(of: context)
+        }
+        let document = try export(firstLeaf: 1, secondLeaf: 2)
+        #expect(try export(firstLeaf: 2, secondLeaf: 1) == document)
+        // Each chain is two top-level objects: 31 parts nest within the limit (levels 1, 3, …, 61), the rest follow.
+        #expect(try objects(document).count == 4)
+    }
+
+    /// An export of a store or of a template set names it in its errors, since the document is in no file.
+    @Test func anExportErrorNamesTheStore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("deep.sqlite").path
+        let context = try SQLiteStore(path: path, model: Self.documentsModel()).newContext()
+        var deep: JSON = 1
+        for _ in 0..<GraphExport.objectDepthLimit { deep = [deep] }
+        try context.insert("Doc", values: ["n": 0, "body": deep])
+        try context.save()
+        let error = try #require(throws: ExportError.self) { try ExportDocument(storeAt: path) }
+        #expect(error.message == "cannot export the store \(path): an object of Doc cannot be exported: its JSON "
+            + "attribute 'body' nests deeper than the 510 levels an exported object may take (512 in all)")
     }
 
     @Test func writeTemplatesRefusesADirectoryThatHoldsFilesOrAFile() throws {

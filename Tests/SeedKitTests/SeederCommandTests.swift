@@ -63,7 +63,9 @@ struct SeederCommandTests {
         let changed = try Fixtures.runSeed([], in: directory)
         #expect(changed.status == 0)
         #expect(changed.stdout.contains("Employee           0        1          1     1        0"))
-        #expect(changed.stdout.contains(#"(--force overwrites): Employee["ann@example.com"]"#))
+        #expect(changed.stdout.contains("kept 1 object the application changed since seeding (--force overwrites):"))
+        #expect(changed.stdout.contains(
+            "  Employee[email=ann@example.com].name: template Ann Lee-Jones, store Ann (edited in the app) (changed by the application)"))
         #expect(try names("Employee", store: store) == ["Ann (edited in the app)", "Bo Chen-Smith", "Cleo Park", "Dev Patel"])
         // The kept object stays kept on the next run: the set is unchanged.
         #expect(try Fixtures.runSeed([], in: directory).stdout.contains("unchanged"))
@@ -96,7 +98,7 @@ struct SeederCommandTests {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/staff/sales.template"))
         let pruned = try Fixtures.runSeed(["--prune"], in: directory)
         #expect(pruned.status == 0)
-        #expect(pruned.stdout.contains(#"Employee["dev@example.com"]"#))
+        #expect(pruned.stdout.contains("Employee[email=dev@example.com]"))
         #expect(try names("Employee", store: store).contains("Dev (edited)"))
     }
 
@@ -240,15 +242,15 @@ struct SeederCommandTests {
         #expect(notAStore.status == 2)
     }
 
-    /// A directory whose Templates/ take a debug build a few seconds to seed: 20,000 objects in 200 files, well over
-    /// the half second a seed runs before its bar shows — decoded, since the first file's "$id" makes the set other
-    /// than flat (a flat set is read much faster).
-    private func writeLongSet() throws -> URL {
+    /// A directory whose store `a.sqlite` holds one seeded file, and whose Templates/ then gain 200 more (20,000
+    /// objects): the next seed of it has work to do and must take the store's write lock to do it.
+    private func writeGrownSet() throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
         try Fixtures.write(
             #"{"entities": {"Item": {"identity": ["code"], "attributes": {"code": "string", "name": "string"}}}}"#,
             to: "Templates/model.json", in: directory)
         try Fixtures.write(#"[{"class": "Item", "$id": "first", "code": "i-first", "name": "First"}]"#, to: "Templates/part-0999.template", in: directory)
+        #expect(try Fixtures.runSeed(["--store", "a.sqlite", "--quiet"], in: directory).status == 0)
         for file in 0..<200 {
             let items = (0..<100).map { #"{"class": "Item", "code": "i\#(file * 100 + $0)", "name": "Item number \#($0)"}"# }
             try Fixtures.write("[" + items.joined(separator: ",\n") + "]", to: "Templates/part-\(1000 + file).template", in: directory)
@@ -256,27 +258,50 @@ struct SeederCommandTests {
         return directory
     }
 
+    /// Holds the write lock of the store at `path` as another process's long transaction would, so that a seed of it
+    /// runs as long as the test needs, whatever the machine's speed; `release()` ends the transaction.
+    private final class WriteLock: @unchecked Sendable {
+        private let connection: SQLiteConnection
+        private let lock = NSLock()
+        private var isHeld = true
+
+        init(path: String) throws {
+            connection = try SQLiteConnection(path: path)
+            try connection.execute(sql: "BEGIN IMMEDIATE")
+        }
+
+        func release() {
+            lock.withLock {
+                guard isHeld else { return }
+                isHeld = false
+                try? connection.execute(sql: "ROLLBACK")
+            }
+        }
+    }
+
     /// Ctrl-C while the bar shows erases it, leaves the line clean for the shell, and ends with status 130; the
     /// store is not half-written: the next run seeds it.
     @Test func ctrlCErasesTheProgressBarAndExits130() throws {
         try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
-        let directory = try writeLongSet()
+        let directory = try writeGrownSet()
         defer { try? FileManager.default.removeItem(at: directory) }
+        let lock = try WriteLock(path: directory.appendingPathComponent("a.sqlite").path)
         let interrupted = try Fixtures.runSeedOnTerminal(
-            shell: #""$SEED" --store a.sqlite & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#,
+            shell: #""$SEED" --store a.sqlite --busy-timeout 60 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo "exit=$?""#,
             in: directory)
+        lock.release()
         #expect(interrupted.output.hasPrefix("\r["), "the bar was showing")
         #expect(interrupted.output.hasSuffix("\r\u{1B}[Kexit=130\r\n"), "erased, then the shell's line")
         #expect(!interrupted.output.contains("seed: applied"))
         let again = try Fixtures.runSeed(["--store", "a.sqlite"], in: directory)
-        #expect(again.status == 0 && again.stdout.hasPrefix("seed: applied 201 template files"))
+        #expect(again.status == 0 && again.stdout.hasPrefix("seed: applied 201 template files"), "\(again.stdout)")
     }
 
     /// A long seed run from a terminal draws a progress bar on stderr and erases it before the summary; with
     /// `--quiet`, or when stderr is not a terminal, it draws none.
     @Test func longSeedsShowTheirProgressOnATerminal() throws {
         try #require(Fixtures.canRunOnTerminal, "util-linux's script gives the seed a terminal")
-        let directory = try writeLongSet()
+        let directory = try writeGrownSet()
         defer { try? FileManager.default.removeItem(at: directory) }
         func onTerminal(_ arguments: [String]) throws -> String {
             let result = try Fixtures.runSeedOnTerminal(arguments, in: directory)
@@ -284,7 +309,11 @@ struct SeederCommandTests {
             return result.output
         }
 
-        let shown = try onTerminal(["--store", "a.sqlite"])
+        // Waiting 1.5 s for another process's transaction makes the run long on any machine.
+        let lock = try WriteLock(path: directory.appendingPathComponent("a.sqlite").path)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { lock.release() }
+        let shown = try onTerminal(["--store", "a.sqlite", "--busy-timeout", "60"])
+        lock.release()
         #expect(shown.hasPrefix("\r["), "the bar is the first thing shown")
         #expect(shown.contains("/201 files · ") || shown.contains("/20001 objects · "))
         // Between reports, the bar is redrawn with the time spent: no two drawings are more than half a second apart.

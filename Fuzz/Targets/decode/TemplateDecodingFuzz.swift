@@ -1,13 +1,17 @@
+import Foundation
 import FuzzSupport
 @testable import SeedKit
 
-/// Template text decoded into a context with the fixed model (`fromDictionary`'s reader): it never crashes; a refusal
-/// leaves the context unchanged and locates each problem inside the text, at a pointer the text has; decoded objects
-/// export to a document that reads back and shows no difference from itself, and their flat form decodes into a new
-/// context whose flat form is the same.
+/// Template text read with the fixed model by both readers of templates: decoded into a context (`fromDictionary`'s
+/// reader), and through the seeding pipeline's read and resolve stages (`seed`'s). Neither crashes; a refusal locates
+/// each problem inside the text, at a pointer the text has, and a refused decoding leaves the context unchanged;
+/// decoded objects export to a document that reads back and shows no difference from itself, and their flat form
+/// decodes into a new context whose flat form is the same; a set the pipeline accepts seeds a store, and when both
+/// readers accept the text, the store's export is the context's.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTemplateDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = input(data, size)
+    let seeded = seededExport(of: bytes)
     let context = ObjectContext(model: fuzzModel)
     let objects: [ManagedObject]
     do {
@@ -29,10 +33,53 @@ public func fuzzTemplateDecoding(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
         let export = try ExportDocument(exporting: context, file: "export.json")
         let diff = try GraphDiff(from: export, to: export)
         invariant(!diff.hasDifferences, "an export differs from itself: \(diff.text())")
+        if let seeded {
+            let decoded = try GraphExport().document(of: context)
+            invariant(seeded == decoded, "the pipeline seeds another graph than the decoder decodes")
+        }
     } catch {
         invariant(false, "the export of decoded objects is refused: \(error)")
     }
     return 0
+}
+
+private let fuzzSchema = SeedSchema(model: fuzzModel)
+
+/// The export of a store seeded from the text by the pipeline's stages, as a first launch seeds it; nil when the
+/// pipeline finds problems, after checking that each is located inside the text.
+private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
+    let file = TemplateSet.File(
+        relativePath: "fuzz.template", displayPath: "fuzz.template", bytes: bytes, hash: SeedHash.hex(of: bytes))
+    let read = SeedRead(
+        files: [file], directory: URL(fileURLWithPath: "/"), schema: fuzzSchema, keepsContents: true, progress: nil)
+    do {
+        let objects = try read.resolve(lookUp: nil)
+        guard objects.issues.isEmpty else {
+            let document = try? JSONDocument(parsing: bytes, file: "fuzz.template")
+            for issue in objects.issues {
+                checkPrintable(issue.description, "seeding issue")
+                guard let line = issue.line, let column = issue.column else {
+                    invariant(false, "a problem of text without a location: \(issue)")
+                    continue
+                }
+                let location = SourceLocation(file: issue.file, line: line, column: column)
+                checkLocation(location, in: bytes, file: "fuzz.template", "seeding issue \(issue)")
+                if let document, let pointer = try? JSONPointer(parsing: issue.pointer) {
+                    invariant(document.value[pointer] != nil, "a problem at a pointer the text lacks: \(issue)")
+                }
+            }
+            return nil
+        }
+        let store = try Seeder.inMemoryStore(holding: objects, read: read)
+        let document = try GraphExport().document(of: store)
+        let export = try ExportDocument(bytes: document, file: "seeded.json")
+        let diff = try GraphDiff(from: export, to: export)
+        invariant(!diff.hasDifferences, "a seeded export differs from itself: \(diff.text())")
+        return document
+    } catch {
+        invariant(false, "a template set the pipeline accepts cannot be seeded and exported: \(error)")
+        return nil
+    }
 }
 
 private func checkRefusal(_ refusal: GraphDecodingErrors, of bytes: [UInt8], in context: ObjectContext) {

@@ -53,23 +53,6 @@ public struct GraphEncoder: Sendable {
         return walk.encode(roots).map { $0 as! [String: Any] }
     }
 
-    /// The nested form of each root, as ``encode(_:)`` gives it, but no object nesting more than `depthLimit.nesting`
-    /// levels (itself counting as one): an object that would is referenced where it is met (by identity stub, else by
-    /// `"$ref"` with an `"$id"` on its full form) and written in full after the roots, in the order met. The top-level
-    /// objects whose own attributes nest past `depthLimit.topLevel` come back in `tooDeep`.
-    ///
-    /// This is how an export writes chains of owned objects of any length within ``JSON/maxNestingDepth``, and
-    /// recurses no deeper than the limit.
-    ///
-    /// - Complexity: as ``encode(_:)``, plus the depth of the JSON attribute values of the objects met.
-    func encode(
-        _ roots: [ManagedObject], depthLimit: (nesting: Int, topLevel: Int)
-    ) -> (values: [JSON], tooDeep: [ManagedObject]) {
-        var walk = GraphWalk<JSONOutput>(nesting: options.nesting, depthLimit: depthLimit)
-        let values = walk.encode(roots)
-        return (values, walk.tooDeep)
-    }
-
     /// The flat form: every object the roots reach, once each, in canonical order, with every relationship written
     /// as references. The options' nesting does not apply.
     ///
@@ -138,17 +121,6 @@ struct GraphWalk<Output: GraphOutput> {
     private struct NeedsFirstPass: Error {}
 
     let nesting: GraphEncodingOptions.Nesting
-    /// How deeply an object may nest others, itself counting as one level, and how deeply a top-level object may
-    /// reach with its attributes; nil for no limits.
-    let depthLimit: (nesting: Int, topLevel: Int)?
-    /// Objects that would nest past the depth limit where first met, in the order met: referenced there and written
-    /// at the top level after the roots instead.
-    private var overflow: [ManagedObject] = []
-    private var overflowed = Set<ObjectIdentifier>()
-    /// Meetings of overflowed objects while planning, before each is planned at the top level.
-    private var overflowReferences: [ObjectIdentifier: Int] = [:]
-    /// Top-level objects whose own attributes nest past the depth limit, which no reference can shorten.
-    private(set) var tooDeep: [ManagedObject] = []
     /// The objects a one-pass export has met.
     private var metInOnePass = FirstMeetings()
     /// The index in `records` of each object met, once planned.
@@ -162,12 +134,10 @@ struct GraphWalk<Output: GraphOutput> {
     private var writtenCount = 0
     private let layouts = ExportLayouts<Output>()
 
-    init(nesting: GraphEncodingOptions.Nesting, depthLimit: (nesting: Int, topLevel: Int)? = nil) {
+    init(nesting: GraphEncodingOptions.Nesting) {
         self.nesting = nesting
-        self.depthLimit = depthLimit
     }
 
-    /// The roots, then the objects that overflowed the depth limit (see ``GraphEncoder/encode(_:depthLimit:)``).
     mutating func encode(_ roots: [ManagedObject]) -> [Output.Value] {
         do {
             return try encodeInOnePass(roots)
@@ -176,45 +146,31 @@ struct GraphWalk<Output: GraphOutput> {
             met = IdentityTable(minimumCapacity: writtenCount)
             metInOnePass = FirstMeetings()
             writtenCount = 0
-            (overflow, overflowed, tooDeep) = ([], [], [])
         }
         isPlanned = true
         for root in roots {
             if let index = met.value(for: root) {
                 records[index].references += 1
             } else {
-                plan(root, layout: layouts.layout(for: root.entity), parent: nil, backIndex: nil, depth: 1)
+                plan(root, layout: layouts.layout(for: root.entity), parent: nil, backIndex: nil)
             }
-        }
-        // Overflowed objects are planned at the top level, each with the meetings that referenced it; planning them
-        // may overflow more.
-        var next = 0
-        while next < overflow.count {
-            let object = overflow[next]
-            next += 1
-            plan(object, layout: layouts.layout(for: object.entity), parent: nil, backIndex: nil, depth: 1)
-            records[met.value(for: object)!].references += overflowReferences[ObjectIdentifier(object)] ?? 0
         }
         assignIDs { $0.references > 0 }
-        do {
-            var values = try roots.map { root throws(NeedsFirstPass) in
-                let layout = layouts.layout(for: root.entity)
-                if met.value(for: root)! < writtenCount { return reference(to: root, layout: layout) }
-                return try write(root, layout: layout, parent: nil, backIndex: nil, depth: 1)
+        return roots.map { root in
+            let layout = layouts.layout(for: root.entity)
+            if met.value(for: root)! < writtenCount { return reference(to: root, layout: layout) }
+            do {
+                return try write(root, layout: layout, parent: nil, backIndex: nil)
+            } catch {
+                preconditionFailure("a planned export never starts over")
             }
-            for object in overflow {
-                values.append(try write(object, layout: layouts.layout(for: object.entity), parent: nil, backIndex: nil, depth: 1))
-            }
-            return values
-        } catch {
-            preconditionFailure("a planned export never starts over")
         }
     }
 
     mutating func encodeFlat(_ roots: [ManagedObject]) -> [Output.Value] {
         isPlanned = true
         for root in roots where met.value(for: root) == nil {
-            plan(root, layout: layouts.layout(for: root.entity), parent: nil, backIndex: nil, depth: 1)
+            plan(root, layout: layouts.layout(for: root.entity), parent: nil, backIndex: nil)
         }
         var referenced = Set<ObjectIdentifier>()
         for record in records {
@@ -249,27 +205,16 @@ struct GraphWalk<Output: GraphOutput> {
             if metInOnePass.insert(root, root: layout.rootSlot) {
                 values.append(reference(to: root, layout: layout))
             } else {
-                values.append(try write(root, layout: layout, parent: nil, backIndex: nil, depth: 1))
+                values.append(try write(root, layout: layout, parent: nil, backIndex: nil))
             }
-        }
-        // Overflowed objects were met already, and are written in full only here; writing them may overflow more.
-        var next = 0
-        while next < overflow.count {
-            let object = overflow[next]
-            next += 1
-            values.append(try write(object, layout: layouts.layout(for: object.entity), parent: nil, backIndex: nil, depth: 1))
         }
         return values
     }
 
     // MARK: First pass
 
-    /// Records `object`, met at nesting depth `depth`, and plans what it nests, mirroring
-    /// ``write(_:layout:parent:backIndex:depth:)`` decision for decision.
-    private mutating func plan(
-        _ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?, depth: Int
-    ) {
-        if depth == 1 { checkFitsAtTheTop(object) }
+    /// Records `object` and plans what it nests, mirroring ``write(_:layout:parent:backIndex:)`` decision for decision.
+    private mutating func plan(_ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?) {
         _ = met.insert(records.count, for: object)
         records.append(Record(object: object))
         object.fireFaults()
@@ -278,7 +223,7 @@ struct GraphWalk<Output: GraphOutput> {
             switch object.relationshipValues[index] {
             case .toOne(let target):
                 guard let target, index != backIndex else { continue }
-                planMember(target, of: object, layout: layout, link: index, depth: depth + 1)
+                planMember(target, of: object, layout: layout, link: index)
             case .toMany(let related):
                 let isOrdered = layout.links[index].isOrdered
                 var members = related.members
@@ -288,32 +233,23 @@ struct GraphWalk<Output: GraphOutput> {
                 }
                 let skipsParent = index == backIndex && !isOrdered
                 for member in members where !(skipsParent && member === parent) {
-                    planMember(member, of: object, layout: layout, link: index, depth: depth + 2)
+                    planMember(member, of: object, layout: layout, link: index)
                 }
             }
         }
     }
 
-    private mutating func planMember(
-        _ member: ManagedObject, of object: ManagedObject, layout: ExportLayout<Output>, link: Int, depth: Int
-    ) {
+    private mutating func planMember(_ member: ManagedObject, of object: ManagedObject, layout: ExportLayout<Output>, link: Int) {
         if let index = met.value(for: member) {
             records[index].references += 1
             return
         }
-        if overflowed.contains(ObjectIdentifier(member)) {
-            overflowReferences[ObjectIdentifier(member), default: 0] += 1
-            return
-        }
         let memberLayout = layouts.layout(for: member.entity)
-        guard nests(member, layout: memberLayout, owns: layout.links[link].owns) else { return }
-        if !fits(member, atDepth: depth) {
-            overflowReferences[ObjectIdentifier(member)] = 1
-            return
+        if nests(member, layout: memberLayout, owns: layout.links[link].owns) {
+            plan(
+                member, layout: memberLayout, parent: object,
+                backIndex: layout.inverseIndex(ofLink: link, in: member.entity))
         }
-        plan(
-            member, layout: memberLayout, parent: object, backIndex: layout.inverseIndex(ofLink: link, in: member.entity),
-            depth: depth)
     }
 
     /// Numbers the objects without identity that `needsID` selects, per entity, in first-meeting order.
@@ -329,11 +265,10 @@ struct GraphWalk<Output: GraphOutput> {
 
     // MARK: Writing
 
-    /// The full form of `object`, which has just been met for the first time, at nesting depth `depth`.
+    /// The full form of `object`, which has just been met for the first time.
     private mutating func write(
-        _ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?, depth: Int
+        _ object: ManagedObject, layout: ExportLayout<Output>, parent: ManagedObject?, backIndex: Int?
     ) throws(NeedsFirstPass) -> Output.Value {
-        if depth == 1 && !isPlanned { checkFitsAtTheTop(object) }
         // Read once: each read of an object's stored property is an exclusivity check.
         object.fireFaults()
         let attributeValues = object.attributeValues
@@ -357,7 +292,7 @@ struct GraphWalk<Output: GraphOutput> {
                 guard let target, index != backIndex else { continue }
                 let value = try writeMember(
                     target, as: memberEntity(of: target, through: index, of: layout), of: object,
-                    owns: layout.links[index].owns, depth: depth + 1)
+                    owns: layout.links[index].owns)
                 members.set(value, slot: layout.linkSlot(index), key: layout.links[index].name)
             case .toMany(let related):
                 let isOrdered = layout.links[index].isOrdered
@@ -379,7 +314,7 @@ struct GraphWalk<Output: GraphOutput> {
                     if entity?.layout.entity !== member.entity {
                         entity = memberEntity(of: member, through: index, of: layout)
                     }
-                    elements.append(try writeMember(member, as: entity!, of: object, owns: owns, depth: depth + 2))
+                    elements.append(try writeMember(member, as: entity!, of: object, owns: owns))
                 }
                 if !elements.isEmpty {
                     members.set(Output.array(elements), slot: layout.linkSlot(index), key: layout.links[index].name)
@@ -427,28 +362,19 @@ struct GraphWalk<Output: GraphOutput> {
     }
 
     private mutating func writeMember(
-        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, owns: Bool, depth: Int
+        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, owns: Bool
     ) throws(NeedsFirstPass) -> Output.Value {
         let memberLayout = entity.layout
         guard nests(member, layout: memberLayout, owns: owns) else {
             return reference(to: member, layout: memberLayout)
         }
-        // Planning knows every object that overflows; one pass finds them as it goes.
-        if overflowed.contains(ObjectIdentifier(member)) { return reference(to: member, layout: memberLayout) }
         if isPlanned {
             // Planning recorded every object that nests.
             if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout) }
-        } else {
-            if metInOnePass.insert(member, root: memberLayout.rootSlot) {
-                return reference(to: member, layout: memberLayout)
-            }
-            if !fits(member, atDepth: depth) {
-                // Its reference needs an `$id` unless it has identity, and only a planned export gives those.
-                guard memberLayout.hasIdentity(member.attributeValues) else { throw NeedsFirstPass() }
-                return reference(to: member, layout: memberLayout)
-            }
+        } else if metInOnePass.insert(member, root: memberLayout.rootSlot) {
+            return reference(to: member, layout: memberLayout)
         }
-        return try write(member, layout: memberLayout, parent: object, backIndex: entity.backIndex, depth: depth)
+        return try write(member, layout: memberLayout, parent: object, backIndex: entity.backIndex)
     }
 
     private func writeAttributes(
@@ -478,40 +404,6 @@ struct GraphWalk<Output: GraphOutput> {
                 key: layout.attributeNames[index])
         }
         return Output.object(members.members)
-    }
-
-    // MARK: Depth
-
-    /// Whether `member` nests at `depth` without its contents going past the depth limit; when not, it is queued to be
-    /// written at the top level instead.
-    ///
-    /// An object at depth *d* reaches *d* + 1 with a to-one link, *d* + 2 with a to-many list and *d* plus the depth of
-    /// a JSON attribute value; whatever it nests decides for itself the same way, so every level it leads to fits.
-    private mutating func fits(_ member: ManagedObject, atDepth depth: Int) -> Bool {
-        guard let depthLimit else { return true }
-        guard depth + Self.contentDepth(of: member) > depthLimit.nesting else { return true }
-        overflow.append(member)
-        overflowed.insert(ObjectIdentifier(member))
-        return false
-    }
-
-    /// Notes a top-level object too deep to write within the depth limit: its attributes alone nest past it.
-    private mutating func checkFitsAtTheTop(_ object: ManagedObject) {
-        if let depthLimit, 1 + Self.contentDepth(of: object) > depthLimit.topLevel { tooDeep.append(object) }
-    }
-
-    /// How many levels an object's contents add below its own: 1 for a to-one link, 2 for a to-many list (counted
-    /// whether or not they are written, which keeps a level or two in hand), a JSON value's own depth.
-    private static func contentDepth(of object: ManagedObject) -> Int {
-        var depth = 0
-        for value in object.relationshipValues {
-            switch value {
-            case .toOne(let target): if target != nil { depth = max(depth, 1) }
-            case .toMany(let related): if !related.members.isEmpty { depth = 2 }
-            }
-        }
-        for case .json(let value)? in object.attributeValues { depth = max(depth, value.nestingDepth) }
-        return depth
     }
 
     // MARK: Rules

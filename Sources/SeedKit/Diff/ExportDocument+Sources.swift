@@ -45,13 +45,17 @@ extension ExportDocument {
         var options = SQLiteStore.Options()
         options.connection.openMode = .readOnly
         let store = try SQLiteStore(existingAt: path, options: options)
-        try self.init(exporting: store.newContext(), entityNames: entityNames, source: "the store \(path)")
+        try self.init(
+            bytes: Self.document(of: "the store \(TerminalText.quoted(path))") {
+                try GraphExport(entityNames: entityNames).document(of: store)
+            },
+            file: nil)
     }
 
-    /// The export of a context read back, an error in it naming `source`, since the text is in no file.
-    private init(exporting context: ObjectContext, entityNames: [String]? = nil, source: String) throws {
+    /// The document `export` writes; an error in it names `source`, since the text is in no file.
+    private static func document(of source: String, _ export: () throws -> [UInt8]) throws -> [UInt8] {
         do {
-            try self.init(exporting: context, entityNames: entityNames)
+            return try export()
         } catch var error as ExportError {
             error.message = "cannot export \(source): \(error.message)"
             throw error
@@ -62,18 +66,28 @@ extension ExportDocument {
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
     public init(templates: URL, modelURL: URL? = nil) throws {
-        var input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
-        // Read before decoding, which takes the files.
-        let definitions = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } }
-        let (context, issues) = input.decode()
-        guard let context, issues.isEmpty else {
+        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        var issues = input.issues
+        var store: SQLiteStore?
+        if let model = input.model {
+            // Seeded into memory as a first launch would seed it: the same pipeline, the same objects.
+            let read = input.read(schema: SeedSchema(model: model), progress: nil)
+            let objects = try read.resolve(lookUp: nil)
+            issues = (issues + objects.issues).sorted()
+            if issues.isEmpty { store = try Seeder.inMemoryStore(holding: objects, read: read) }
+        }
+        guard let store, issues.isEmpty else {
             throw ExportError(
                 "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
                     + "(seed validate shows the same):",
                 issues: issues)
         }
-        try self.init(exporting: context, source: "the templates in \(templates.relativePath)")
-        sourceLocations = definitions ?? [:]
+        try self.init(
+            bytes: Self.document(of: "the templates in \(TerminalText.quoted(templates.relativePath))") {
+                try GraphExport().document(of: store)
+            },
+            file: nil)
+        sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]
         isModelInferred = input.isModelInferred
     }
 

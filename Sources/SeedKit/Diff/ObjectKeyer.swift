@@ -80,15 +80,6 @@ struct ObjectKeyer: Sendable {
         return values
     }
 
-    /// A string as is, unless it could be misread in a path or holds a control character; any other value as
-    /// canonical JSON, with the control characters JSON leaves as they are (DEL, C1, U+2028…) escaped too.
-    static func plainText(_ value: JSON) -> String {
-        if case .string(let text) = value, !text.isEmpty, !text.contains(where: { "[],=\"".contains($0) }),
-            text.first?.isWhitespace == false, text.last?.isWhitespace == false,
-            !TerminalText.hasControlCharacters(text)
-        {
-            return text
-        }
-        return TerminalText.escaped(value.text(style: .canonical))
-    }
+    /// A value as a key shows it (``JSON/keyText``).
+    static func plainText(_ value: JSON) -> String { value.keyText }
 }

@@ -23,9 +23,10 @@ import Foundation
 /// name, then by identity (else by attribute values, then by what they own and reference); owned children are nested
 /// under their owner, up to ``nestingLimit`` levels (deeper ones follow as top-level objects, in the order met, so that
 /// an owned chain of any length stays within what every reader accepts); other objects are referenced by identity
-/// stub, or by a deterministic `$id` (see ``GraphEncoder``). One order is left to the data: members of an unordered to-many without identity whose
-/// attributes are equal keep their stored order (see ``GraphEncoder/canonicalOrder(_:)``). The objects are exactly what
-/// ``GraphDecoder`` and the seeder read, so an export is also a template set (see ``writeTemplates(_:to:)``).
+/// stub, or by a deterministic `$id` (see ``GraphEncoder``). One order is left to the data: members of an unordered
+/// to-many without identity whose attributes are equal keep their stored order (see
+/// ``GraphEncoder/canonicalOrder(_:)``). The objects are exactly what ``GraphDecoder`` and the seeder read, so an export
+/// is also a template set (see ``writeTemplates(_:to:)``).
 ///
 /// An export reads objects: use it in the isolation domain of their context.
 public struct GraphExport {
@@ -44,165 +45,130 @@ public struct GraphExport {
         self.entityNames = entityNames
     }
 
-    /// The export document of every object the context holds or its store has (with unsaved changes applied).
-    ///
-    /// - Throws: ``ExportError`` for an entity name the model lacks; the store's errors when fetching fails.
-    /// - Complexity: O(*n* log *n*) for *n* objects, and memory for their encoded form.
-    public func document(of context: ObjectContext) throws -> [UInt8] {
-        let roots = try topLevelObjects(of: context)
-        var bytes: [UInt8] = []
-        try write(roots, model: context.model) { bytes.append(contentsOf: $0) }
-        return bytes
-    }
-
-    /// Writes the export document to a file, replacing it only once the whole document is written.
-    ///
-    /// - Complexity: as ``document(of:)``.
-    public func write(_ context: ObjectContext, toFileAtPath path: String) throws {
-        let roots = try topLevelObjects(of: context)
-        try FileReplacement.write(toPath: path) { handle in
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(1 << 17)
-            try write(roots, model: context.model) { chunk in
-                buffer.append(contentsOf: chunk)
-                if buffer.count >= 1 << 16 {
-                    try handle.write(contentsOf: buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-            try handle.write(contentsOf: buffer)
-        }
-    }
-
-    /// The objects written at the top level, in document order, and how each is written: read in one transaction
-    /// when the context has a store, so that the export is one snapshot even while other connections write.
-    func topLevelObjects(of context: ObjectContext) throws -> [JSON] {
-        guard let connection = context.store?.connection, !connection.isInsideTransaction else {
-            return try encodedTopLevelObjects(of: context)
-        }
-        return try connection.inTransaction(.deferred) { try encodedTopLevelObjects(of: context) }
-    }
-
-    private func encodedTopLevelObjects(of context: ObjectContext) throws -> [JSON] {
-        let objects = try selectedObjects(of: context)
-        var owned = Set<ObjectIdentifier>()
-        for object in objects {
-            for (index, relationship) in object.entity.relationships.enumerated() where relationship.owns {
-                for child in object.related(at: index) { owned.insert(ObjectIdentifier(child)) }
-            }
-        }
-        // Owners before the objects they own, so that an owned child whose owner is not exported still appears.
-        let candidates = Self.canonicalOrder(objects.filter { !owned.contains(ObjectIdentifier($0)) })
-            + Self.canonicalOrder(objects.filter { owned.contains(ObjectIdentifier($0)) })
-        var nested = Set<ObjectIdentifier>()
-        var roots: [ManagedObject] = []
-        for candidate in candidates where !nested.contains(ObjectIdentifier(candidate)) {
-            roots.append(candidate)
-            markNested(from: candidate, in: &nested)
-        }
-        return try Self.encode(roots)
-    }
-
-    /// How deeply an exported object nests the objects it owns, itself counting as one level: deeper ones are written
-    /// at the top level and referenced where they would have nested. Far within ``JSON/maxNestingDepth``, so that
-    /// JSON attribute values have room, and pretty template files stay readable (their indentation grows with depth).
+    /// How many levels an exported object may reach with the objects it nests, itself counting as one (a to-one's
+    /// object one more, a to-many's two, a JSON attribute value its own depth): an object that would reach deeper is
+    /// written at the top level and referenced where it would have nested. Far within ``JSON/maxNestingDepth``, so
+    /// that JSON attribute values have room, and pretty template files stay readable (their indentation grows with
+    /// depth).
     public static let nestingLimit = 64
 
     /// How deeply a top-level object may reach: the export document's object and its `"objects"` array take two of
     /// the levels every SeedKit reader accepts.
     static let objectDepthLimit = JSON.maxNestingDepth - 2
 
-    /// The export form of `roots`, then of the owned objects too deep to nest, which follow as top-level objects.
+    /// The export document of every object the context holds or its store has (with unsaved changes applied).
     ///
-    /// - Throws: ``ExportError`` for an object whose JSON attribute nests too deeply to be written within the limit.
-    private static func encode(_ roots: [ManagedObject]) throws -> [JSON] {
-        let (values, tooDeep) = GraphEncoder(options: GraphEncodingOptions(nesting: .owned))
-            .encode(roots, depthLimit: (nestingLimit, objectDepthLimit))
-        if let object = tooDeep.first {
-            let attribute = object.entity.attributes.indices.first { index in
-                if case .json(let value)? = object.attributeValues[index] { return value.nestingDepth >= objectDepthLimit }
-                return false
-            }
-            throw ExportError(
-                "an object of \(object.entity.name) cannot be exported: its JSON attribute "
-                    + "'\(attribute.map { object.entity.attributes[$0].name } ?? "?")' nests deeper than the "
-                    + "\(objectDepthLimit) levels an exported object may take (\(JSON.maxNestingDepth) in all)")
-        }
-        return values
+    /// - Throws: ``ExportError`` for an entity name the model lacks or an object whose JSON attribute value nests
+    ///   deeper than any exported object may (``JSON/maxNestingDepth`` in all); the store's errors when fetching fails.
+    /// - Complexity: O(*n* log *n*) for *n* objects.
+    public func document(of context: ObjectContext) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try write(lines(of: context), model: context.model) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
-    /// Marks `root` and every object the encoder writes nested under it: those reached through owned
-    /// relationships, and those without identity, which are written in full where first met.
-    private func markNested(from root: ManagedObject, in nested: inout Set<ObjectIdentifier>) {
-        var pending = [root]
-        nested.insert(ObjectIdentifier(root))
-        while let object = pending.popLast() {
-            for (index, relationship) in object.entity.relationships.enumerated() {
-                for member in object.related(at: index)
-                where relationship.owns || !GraphWalk<JSONOutput>.hasIdentity(member) {
-                    if nested.insert(ObjectIdentifier(member)).inserted { pending.append(member) }
-                }
-            }
-        }
-    }
-
-    /// Every object of the selected entities, fetched by root entity.
-    private func selectedObjects(of context: ObjectContext) throws -> [ManagedObject] {
-        let model = context.model
-        var selected: Set<String>?
-        if let entityNames {
-            var names = Set<String>()
-            for name in entityNames {
-                guard let entity = model.entity(named: name) else {
-                    throw ExportError(
-                        "unknown entity '\(name)'\(Suggestion.didYouMean(name, among: model.entityNames)); "
-                            + "the model has \(model.entityNames.joined(separator: ", "))")
-                }
-                names.formUnion(entity.kinds)
-            }
-            selected = names
-        }
-        var objects: [ManagedObject] = []
-        for root in model.entities where root.parentName == nil {
-            for object in try context.fetch(root.name) where selected?.contains(object.entity.name) ?? true {
-                objects.append(object)
-            }
-        }
-        return objects
-    }
-
-    /// Sorted by entity name, then as ``GraphEncoder/canonicalOrder(_:)`` sorts the objects of one entity; objects
-    /// without identity whose attributes are equal, which that order leaves as stored, by their encoded form.
-    private static func canonicalOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
-        let byEntity = Dictionary(grouping: objects) { $0.entity.name }
-        return byEntity.keys.sorted(by: JSONEmitter.precedes).flatMap { name in
-            var sorted = GraphEncoder.canonicalOrder(byEntity[name]!)
-            var start = 0
-            while start < sorted.count {
-                var end = start + 1
-                while end < sorted.count, GraphEncoder.compare(sorted[start], sorted[end]) == .orderedSame { end += 1 }
-                if end - start > 1 {
-                    let tied = sorted[start..<end].map { (form: encodedForm(of: $0), object: $0) }
-                    sorted.replaceSubrange(
-                        start..<end, with: tied.sorted { $0.form.lexicographicallyPrecedes($1.form) }.map(\.object))
-                }
-                start = end
-            }
-            return sorted
-        }
-    }
-
-    /// An object with what it owns and references, on its own: what tells apart objects whose attributes are equal.
+    /// Writes the export document of a context to a file, replacing it only once the whole document is written.
     ///
-    /// - Complexity: O(*n*) in the objects it reaches; used for ties only.
-    private static func encodedForm(of object: ManagedObject) -> [UInt8] {
-        let values = GraphEncoder(options: GraphEncodingOptions(nesting: .owned))
-            .encode([object], depthLimit: (nestingLimit, objectDepthLimit)).values
-        return JSON.array(values).serialized(style: .canonical)
+    /// - Complexity: as ``document(of:)``.
+    public func write(_ context: ObjectContext, toFileAtPath path: String) throws {
+        let lines = try lines(of: context)
+        try FileReplacement.write(toPath: path) { handle in try write(lines, model: context.model, to: handle) }
     }
 
-    /// Writes the document around `objects`, one canonical line each, handing the bytes to `sink` in pieces.
-    private func write(_ objects: [JSON], model: EntityModel, to sink: ([UInt8]) throws -> Void) throws {
+    /// The export document of a store, read from its rows in one snapshot, without managed objects.
+    ///
+    ///     let store = try SQLiteStore(existingAt: "company.sqlite")
+    ///     try GraphExport().write(store: store, toFileAtPath: "company.export.json")
+    ///
+    /// The same bytes as ``document(of:)`` of a context of the store.
+    ///
+    /// - Complexity: O(*n* log *n*) for *n* rows.
+    public func document(of store: SQLiteStore) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try write(lines(of: store), model: store.model) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Writes the export document of a store to a file (see ``document(of:)-(SQLiteStore)``), replacing it only once
+    /// the whole document is written.
+    public func write(store: SQLiteStore, toFileAtPath path: String) throws {
+        // Each line goes to the file as it is written: the document is never whole in memory.
+        let graph = try store.snapshot { try ExportGraph(store: store) }
+        let writer = CanonicalExportWriter(graph: graph)
+        let roots = try writer.topLevel(selecting: selectedEntities(of: graph.model))
+        try FileReplacement.write(toPath: path) { handle in
+            try write(model: store.model, lines: { line in try writer.write(roots, line: line) }, to: handle)
+        }
+    }
+
+    /// The canonical line of each top-level object of a context's objects, in document order: read in one
+    /// transaction when the context has a store, so that the export is one snapshot even while others write.
+    func lines(of context: ObjectContext) throws -> [[UInt8]] {
+        func read() throws -> [[UInt8]] {
+            var objects: [ManagedObject] = []
+            for root in context.model.entities where root.parentName == nil { objects += try context.fetch(root.name) }
+            return try lines(of: ExportGraph(objects: objects, model: context.model))
+        }
+        guard let connection = context.store?.connection, !connection.isInsideTransaction else { return try read() }
+        return try connection.inTransaction(.deferred, read)
+    }
+
+    /// The canonical line of each top-level object of a store's rows, read in one snapshot.
+    func lines(of store: RowStore) throws -> [[UInt8]] {
+        try lines(of: store.snapshot { try ExportGraph(store: store) })
+    }
+
+    private func lines(of graph: ExportGraph) throws -> [[UInt8]] {
+        let writer = CanonicalExportWriter(graph: graph)
+        return try writer.lines(of: writer.topLevel(selecting: selectedEntities(of: graph.model)))
+    }
+
+    /// The selected entities with their subentities; nil for every entity.
+    ///
+    /// - Throws: ``ExportError`` for a name the model lacks.
+    private func selectedEntities(of model: EntityModel) throws -> Set<String>? {
+        guard let entityNames else { return nil }
+        var names = Set<String>()
+        for name in entityNames {
+            guard let entity = model.entity(named: name) else {
+                throw ExportError(
+                    "unknown entity '\(TerminalText.escaped(name))'\(Suggestion.didYouMean(name, among: model.entityNames)); "
+                        + "the model has \(model.entityNames.joined(separator: ", "))")
+            }
+            names.formUnion(entity.kinds)
+        }
+        return names
+    }
+
+    /// Writes the document to a file handle, in pieces.
+    private func write(_ lines: [[UInt8]], model: EntityModel, to handle: FileHandle) throws {
+        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: handle)
+    }
+
+    private func write(
+        model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to handle: FileHandle
+    ) throws {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 17)
+        try write(model: model, lines: lines) { chunk in
+            buffer.append(contentsOf: chunk)
+            if buffer.count >= 1 << 16 {
+                try handle.write(contentsOf: buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        try handle.write(contentsOf: buffer)
+    }
+
+    /// Writes the document around `lines`, the canonical objects, handing the bytes to `sink` in pieces.
+    private func write(_ lines: [[UInt8]], model: EntityModel, to sink: ([UInt8]) throws -> Void) throws {
+        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: sink)
+    }
+
+    /// Writes the document around the lines `lines` gives, one at a time, handing the bytes to `sink` in pieces.
+    private func write(
+        model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to sink: ([UInt8]) throws -> Void
+    ) throws {
         // The model, pretty, indented one level to sit inside the document.
         var modelText: [UInt8] = []
         for byte in model.json.serialized(style: .pretty) {
@@ -211,16 +177,15 @@ public struct GraphExport {
         }
         try sink(Array("{\n  \"format\": \"\(Self.format)\",\n  \"formatVersion\": \(Self.formatVersion),\n  \"model\": ".utf8))
         try sink(modelText)
-        if objects.isEmpty {
-            try sink(Array(",\n  \"objects\": []\n}\n".utf8))
-            return
+        var count = 0
+        try withoutActuallyEscaping(sink) { sink in
+            try lines { line in
+                try sink(Array((count == 0 ? ",\n  \"objects\": [\n    " : ",\n    ").utf8))
+                try sink(line)
+                count += 1
+            }
         }
-        try sink(Array(",\n  \"objects\": [".utf8))
-        for (index, object) in objects.enumerated() {
-            try sink(Array((index == 0 ? "\n    " : ",\n    ").utf8))
-            try sink(object.serialized(style: .canonical))
-        }
-        try sink(Array("\n  ]\n}\n".utf8))
+        try sink(Array((count == 0 ? ",\n  \"objects\": []\n}\n" : "\n  ]\n}\n").utf8))
     }
 }
 

@@ -8,7 +8,8 @@
 ///     Employee.ID: name 'ID' differs from 'id' only in case, and the store's names ignore case
 ///     A_bs: the entity's table would be named like the join table of A.bs (the store's names ignore case)
 ///
-/// The store's schema (``StoreSchema``) takes its names from here.
+/// The store's schema (``StoreSchema``) takes its names from here, and its join tables from
+/// ``EntityModel/linkStorage(of:in:)``.
 enum StoreNames {
     /// Prefixes of the names of the store's own tables (`_seedkit_metadata`, the seed ledger's `_seedkit_seed_…`)
     /// and of SQLite's (`sqlite_master`, …), in lowercase.
@@ -24,32 +25,6 @@ enum StoreNames {
 }
 
 extension EntityModel {
-    /// The join table of a to-many relationship of `entity`, and whether `entity`'s side is its owner (the `source`
-    /// side, which names it and keeps its order); nil for a to-one, or a to-many stored in its to-one inverse's
-    /// column.
-    ///
-    /// One table per pair: the ordered side names it when only one side is ordered, else the side whose declaring
-    /// entity and name sort first. A to-many without inverse has a table of its own.
-    func joinTable(of relationship: RelationshipDescription, in entity: Entity) -> (name: String, isOwner: Bool)? {
-        guard relationship.isToMany else { return nil }
-        let declaring = declaringEntity(of: relationship.name, in: entity)
-        let destination = destination(of: relationship)
-        guard let inverse = relationship.inverse.flatMap({ destination.relationship(named: $0) }) else {
-            return ("\(declaring)_\(relationship.name)", true)
-        }
-        guard inverse.isToMany else { return nil }
-        let inverseDeclaring = declaringEntity(of: inverse.name, in: destination)
-        let mine = (declaring, relationship.name), theirs = (inverseDeclaring, inverse.name)
-        let isOwner = relationship.isOrdered != inverse.isOrdered ? relationship.isOrdered : mine <= theirs
-        return (isOwner ? "\(declaring)_\(relationship.name)" : "\(inverseDeclaring)_\(inverse.name)", isOwner)
-    }
-
-    /// The entity of `entity`'s lineage that declares the relationship `name`.
-    private func declaringEntity(of name: String, in entity: Entity) -> String {
-        entity.lineage.last { self.entity(named: $0)?.declaration.relationships.contains { $0.name == name } ?? false }
-            ?? entity.name
-    }
-
     /// Every clash among the names a store makes from the model, as errors naming both sides.
     ///
     /// - Complexity: O(*n*) in the number of entities and properties.
@@ -99,21 +74,19 @@ extension EntityModel {
             }
             // Positions of ordered to-manys whose to-one inverse is stored in this table.
             for entity in entities {
-                for relationship in entity.declaration.relationships where relationship.isOrdered {
-                    let destination = destination(of: relationship)
-                    guard destination.rootName == root.name,
-                        let inverse = relationship.inverse.flatMap({ destination.relationship(named: $0) }),
-                        !inverse.isToMany
+                for relationship in entity.declaration.relationships {
+                    guard destination(of: relationship).rootName == root.name,
+                        case .memberColumn(let inverse, isOrdered: true) = linkStorage(of: relationship, in: entity)
                     else { continue }
                     columns.add(
-                        StoreNames.positionColumn(inverse: inverse.name), kind: .position,
+                        StoreNames.positionColumn(inverse: inverse), kind: .position,
                         entity: entity.name, property: relationship.name, clashes: &clashes)
                 }
             }
         }
         for entity in entities {
             for relationship in entity.declaration.relationships {
-                guard let (name, isOwner) = joinTable(of: relationship, in: entity), isOwner else { continue }
+                guard case .joinTable(let name, isOwner: true, _) = linkStorage(of: relationship, in: entity) else { continue }
                 clashes.add(
                     table: name, "the join table of \(entity.name).\(relationship.name)", entity: entity.name,
                     property: relationship.name)

@@ -534,6 +534,22 @@ extension Choosing {
                     explainType(type, of: "\(entity).\(key)", example: known.example)
                 }
             }
+            // Objects only ever named by identity, never stated beyond it: the names are how the templates create
+            // them, so the model says so (a reference must otherwise name an object that exists).
+            let identity = identities[entity] ?? []
+            let statements = tree(of: entity).flatMap { statementsOf[$0] ?? [] }
+            if parents[entity] == nil, !identity.isEmpty, !statements.isEmpty,
+                statements.allSatisfy({ index in
+                    let statement = inference.statements[index]
+                    return statement.isNested && statement.isScalarOnly && statement.valued.isSubset(of: identity)
+                })
+            {
+                declaration.isCreatedByReference = true
+                choose(
+                    .identity, "\(entity) createdByReference",
+                    "its objects are only ever named by \(identity.joined(separator: ", ")), never stated beyond it: the "
+                        + "names create them")
+            }
             declarations.append(declaration)
         }
         let choices = self.choices.sorted { ($0.subject, $0.kind.rawValue) < ($1.subject, $1.kind.rawValue) }

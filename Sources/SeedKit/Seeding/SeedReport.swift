@@ -29,8 +29,14 @@ public struct SeedReport: Sendable {
     public var entities: [String: Counts] = [:]
     /// Every problem of the set, sorted by file, line and column; empty unless ``status`` is `invalid`.
     public var issues: [SeedIssue] = []
-    /// Objects kept because the application changed them since they were seeded, as `Entity key` descriptions.
+    /// Objects kept because the application changed them since they were seeded (or deleted them), named as
+    /// `Employee[email=ann@example.com]`, sorted.
     public var keptObjects: [String] = []
+    /// The properties both the templates and the application changed since the last seed: kept as the
+    /// application left them, unless the run was forced (then written, and still listed).
+    public var conflicts: [SeedConflict] = []
+    /// Seeded objects the templates no longer hold, left in the store (`prune` deletes them), sorted.
+    public var removedFromTemplates: [String] = []
     /// The template set's fingerprint.
     public var fingerprint: String
     public var isDryRun = false
@@ -69,6 +75,9 @@ public struct SeedReport: Sendable {
         var members: JSONObject = [
             "status": .string(status.rawValue), "entities": .object(entityObjects), "errors": .array(errors),
             "dryRun": .bool(isDryRun), "fingerprint": .string(fingerprint),
+            "kept": .array(keptObjects.map(JSON.string)),
+            "conflicts": .array(conflicts.map(\.json)),
+            "removedFromTemplates": .array(removedFromTemplates.map(JSON.string)),
         ]
         if let plan { members["plan"] = plan.json }
         return .object(members)
@@ -92,5 +101,35 @@ public struct SeedReport: Sendable {
             }.joined(separator: "  ")
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// A property that both the templates and the application changed since the last seed.
+///
+///     Employee[email=e1@example.com].salary: template 40011.5, store 40020 (changed by the application)
+public struct SeedConflict: Sendable, Hashable, CustomStringConvertible {
+    /// The object, as `Employee[email=e1@example.com]`.
+    public var object: String
+    public var property: String
+    /// The template's value and the store's, as canonical JSON (strings plain where unambiguous).
+    public var templateValue: String
+    public var storeValue: String
+
+    public init(object: String, property: String, templateValue: String, storeValue: String) {
+        self.object = object
+        self.property = property
+        self.templateValue = templateValue
+        self.storeValue = storeValue
+    }
+
+    public var description: String {
+        "\(object).\(TerminalText.escaped(property)): template \(templateValue), store \(storeValue) (changed by the application)"
+    }
+
+    var json: JSON {
+        .object([
+            "object": .string(object), "property": .string(property), "template": .string(templateValue),
+            "store": .string(storeValue),
+        ])
     }
 }

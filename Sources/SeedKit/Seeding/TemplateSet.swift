@@ -37,27 +37,34 @@ public struct TemplateSet: Sendable {
         var stamp: String?
         /// Whether ``bytes`` holds the contents: false when a known stamp stood for them.
         var isRead = true
+        /// The file the walk found at the path, which a later read (to locate a problem) must open too.
+        var identity: FileIdentity?
     }
 
-    /// What a file's metadata say about its contents: its size, modification time (to the nanosecond) and inode.
+    /// What a file's metadata say about its contents: its size, modification and change times (to the nanosecond)
+    /// and inode.
     ///
     /// An unchanged stamp is taken for unchanged contents, as `make`, `rsync` and `git` do, so that a launch that finds
-    /// its set unchanged needs no file's contents. Like `git`, a file modified just before it was read gets no stamp:
-    /// a change within the file system's time granularity might keep the time. Just before means within 2 seconds for
-    /// a time without fraction (file systems with whole or even seconds), else within 100 milliseconds (nanosecond
+    /// its set unchanged needs no file's contents. The change time is the kernel's own, set by every write and never
+    /// set back, so a file rewritten in place with its old size and modification time restored (`cp -p`, `tar -x`,
+    /// `rsync -t --inplace`) has another stamp. Like `git`, a file modified just before it was read gets no stamp: a
+    /// change within the file system's time granularity might keep the time. Just before means within 2 seconds for a
+    /// time without fraction (file systems with whole or even seconds), else within 100 milliseconds (nanosecond
     /// times, set from a clock that ticks every few milliseconds).
     enum Stamp {
         /// The stamp of a file with this status, read at `readTime`; nil when the file was modified too recently.
         static func of(_ status: stat, readTime: timespec) -> String? {
             #if canImport(Darwin)
-            let modified = status.st_mtimespec
+            let modified = status.st_mtimespec, changed = status.st_ctimespec
             #else
-            let modified = status.st_mtim
+            let modified = status.st_mtim, changed = status.st_ctim
             #endif
-            let margin: Int64 = modified.tv_nsec == 0 ? 2_000_000_000 : 100_000_000
-            let age = (Int64(readTime.tv_sec) - Int64(modified.tv_sec)) * 1_000_000_000 + Int64(readTime.tv_nsec) - Int64(modified.tv_nsec)
-            guard age > margin else { return nil }
-            return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(status.st_ino)"
+            for time in [modified, changed] {
+                let margin: Int64 = time.tv_nsec == 0 ? 2_000_000_000 : 100_000_000
+                let age = (Int64(readTime.tv_sec) - Int64(time.tv_sec)) * 1_000_000_000 + Int64(readTime.tv_nsec) - Int64(time.tv_nsec)
+                guard age > margin else { return nil }
+            }
+            return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec) \(status.st_ino)"
         }
 
         /// The current time, against which stamps are taken.
@@ -109,7 +116,7 @@ public struct TemplateSet: Sendable {
                     else { return false }
                     let file = File(
                         relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: [], hash: recorded.hash,
-                        stamp: recorded.stamp, isRead: false)
+                        stamp: recorded.stamp, isRead: false, identity: entry.identity)
                     reads.withLock { $0[index] = .success(file) }
                     return true
                 }
@@ -122,7 +129,7 @@ public struct TemplateSet: Sendable {
                     reads[index] = contents[offset].map { read in
                         File(
                             relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: hashes[offset],
-                            stamp: read.stamp)
+                            stamp: read.stamp, identity: entry.identity)
                     }
                 }
             }
@@ -189,11 +196,11 @@ public struct TemplateSet: Sendable {
     }
 
     /// The bytes of the regular file at `path` (a symbolic link is followed), or why they cannot be read; a FIFO is
-    /// opened without blocking and refused.
+    /// opened without blocking and refused. When `identity` is given, the file opened must be that one.
     ///
     /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
-    static func contents(ofFile path: String) -> Result<[UInt8], ReadFailure> {
-        read(path, expecting: nil, readTime: Stamp.now).map(\.bytes)
+    static func contents(ofFile path: String, expecting identity: FileIdentity?) -> Result<[UInt8], ReadFailure> {
+        read(path, expecting: identity, readTime: Stamp.now).map(\.bytes)
     }
 
     /// The bytes of the regular file at `path`, and its stamp as of `readTime`, or why they cannot be read; when

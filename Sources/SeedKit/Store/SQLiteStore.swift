@@ -21,6 +21,9 @@ public final class SQLiteStore {
         public var allowsDataLoss = false
         /// How the connection is opened.
         public var connection = SQLiteConnection.Configuration()
+        /// Whether opening leaves creating or migrating the schema to ``prepareSchema()``, so that a caller can make
+        /// it part of its own transaction (the seeder's, with the rows and the ledger).
+        var defersSchemaChanges = false
 
         public init() {}
     }
@@ -30,10 +33,17 @@ public final class SQLiteStore {
     public let connection: SQLiteConnection
     /// A hash of the model's canonical JSON: two models with the same fingerprint have the same schema.
     public let modelFingerprint: String
+    /// The options the store was opened with, for a deferred ``prepareSchema()``.
+    let options: Options
 
     let schema: StoreSchema
     /// The INSERT statement text of each entity of the model, by entity, built on first use.
     var insertSQLByEntity: [ObjectIdentifier: String] = [:]
+    /// The multi-row INSERT statements of bulk inserts (``RowStore/insert(_:)``), by entity and row count: found
+    /// without hashing their long texts.
+    var rowInsertStatements: [RowInsertShape: Statement] = [:]
+    /// The multi-row INSERT statements of join rows, by table and row count.
+    var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
     public static let schemaVersion = 1
@@ -52,10 +62,12 @@ public final class SQLiteStore {
         var configuration = options.connection
         configuration.usesWriteAheadLog = false
         self.connection = try SQLiteConnection(path: path, configuration: configuration)
+        self.options = options
         do {
             _ = try Self.contents(of: connection)
             if options.connection.usesWriteAheadLog { try connection.enableWriteAheadLog() }
-            try prepareSchema(options: options)
+            guard !options.defersSchemaChanges else { return }
+            try prepareSchema()
         } catch var error as StoreError {
             error.path = path
             throw error
@@ -86,11 +98,13 @@ public final class SQLiteStore {
     ///
     /// The usual open finds the store up to date and takes no write lock. Otherwise the state is read again inside
     /// a `BEGIN IMMEDIATE` transaction before anything is written: another process may have created or migrated the
-    /// store between the two reads, and SQLite serializes only the second one.
-    private func prepareSchema(options: Options) throws {
+    /// store between the two reads, and SQLite serializes only the second one. Inside the caller's transaction,
+    /// which holds the write lock, it is part of that transaction.
+    func prepareSchema() throws {
         guard let pending = try pendingSchemaChange() else { return }
         if case .creation = pending, connection.isReadOnly { return }
-        try connection.inTransaction(.immediate) {
+        let inCallersTransaction = connection.isInsideTransaction
+        func change() throws {
             switch try pendingSchemaChange() {
             case nil:
                 return
@@ -103,6 +117,7 @@ public final class SQLiteStore {
                 try migrate(from: storedModel, existingTables: tables, options: options)
             }
         }
+        if inCallersTransaction { try connection.inSavepoint(change) } else { try connection.inTransaction(.immediate, change) }
     }
 
     /// What opening must write: nothing, the whole schema, or a migration from the model the store holds.
@@ -158,6 +173,18 @@ public final class SQLiteStore {
         }
         return (tableNames, metadata)
     }
+}
+
+/// What a multi-row INSERT statement depends on.
+struct RowInsertShape: Hashable {
+    let entity: ObjectIdentifier
+    let rowCount: Int
+}
+
+/// What a multi-row INSERT statement of join rows depends on.
+struct JoinInsertShape: Hashable {
+    let table: String
+    let rowCount: Int
 }
 
 // A store is confined like its connection.

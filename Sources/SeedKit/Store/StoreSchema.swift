@@ -49,25 +49,22 @@ struct StoreSchema {
         for entity in model.entities {
             var storages: [RelationshipStorage] = []
             for relationship in entity.relationships {
-                let destination = model.destination(of: relationship)
-                let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
-                if !relationship.isToMany {
+                switch model.linkStorage(of: relationship, in: entity) {
+                case .sourceColumn:
                     storages.append(.foreignKey(column: relationship.name))
-                } else if let inverse, !inverse.isToMany {
+                case .memberColumn(let inverse, let isOrdered):
+                    let destination = model.destination(of: relationship)
                     var positionColumn: String?
-                    if relationship.isOrdered {
-                        let name = try Self.identifier(StoreNames.positionColumn(inverse: inverse.name))
+                    if isOrdered {
+                        let name = try Self.identifier(StoreNames.positionColumn(inverse: inverse))
                         positionColumn = name
                         try tables[destination.rootName]!.add(
                             ColumnSchema(name: name, kind: .position, aliases: [], attribute: nil),
                             entity: destination.name)
                     }
-                    storages.append(
-                        .inverseForeignKey(
-                            table: destination.rootName, column: inverse.name, positionColumn: positionColumn))
-                } else {
-                    // One join table per pair: the owner side names it and keeps its order.
-                    let (tableName, isOwner) = model.joinTable(of: relationship, in: entity)!
+                    storages.append(.inverseForeignKey(table: destination.rootName, column: inverse, positionColumn: positionColumn))
+                case .joinTable(let tableName, let isOwner, _):
+                    let destination = model.destination(of: relationship)
                     let name = try Self.identifier(tableName)
                     let sourceTable = isOwner ? entity.rootName : destination.rootName
                     let targetTable = isOwner ? destination.rootName : entity.rootName
