@@ -15,7 +15,7 @@ struct BackgroundReleaseTests {
     }
 
     @Test func valuesAreFreedOnAnotherThread() {
-        let threads = Mutex<[pthread_t]>([])
+        let threads = Locked<[pthread_t]>([])
         let done = DispatchSemaphore(value: 0)
         let caller = pthread_self()
         for _ in 0..<200 {

@@ -559,7 +559,7 @@ struct FlatSetSpec {
             start += size
             let bytes = (objects.count == 1 ? objects[0] : .array(objects)).serialized(style: .pretty)
             let path = "part-\(number).template"
-            files.append(TemplateSet.File(relativePath: path, displayPath: path, bytes: bytes, hash: SeedHash.hex(of: bytes)))
+            files.append(TemplateSet.File(relativePath: path, displayPath: path, bytes: bytes, hash: StableHash.hex(of: bytes)))
         }
         return files
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import SeedKit
 
@@ -73,7 +72,7 @@ struct SQLiteStoreProcessTests {
         for _ in 0..<5 {
             let path = try Fixtures.temporaryStorePath()
             defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 6) { _ in
                 do {
                     let store = try SQLiteStore(path: path, model: model)
@@ -97,7 +96,7 @@ struct SQLiteStoreProcessTests {
             let path = try Fixtures.temporaryStorePath()
             defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
             _ = try SQLiteStore(path: path, model: old)
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 6) { _ in
                 do {
                     _ = try SQLiteStore(path: path, model: new)
@@ -106,7 +105,7 @@ struct SQLiteStoreProcessTests {
                 }
             }
             #expect(failures.withLock { $0 } == [])
-            #expect(try SQLiteStore(path: path, model: new).modelFingerprint == SQLiteStore.fingerprint(of: new))
+            #expect(try SQLiteStore(path: path, model: new).modelFingerprint == new.fingerprint)
         }
     }
 

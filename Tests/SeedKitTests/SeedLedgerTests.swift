@@ -10,8 +10,8 @@ struct SeedLedgerTests {
         var ledger = SeedLedger()
         ledger.fingerprint = "f\(items)"
         ledger.templates = "Templates"
-        for index in 0..<items { ledger.objects["Item[\(index)]"] = .init(entity: "Item", rowID: Int64(index), hash: SeedHash.hex(of: [UInt8(index % 256)])) }
-        for index in 0..<groups { ledger.objects["Group[\(index)]"] = .init(entity: "Group", rowID: Int64(index), hash: SeedHash.hex(of: [UInt8(index % 256)])) }
+        for index in 0..<items { ledger.objects["Item[\(index)]"] = .init(entity: "Item", rowID: Int64(index), hash: StableHash.hex(of: [UInt8(index % 256)])) }
+        for index in 0..<groups { ledger.objects["Group[\(index)]"] = .init(entity: "Group", rowID: Int64(index), hash: StableHash.hex(of: [UInt8(index % 256)])) }
         return ledger
     }
 
@@ -59,7 +59,7 @@ struct SeedLedgerTests {
             String(repeating: "long key ", count: 100),
         ]
         for (index, key) in keys.enumerated() {
-            ledger.objects[key] = .init(entity: "E\(index % 3)", rowID: Int64(index) * 1_000_003, hash: SeedHash.hex(of: Array(key.utf8)))
+            ledger.objects[key] = .init(entity: "E\(index % 3)", rowID: Int64(index) * 1_000_003, hash: StableHash.hex(of: Array(key.utf8)))
         }
         ledger.objects["Low"] = .init(entity: "E0", rowID: -1, hash: "0000000000000000")
         ledger.objects["High"] = .init(entity: "E0", rowID: .max, hash: "ffffffffffffffff")
@@ -173,12 +173,12 @@ struct SeedLedgerTests {
 
     @Test func hashTextRoundTrips() {
         for value: UInt64 in [0, 1, 0xf, 0x10, 0xdead_beef, .max, 0xcbf2_9ce4_8422_2325] {
-            let text = SeedHash.text(of: value)
+            let text = StableHash.text(of: value)
             #expect(text == String(repeating: "0", count: 16 - String(value, radix: 16).count) + String(value, radix: 16))
-            #expect(SeedHash.value(ofText: text) == value)
+            #expect(StableHash.value(ofText: text) == value)
         }
         for text in ["", "h", "0123456789ABCDEF", "0123456789abcde", "0123456789abcdef0", "0123456789abcdeg", "０123456789abcde"] {
-            #expect(SeedHash.value(ofText: text) == nil, "\(text)")
+            #expect(StableHash.value(ofText: text) == nil, "\(text)")
         }
     }
 }

@@ -49,7 +49,7 @@ struct SeedRowsTests {
                 ]),
         ])
         func file(_ text: String) -> [TemplateSet.File] {
-            [TemplateSet.File(relativePath: "b.template", displayPath: "b.template", bytes: Array(text.utf8), hash: SeedHash.hex(of: Array(text.utf8)))]
+            [TemplateSet.File(relativePath: "b.template", displayPath: "b.template", bytes: Array(text.utf8), hash: StableHash.hex(of: Array(text.utf8)))]
         }
         let missing = file(#"[{"class": "Book", "isbn": "1", "title": "One"}, {"class": "Book", "isbn": "2"}]"#)
         #expect(SeedRows(reading: missing, model: model) == nil)

@@ -27,7 +27,7 @@ struct SeederTests {
     @Test func progressIsReportedFileByFileThenObjects() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let seen = Mutex<[SeedProgress]>([])
+        let seen = Locked<[SeedProgress]>([])
         let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
         let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
         _ = try seeder.seed(templates: directory.appendingPathComponent("Templates"), options: options)
@@ -63,7 +63,7 @@ struct SeederTests {
         let theirs = try writeSet(other, to: "Theirs")
         let path = directory.appendingPathComponent("app.sqlite").path
         // The other seeder runs to its end while this one reads its first file, before this one's store is linked.
-        let otherReport = Mutex<SeedReport?>(nil)
+        let otherReport = Locked<SeedReport?>(nil)
         let options = SeedOptions(progress: { progress in
             guard progress.completed == 1, otherReport.withLock({ $0 == nil }) else { return }
             let report = try? Seeder(storePath: path).seed(templates: theirs)
@@ -88,7 +88,7 @@ struct SeederTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let templates = directory.appendingPathComponent("Templates")
         try spec.write(to: templates, model: model)
-        let seen = Mutex<[SeedProgress]>([])
+        let seen = Locked<[SeedProgress]>([])
         let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
         let report = try Seeder(storePath: directory.appendingPathComponent("app.sqlite").path).seed(templates: templates, options: options)
         #expect(report.status == .applied)
@@ -201,7 +201,7 @@ struct SeederTests {
                     members[relationship.name] = try object.object(at: index).map { .string(try #require(keys[ObjectIdentifier($0)])) } ?? .null
                 }
             }
-            #expect(hash == SeedHash.hex(of: JSON.object(members).serialized(style: .canonical)), "\(key)")
+            #expect(hash == StableHash.hex(of: JSON.object(members).serialized(style: .canonical)), "\(key)")
         }
     }
 
@@ -344,8 +344,8 @@ struct SeederTests {
     }
 
     @Test func hashIsFNV1a() {
-        #expect(SeedHash.hex(of: []) == "cbf29ce484222325")
-        #expect(SeedHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
-        #expect(SeedHash.hex(of: Array("13900".utf8)) == "00f5898e9456454c", "16 digits, leading zeros kept")
+        #expect(StableHash.hex(of: []) == "cbf29ce484222325")
+        #expect(StableHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
+        #expect(StableHash.hex(of: Array("13900".utf8)) == "00f5898e9456454c", "16 digits, leading zeros kept")
     }
 }

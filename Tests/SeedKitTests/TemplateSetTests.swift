@@ -39,7 +39,7 @@ struct TemplateSetTests {
         #expect(set.files.map(\.displayPath) == paths.map { "\(templates.path)/\($0)" })
         #expect(set.files.map { String(decoding: $0.bytes, as: UTF8.self) }
             == ["hidden", "B", "a-b", "a", "a/b/c", "a/z", "b", "inner", "é"])
-        #expect(set.files.allSatisfy { $0.hash == SeedHash.hex(of: $0.bytes) })
+        #expect(set.files.allSatisfy { $0.hash == StableHash.hex(of: $0.bytes) })
         #expect(set.issues.isEmpty)
     }
 
@@ -53,7 +53,7 @@ struct TemplateSetTests {
         #expect(set.files.map(\.relativePath) == files.keys.sorted())
         for file in set.files {
             #expect(file.bytes == Array(files[file.relativePath]!.utf8), "\(file.relativePath)")
-            #expect(file.hash == SeedHash.hex(of: Array(files[file.relativePath]!.utf8)), "\(file.relativePath)")
+            #expect(file.hash == StableHash.hex(of: Array(files[file.relativePath]!.utf8)), "\(file.relativePath)")
         }
     }
 
@@ -128,9 +128,9 @@ struct TemplateSetTests {
     @Test func hashesComputedTogetherAreEachArraysHash() {
         for count in 0...9 {
             let arrays = (0..<count).map { index in (0..<(index * 13 % 29)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) } }
-            #expect(SeedHash.hexes(of: arrays) == arrays.map { SeedHash.hex(of: $0) }, "\(count) arrays")
+            #expect(StableHash.hexes(of: arrays) == arrays.map { StableHash.hex(of: $0) }, "\(count) arrays")
         }
-        #expect(SeedHash.hexes(of: [[], Array("a".utf8), [], []]) == ["cbf29ce484222325", "af63dc4c8601ec8c", "cbf29ce484222325", "cbf29ce484222325"])
+        #expect(StableHash.hexes(of: [[], Array("a".utf8), [], []]) == ["cbf29ce484222325", "af63dc4c8601ec8c", "cbf29ce484222325", "cbf29ce484222325"])
     }
 
     /// Hashing the texts of one buffer together gives each text's own hash, wherever the texts lie.
@@ -138,7 +138,7 @@ struct TemplateSetTests {
         let buffer = (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
         for count in 0...9 {
             let ranges = (0..<count).map { index in (index * 37 % 200)..<(index * 37 % 200 + index * 13 % 29) }
-            #expect(SeedHash.values(of: buffer, ranges: ranges) == ranges.map { SeedHash.value(of: buffer[$0]) }, "\(count) texts")
+            #expect(StableHash.values(of: buffer, ranges: ranges) == ranges.map { StableHash.value(of: buffer[$0]) }, "\(count) texts")
         }
     }
 

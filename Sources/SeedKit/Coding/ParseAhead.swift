@@ -16,8 +16,8 @@ import Dispatch
 ///
 /// - Complexity: O(*n*) in the size of the texts, spread over two threads.
 final class ParseAhead: Sendable {
-    private let results = Mutex<[Int: Result<JSON, JSONSyntaxError>]>([:])
-    private let released = Mutex<[JSON]>([])
+    private let results = Locked<[Int: Result<JSON, JSONSyntaxError>]>([:])
+    private let released = Locked<[JSON]>([])
     private let produced = DispatchSemaphore(value: 0)
     private let room: DispatchSemaphore
 
@@ -25,7 +25,7 @@ final class ParseAhead: Sendable {
     init(texts: [(bytes: [UInt8], file: String?)?], lookahead: Int = 8) {
         room = DispatchSemaphore(value: lookahead)
         // Each text is taken out as it is parsed: the parser holds none it is done with.
-        let unparsed = Mutex(texts)
+        let unparsed = Locked(texts)
         let count = texts.count
         DispatchQueue.global().async { [results, released, produced, room] in
             for index in 0..<count {

@@ -32,7 +32,7 @@ extension ExportDocument {
     ///
     /// - Throws: The first path's error, when several fail.
     public static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
-        let results = Mutex([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
+        let results = Locked([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
             results.withLock { $0[index] = result }

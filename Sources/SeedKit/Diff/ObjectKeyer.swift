@@ -36,7 +36,7 @@ struct ObjectKeyer: Sendable {
     func display(of object: JSON, entity: Entity) -> String {
         if let key = key(of: object, entity: entity), let display = display(ofKey: key) { return display }
         if case .string(let id)? = object["$id"] { return "\(entity.name)[$id=\(id)]" }
-        return "\(entity.name)@" + SeedHash.hex(of: object.serialized(style: .canonical)).prefix(8)
+        return "\(entity.name)@" + StableHash.hex(of: object.serialized(style: .canonical)).prefix(8)
     }
 
     /// How a diff shows the object of an identity key, `Employee[email=ann@example.com]`, from the key alone;

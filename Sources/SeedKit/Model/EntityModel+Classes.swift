@@ -45,7 +45,7 @@ struct ClassReflection: Sendable {
     let properties: [Property]
     let superclass: ManagedObject.Type?
 
-    private static let cache = Mutex<[ObjectIdentifier: ClassReflection]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ClassReflection]>([:])
 
     /// The reflection of `objectClass`, made once per class from a prototype instance.
     ///

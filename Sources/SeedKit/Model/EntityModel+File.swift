@@ -68,6 +68,14 @@ extension EntityModel {
         try Data(json.serialized(style: .pretty) + [UInt8(ascii: "\n")]).write(to: url, options: .atomic)
     }
 
+    /// The ``StableHash`` of the model's canonical JSON, in hex: two models with the same fingerprint have the same
+    /// entities, and a store or a template set records the fingerprint of the model it was made with.
+    ///
+    /// - Complexity: O(*n*) in the size of the model.
+    package var fingerprint: String {
+        StableHash.hex(of: json.serialized(style: .canonical))
+    }
+
     /// The model in the JSON model file format; ``init(json:)`` reads it back as an equal model.
     public var json: JSON {
         var entities: JSONObject = [:]

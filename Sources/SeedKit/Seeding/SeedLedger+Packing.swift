@@ -2,7 +2,7 @@ extension SeedLedger {
     /// How one blob of the packed objects table stores its hashes: its first byte.
     enum HashForm: UInt8 {
         /// Each hash is 8 bytes, little-endian: the value of a hash that is 16 lowercase hex digits, as
-        /// ``SeedHash`` writes them.
+        /// ``StableHash`` writes them.
         case value = 1
         /// Each hash is its UTF-8 byte count (a varint) and the bytes: an entity with any other hash text.
         case text = 2
@@ -19,7 +19,7 @@ extension SeedLedger {
             bytes = [hashForm.rawValue]
         }
 
-        /// Appends an entry with a hash as ``SeedHash`` computes it, to a blob of hash values.
+        /// Appends an entry with a hash as ``StableHash`` computes it, to a blob of hash values.
         mutating func append(key: String, rowID: Int64, hashValue: UInt64) {
             precondition(hashForm == .value, "a hash value goes in a blob of hash values")
             appendKeyAndRowID(key, rowID)
@@ -33,7 +33,7 @@ extension SeedLedger {
         mutating func append(key: String, rowID: Int64, hash: String) -> Bool {
             switch hashForm {
             case .value:
-                guard let value = SeedHash.value(ofText: hash) else { return false }
+                guard let value = StableHash.value(ofText: hash) else { return false }
                 append(key: key, rowID: rowID, hashValue: value)
             case .text:
                 appendKeyAndRowID(key, rowID)
@@ -115,7 +115,7 @@ extension SeedLedger {
             case .value:
                 var value: UInt64 = 0
                 for shift in stride(from: 0, to: 64, by: 8) { value |= UInt64(try reader.byte()) << UInt64(shift) }
-                hash = SeedHash.text(of: value)
+                hash = StableHash.text(of: value)
             case .text:
                 hash = try reader.text(what: "hash")
             }

@@ -14,7 +14,7 @@
 ///
 /// The objects of one entity are one blob, so that writing 200,000 of them is a few statements, not 200,000 rows and
 /// index entries. The blob's first byte is its hash form (`HashForm`): 1 when every hash of the entity is 16
-/// lowercase hex digits, as ``SeedHash`` writes them, else 2. Then, for each object in no particular order: the
+/// lowercase hex digits, as ``StableHash`` writes them, else 2. Then, for each object in no particular order: the
 /// key's UTF-8 byte count and bytes, the row id (as the bit pattern of an unsigned number), and the hash — in form 1
 /// its value in 8 bytes, little-endian, in form 2 its UTF-8 byte count and bytes. Counts and row ids are LEB128
 /// varints: seven bits a byte, low bits first, the high bit set on every byte but the last.

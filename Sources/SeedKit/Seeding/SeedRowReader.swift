@@ -76,7 +76,7 @@ struct SeedRowReader {
             rows.append(row)
         }
         // The file's value texts hashed together: several at a time go faster than one by one.
-        for (index, hash) in SeedHash.values(of: valueTexts, ranges: valueTextRanges).enumerated() { rows[index].hash = hash }
+        for (index, hash) in StableHash.values(of: valueTexts, ranges: valueTextRanges).enumerated() { rows[index].hash = hash }
         return rows
     }
 

@@ -127,8 +127,8 @@ struct SeedRows: Sendable {
 
         private let files: [TemplateSet.File]
         private let model: EntityModel
-        private let state = Mutex(State())
-        private let sequence = Mutex(Sequence())
+        private let state = Locked(State())
+        private let sequence = Locked(Sequence())
         private let fileDone = DispatchSemaphore(value: 0)
         private let helperDone = DispatchSemaphore(value: 0)
 

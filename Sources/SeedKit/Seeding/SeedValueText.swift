@@ -56,13 +56,13 @@ struct SeedValueText {
         writeValueText(
             of: object.entity, attribute: { object.attributeValue(at: $0) }, toOne: { object.object(at: $0).map(key) },
             toMany: { object.objects(at: $0).map(key) })
-        return SeedHash.hex(of: emitter.bytes)
+        return StableHash.hex(of: emitter.bytes)
     }
 
     /// Appends the value text of an object of `entity` given by its parts to `texts`: `attribute` gives the value
     /// of the attribute at an index, `toOne` the key of a to-one's target, `toMany` the keys of a to-many's members.
     ///
-    /// For hashing many objects' texts at once, which is faster than one at a time (``SeedHash/values(of:ranges:)``).
+    /// For hashing many objects' texts at once, which is faster than one at a time (``StableHash/values(of:ranges:)``).
     mutating func appendValueText(
         of entity: Entity, attribute: (Int) -> AttributeValue?, toOne: (Int) -> String?, toMany: (Int) -> [String],
         to texts: inout [UInt8]

@@ -88,7 +88,7 @@ public struct Seeder {
         }
         let total = report.fileCount
         // Each file is reported checked once: a flat reading that gives up has reported the files it read.
-        let furthestChecked = Mutex(0)
+        let furthestChecked = Locked(0)
         let filesChecked = options.progress.map { report in
             { (checked: Int) in
                 guard furthestChecked.withLock({ furthest in
@@ -253,7 +253,7 @@ struct SeedInput {
         model = source.model
         isModelInferred = source.isInferred
         issues = (set.issues + source.issues).sorted()
-        if let model { fingerprint = set.fingerprint(modelFingerprint: SQLiteStore.fingerprint(of: model)) }
+        if let model { fingerprint = set.fingerprint(modelFingerprint: model.fingerprint) }
     }
 
     /// The templates decoded into a context of their own, with every problem: syntax, types, references, and
@@ -275,7 +275,7 @@ struct SeedInput {
         for file in consume files {
             let path = directory.appendingPathComponent(file.relativePath).path, hash = file.hash
             decoder.add(bytes: file.bytes, file: file.displayPath) {
-                (try? TemplateSet.contents(ofFile: path).get()).flatMap { SeedHash.hex(of: $0) == hash ? $0 : nil }
+                (try? TemplateSet.contents(ofFile: path).get()).flatMap { StableHash.hex(of: $0) == hash ? $0 : nil }
             }
         }
         var issues = issues

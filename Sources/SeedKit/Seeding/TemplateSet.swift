@@ -92,7 +92,7 @@ public struct TemplateSet: Sendable {
         let found = walk.found.sorted { $0.relativePath < $1.relativePath }
         let readTime = Stamp.now
         // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
-        let reads = Mutex([Result<File, ReadFailure>?](repeating: nil, count: found.count))
+        let reads = Locked([Result<File, ReadFailure>?](repeating: nil, count: found.count))
         DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
             var indices = Array(task * 4..<min(task * 4 + 4, found.count))
             if !known.isEmpty {
@@ -110,7 +110,7 @@ public struct TemplateSet: Sendable {
                 }
             }
             let contents = indices.map { Self.read(found[$0].path, readTime: readTime) }
-            let hashes = SeedHash.hexes(of: contents.map { (try? $0.get().bytes) ?? [] })
+            let hashes = StableHash.hexes(of: contents.map { (try? $0.get().bytes) ?? [] })
             reads.withLock { reads in
                 for (offset, index) in indices.enumerated() {
                     let entry = found[index]
@@ -145,7 +145,7 @@ public struct TemplateSet: Sendable {
     func fingerprint(modelFingerprint: String) -> String {
         var text = "model \(modelFingerprint)\n"
         for file in files { text += "\(file.hash) \(file.relativePath)\n" }
-        return SeedHash.hex(of: text.utf8)
+        return StableHash.hex(of: text.utf8)
     }
 
     /// Why a file could not be read: the system's reason, or that it is not a regular file.

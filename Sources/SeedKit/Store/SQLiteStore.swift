@@ -47,7 +47,7 @@ public final class SQLiteStore {
     public init(path: String, model: EntityModel, options: Options = Options()) throws {
         self.model = model
         self.schema = try StoreSchema(model: model)
-        self.modelFingerprint = Self.fingerprint(of: model)
+        self.modelFingerprint = model.fingerprint
         self.connection = try SQLiteConnection(path: path, configuration: options.connection)
         do {
             try prepareSchema(options: options)
@@ -65,16 +65,6 @@ public final class SQLiteStore {
     /// A new context whose fetches and saves go to this store.
     public func newContext() -> ObjectContext {
         ObjectContext(model: model, store: self)
-    }
-
-    /// The FNV-1a 64-bit hash of the model's canonical JSON, in hex.
-    static func fingerprint(of model: EntityModel) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in model.json.serialized(style: .canonical) {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Creates the schema in an empty database, or checks and migrates a store's.

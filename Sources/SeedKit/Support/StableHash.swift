@@ -1,21 +1,26 @@
-/// The 64-bit FNV-1a hash the seeder fingerprints files, template sets and object values with, as 16 hex digits.
+/// SeedKit's one stable hash, 64-bit FNV-1a, as 16 hex digits: model fingerprints, file hashes, template-set
+/// fingerprints and object values.
 ///
-///     SeedHash.hex(of: Array("a".utf8))   // "af63dc4c8601ec8c", on every platform and in every process
+///     StableHash.hex(of: Array("a".utf8))   // "af63dc4c8601ec8c", on every platform and in every process
 ///
 /// Not cryptographic: it detects change, it does not resist tampering. It is stable across processes and versions,
 /// unlike `Hasher`, which is seeded per process.
 ///
 /// - Complexity: O(*n*) in the number of bytes.
-enum SeedHash {
-    private static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let prime: UInt64 = 0x100_0000_01b3
+package enum StableHash {
+    @usableFromInline static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    @usableFromInline static let prime: UInt64 = 0x100_0000_01b3
 
-    static func hex<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
+    // The generic entry points are inlinable so that callers in other modules get them specialized for their byte
+    // collection: unspecialized, every byte would go through a protocol witness.
+    @inlinable
+    package static func hex<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
         text(of: value(of: bytes))
     }
 
     /// The hash itself, whose ``text(of:)`` ``hex(of:)`` gives.
-    static func value<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
+    @inlinable
+    package static func value<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
         fold(bytes, into: offsetBasis)
     }
 
@@ -23,17 +28,17 @@ enum SeedHash {
     /// (``values(of:)``).
     ///
     /// - Complexity: O(*n*) in the number of bytes.
-    static func hexes(of arrays: [[UInt8]]) -> [String] {
+    package static func hexes(of arrays: [[UInt8]]) -> [String] {
         values(of: arrays).map(text(of:))
     }
 
     /// The hashes of the texts at `ranges` of one buffer, each the same as ``value(of:)`` gives, computed four texts
     /// at a time (``values(of:)``).
     ///
-    ///     SeedHash.values(of: texts, ranges: [0..<3, 3..<8])     // [value(of: texts[0..<3]), value(of: texts[3..<8])]
+    ///     StableHash.values(of: texts, ranges: [0..<3, 3..<8])     // [value(of: texts[0..<3]), value(of: texts[3..<8])]
     ///
     /// - Complexity: O(*n*) in the number of bytes.
-    static func values(of buffer: [UInt8], ranges: [Range<Int>]) -> [UInt64] {
+    package static func values(of buffer: [UInt8], ranges: [Range<Int>]) -> [UInt64] {
         buffer.withUnsafeBufferPointer { buffer in values(of: ranges.lazy.map { buffer[$0] }) }
     }
 
@@ -69,7 +74,8 @@ enum SeedHash {
     }
 
     /// The hash continued from `hash` over `bytes`.
-    private static func fold<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into hash: UInt64) -> UInt64 {
+    @inlinable
+    static func fold<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into hash: UInt64) -> UInt64 {
         var hash = hash
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* prime
@@ -78,7 +84,7 @@ enum SeedHash {
     }
 
     /// 16 lowercase hex digits: the form every hash of this type takes.
-    static func text(of hash: UInt64) -> String {
+    package static func text(of hash: UInt64) -> String {
         // Written in place, without the intermediate strings of `String(_:radix:)` and padding: a seed formats one per object.
         String(unsafeUninitializedCapacity: 16) { digits in
             for index in 0..<16 {
@@ -90,7 +96,7 @@ enum SeedHash {
     }
 
     /// The hash whose ``text(of:)`` is `text`, or nil when `text` is not 16 lowercase hex digits.
-    static func value(ofText text: String) -> UInt64? {
+    package static func value(ofText text: String) -> UInt64? {
         var text = text
         return text.withUTF8 { utf8 -> UInt64? in
             guard utf8.count == 16 else { return nil }
