@@ -30,6 +30,28 @@ struct ObjectContextTests {
         #expect(throws: ObjectError.self) { try context.insert("Employee", values: ["email": "bo@example.com"]) }
     }
 
+    @Test func identitiesThatDifferOnlyInUnicodeNormalizationAreTwoObjects() throws {
+        // "Café" with a precomposed é (NFC) and with e + combining acute (NFD): Swift's == calls them equal, but
+        // identity compares bytes, as SQLite does.
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        #expect(composed == decomposed, "the premise: String == is canonical equivalence")
+        let path = try Fixtures.temporaryStorePath()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let store = try SQLiteStore(path: path, model: Fixtures.companyModel())
+        for context in [try Fixtures.companyContext(), store.newContext()] {
+            let nfc = try context.insert("Department", values: ["name": composed])
+            let nfd = try context.insert("Department", values: ["name": decomposed])
+            #expect(nfc !== nfd)
+            #expect(context.object("Department", identity: ["name": decomposed]) === nfd)
+            #expect(try context.upsert("Department", identity: ["name": composed]) == (nfc, false))
+            try context.save()
+            #expect(try context.count(FetchRequest("Department")) == 2)
+        }
+        let reopened = store.newContext()
+        let stored = try #require(reopened.object("Department", identity: ["name": decomposed]))
+        #expect((stored as? Department)?.name.utf8.elementsEqual(decomposed.utf8) == true)
+    }
+
     @Test func settingATakenIdentityThrowsThroughKeyValueAndFailsSaveThroughTypedProperties() throws {
         let context = try Fixtures.companyContext()
         let sales = Department(context: context)

@@ -84,11 +84,7 @@ extension GraphReading {
         let doomed = doomedObjects(removals)
         let before = ObjectStates(capturing: pendingObjects.compactMap(\.existing) + removals.map(\.object))
 
-        var newIdentities: [String: Int] = [:]
-        for pending in pendingObjects where pending.existing == nil && pending.identity != nil {
-            newIdentities[pending.entity.rootName, default: 0] += 1
-        }
-        for (root, count) in newIdentities { context.reserveIdentities(count, rootEntity: root) }
+        context.reserveIdentities(pendingObjects.count { $0.existing == nil && $0.identity != nil })
         for pending in pendingObjects {
             if let existing = pending.existing {
                 pending.object = existing

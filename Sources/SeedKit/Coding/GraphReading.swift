@@ -208,7 +208,7 @@ final class GraphReading {
     private(set) var inputs: [DecoderInput]
     var problems: [Problem] = []
     var pendingObjects: [PendingObject] = []
-    var pendingByIdentity: [String: [IdentityKey: PendingObject]] = [:]
+    var pendingByIdentity: [IdentityKey: PendingObject] = [:]
     var pendingByID: [String: Fact<PendingObject>] = [:]
     var relationshipFacts: [RelationshipFact] = []
     var rootLinks: [(link: Link, place: Place)] = []
@@ -356,7 +356,9 @@ final class GraphReading {
             pending = PendingObject(entity: object.entity, identity: object.identityValues, place: place)
             pending.existing = object
             pendingObjects.append(pending)
-            if let identity = pending.identity { pendingByIdentity[entity.rootName, default: [:]][IdentityKey(identity)] = pending }
+            if let identity = pending.identity {
+                pendingByIdentity[IdentityKey(root: entity.rootName, values: identity)] = pending
+            }
         } else {
             pending = pendingObject(of: entity, identity: identity(in: attributeFacts, of: entity), at: place)
         }
@@ -477,8 +479,8 @@ final class GraphReading {
             pendingObjects.append(pending)
             return pending
         }
-        let key = IdentityKey(identity)
-        if let pending = pendingByIdentity[entity.rootName]?[key] {
+        let key = IdentityKey(root: entity.rootName, values: identity)
+        if let pending = pendingByIdentity[key] {
             if entity.isKind(of: pending.entity.name) {
                 pending.entity = entity
             } else if !pending.entity.isKind(of: entity.name) {
@@ -491,7 +493,7 @@ final class GraphReading {
         }
         let pending = PendingObject(entity: entity, identity: identity, place: place)
         pendingObjects.append(pending)
-        pendingByIdentity[entity.rootName, default: [:]][key] = pending
+        pendingByIdentity[key] = pending
         return pending
     }
 

@@ -19,7 +19,7 @@ extension ObjectContext {
     /// The problems that would stop a save, in object order.
     public func validationErrors() -> [ObjectError] {
         var errors: [ObjectError] = []
-        var identities: [String: [[AttributeValue]: ManagedObject]] = [:]
+        var identities: [IdentityKey: ManagedObject] = [:]
         for object in insertedObjects + updatedObjects {
             for (index, attribute) in object.entity.attributes.enumerated() {
                 switch object.attributeValues[index] {
@@ -42,15 +42,16 @@ extension ObjectContext {
             guard let identity = object.identityValues else { continue }
             // An object is recorded only once an identity has an object the index does not name: usually each
             // object is its identity's holder in the index, which then answers for it.
-            let recorded = identities.isEmpty ? nil : identities[object.entity.rootName]?[identity]
-            let holder = recorded ?? registeredObject(rootEntity: object.entity.rootName, identity: identity)
+            let key = IdentityKey(root: object.entity.rootName, values: identity)
+            let recorded = identities.isEmpty ? nil : identities[key]
+            let holder = recorded ?? registeredObject(key)
             if let holder, holder !== object {
                 errors.append(
                     ObjectError(
                         .identityConflict, object: object.description,
                         "two objects have this identity (\(object.entity.name)#\(object.objectID.number) and \(holder.entity.name)#\(holder.objectID.number)); identity must be unique among \(object.entity.rootName) objects"))
             }
-            if recorded != nil || holder !== object { identities[object.entity.rootName, default: [:]][identity] = object }
+            if recorded != nil || holder !== object { identities[key] = object }
         }
         return errors
     }

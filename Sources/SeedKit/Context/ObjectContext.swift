@@ -28,7 +28,7 @@ public final class ObjectContext {
     var faultSiblingsCursor = 0
     /// The entity whose fault fired last and its to-one destinations' registry tables; see `foreignKeyDestinations`.
     var lastFaultDestinations: (entity: Entity, tables: [RowTable?])?
-    private var identityIndex: [String: [IdentityKey: ManagedObject]] = [:]
+    private var identityIndex: [IdentityKey: ManagedObject] = [:]
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()
     var deleted = OrderedObjects()
@@ -203,8 +203,13 @@ public final class ObjectContext {
     ///
     /// - Complexity: O(1) on average, plus one indexed query over a store when no registered object has them.
     func registeredObject(rootEntity: String, identity: [AttributeValue]) -> ManagedObject? {
-        if let object = identityIndex[rootEntity]?[IdentityKey(identity)] { return object }
-        return store == nil ? nil : storedObject(rootEntity: rootEntity, identity: identity)
+        registeredObject(IdentityKey(root: rootEntity, values: identity))
+    }
+
+    /// The object ``registeredObject(rootEntity:identity:)`` gives, for a key made already.
+    func registeredObject(_ key: IdentityKey) -> ManagedObject? {
+        if let object = identityIndex[key] { return object }
+        return store == nil ? nil : storedObject(rootEntity: key.root, identity: key.values)
     }
 
     /// The object of `entityName` (or a subentity) whose identity attributes have these values.
@@ -228,20 +233,21 @@ public final class ObjectContext {
     func index(_ object: ManagedObject, identity: [AttributeValue]) {
         // The first holder keeps the entry; a second holder is an identity conflict that save reports. One merge hashes
         // the identity once, where a lookup then an insert hashed it twice.
-        identityIndex[object.entity.rootName, default: [:]].merge(CollectionOfOne((IdentityKey(identity), object))) { first, _ in first }
+        identityIndex.merge(CollectionOfOne((IdentityKey(root: object.entity.rootName, values: identity), object))) {
+            first, _ in first
+        }
     }
 
-    /// Makes room in the identity index for `count` more objects of an inheritance tree, so that registering many
-    /// objects at once does not grow the index step by step.
-    func reserveIdentities(_ count: Int, rootEntity: String) {
-        let current = identityIndex[rootEntity]?.count ?? 0
-        identityIndex[rootEntity, default: [:]].reserveCapacity(current + count)
+    /// Makes room in the identity index for `count` more objects, so that registering many objects at once does not
+    /// grow the index step by step.
+    func reserveIdentities(_ count: Int) {
+        identityIndex.reserveCapacity(identityIndex.count + count)
     }
 
     func identityDidChange(_ object: ManagedObject, from old: [AttributeValue]?) {
         guard registered[object.objectID] === object else { return }
-        if let old, identityIndex[object.entity.rootName]?[IdentityKey(old)] === object {
-            identityIndex[object.entity.rootName]?[IdentityKey(old)] = nil
+        if let old, case let key = IdentityKey(root: object.entity.rootName, values: old), identityIndex[key] === object {
+            identityIndex[key] = nil
         }
         if let identity = object.identityValues { index(object, identity: identity) }
     }
@@ -264,8 +270,10 @@ public final class ObjectContext {
 
     func markDeleted(_ object: ManagedObject) {
         registered[object.objectID] = nil
-        if let identity = object.identityValues.map(IdentityKey.init), identityIndex[object.entity.rootName]?[identity] === object {
-            identityIndex[object.entity.rootName]?[identity] = nil
+        if let identity = object.identityValues, case let key = IdentityKey(root: object.entity.rootName, values: identity),
+            identityIndex[key] === object
+        {
+            identityIndex[key] = nil
         }
         if inserted.remove(object) {
             object.context = nil
