@@ -156,4 +156,18 @@ struct ManagedObjectTests {
         sales.name = "Sales"
         #expect(sales.description == "Department[name=Sales]")
     }
+
+    @Test func descriptionQuotesIdentityValuesThatCouldBeMisreadOrHoldControlCharacters() throws {
+        let context = try Fixtures.companyContext()
+        let department = Department(context: context)
+        let cases = [
+            ("A, B", #"Department[name="A, B"]"#), ("x\n+y", #"Department[name="x\n+y"]"#),
+            (" padded", #"Department[name=" padded"]"#), ("", #"Department[name=""]"#),
+            ("bell\u{7}", #"Department[name="bell\u0007"]"#), ("R&D (Zürich)", "Department[name=R&D (Zürich)]"),
+        ]
+        for (name, spelling) in cases {
+            department.name = name
+            #expect(department.description == spelling)
+        }
+    }
 }

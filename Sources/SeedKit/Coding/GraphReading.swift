@@ -562,10 +562,7 @@ final class GraphReading {
 
     /// `Department[name=Sales]` for an object with identity, else `Address at /addresses/0`.
     func describe(_ pending: PendingObject) -> String {
-        if let identity = pending.identity {
-            let pairs = zip(pending.entity.identity, identity).map { "\($0)=\(ManagedObject.plainText($1))" }
-            return "\(pending.entity.name)[\(pairs.joined(separator: ","))]"
-        }
+        if let identity = pending.identity { return ObjectKeySpelling.text(pending.entity, identity: identity) }
         if let object = pending.existing { return object.description }
         return "\(pending.entity.name) at \(describe(pending.firstPlace))"
     }

@@ -98,7 +98,7 @@ struct FlatGraph {
             let elementPointer = relationship.isToMany ? pointer.appending(index) : pointer
             if case .string(let id)? = element["$ref"] {
                 let memberKey = "$" + id
-                if names[memberKey] == nil { names[memberKey] = "\(destination.name)[$id=\(id)]" }
+                if names[memberKey] == nil { names[memberKey] = ObjectKeySpelling.text(entity: destination.name, id: id) }
                 record(key, relationship, memberKey, memberEntity: destination, isNested: false)
                 continue
             }

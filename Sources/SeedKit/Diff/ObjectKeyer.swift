@@ -35,7 +35,7 @@ struct ObjectKeyer: Sendable {
     /// How a diff shows an object: `Employee[email=ann@example.com]`, `Address[$id=Address-1]`, `Note@1f2e3d4c`.
     func display(of object: JSON, entity: Entity) -> String {
         if let key = key(of: object, entity: entity), let display = display(ofKey: key) { return display }
-        if case .string(let id)? = object["$id"] { return "\(entity.name)[$id=\(id)]" }
+        if case .string(let id)? = object["$id"] { return ObjectKeySpelling.text(entity: entity.name, id: id) }
         return "\(entity.name)@" + StableHash.hex(of: object.serialized(style: .canonical)).prefix(8)
     }
 
@@ -45,8 +45,7 @@ struct ObjectKeyer: Sendable {
         guard let open = key.firstIndex(of: "["), key.last == "]", let root = model.entity(named: String(key[..<open])),
             case .array(let values)? = try? JSONDocument(parsing: String(key[open...])).value, values.count == root.identity.count
         else { return nil }
-        let pairs = zip(root.identity, values).map { "\($0)=\(Self.plainText($1))" }
-        return "\(root.name)[\(pairs.joined(separator: ","))]"
+        return ObjectKeySpelling.text(entity: root.name, identity: root.identity, values: values)
     }
 
     /// The entity an object names with `"class"`, or `fallback` when it has none.
@@ -78,15 +77,5 @@ struct ObjectKeyer: Sendable {
             values.append(value)
         }
         return values
-    }
-
-    /// A string as is, unless it could be misread in a path; any other value as canonical JSON.
-    static func plainText(_ value: JSON) -> String {
-        if case .string(let text) = value, !text.isEmpty, !text.contains(where: { "[],=\"".contains($0) }),
-            text.first?.isWhitespace == false, text.last?.isWhitespace == false
-        {
-            return text
-        }
-        return value.text(style: .canonical)
     }
 }

@@ -95,23 +95,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return values
     }
 
-    /// `Employee[email=ann@example.com]` when the object has identity, else `Employee#3`; `new Employee` for an object
-    /// still being built, before its context registers it.
+    /// `Employee[email=ann@example.com]` when the object has identity (see ``ObjectKeySpelling``), else
+    /// `Employee#3`; `new Employee` for an object still being built, before its context registers it.
     public var description: String {
         if objectID.number == 0 { return "new \(entity.name)" }
-        if let values = identityValues {
-            let pairs = zip(entity.identity, values).map { "\($0)=\(Self.plainText($1))" }
-            return "\(entity.name)[\(pairs.joined(separator: ","))]"
-        }
+        if let values = identityValues { return ObjectKeySpelling.text(entity, identity: values) }
         return "\(entity.name)#\(objectID.number)"
-    }
-
-    static func plainText(_ value: AttributeValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .date(let timestamp): "\(timestamp)"
-        default: "\(value.anyValue)"
-        }
     }
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
