@@ -88,8 +88,10 @@ struct EntityModelFileTests {
             """.utf8).write(to: file)
         let errors = try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors
         #expect(errors.map(\.description) == [
-            "\(file.path):4:29: Employee.email: identity attribute must be required, not optional",
-            "\(file.path):5:37: Employee.department: destination 'Dept' is not an entity; entities are: Employee",
+            "\(file.path):4:29: /entities/Employee/attributes/email: Employee.email: identity attribute must be required, "
+                + "not optional",
+            "\(file.path):5:37: /entities/Employee/relationships/department: Employee.department: destination 'Dept' "
+                + "is not an entity; entities are: Employee",
         ])
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite("Model inference")
 struct ModelInferenceTests {
     /// Infers the model of a set holding `files` (relative path → text).
-    func infer(_ files: [String: String]) throws -> (model: EntityModel?, issues: [SeedIssue]) {
+    func infer(_ files: [String: String]) throws -> (model: EntityModel?, issues: [Diagnostic]) {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for (path, text) in files { try Fixtures.write(text, to: "T/\(path)", in: directory) }
@@ -77,7 +77,7 @@ struct ModelInferenceTests {
         ])
         #expect(inferred.model == nil)
         let issue = try #require(inferred.issues.first)
-        #expect(issue.file?.hasSuffix("/T/b.template") == true && issue.line == 2 && issue.column == 24 && issue.pointer == "/0/x")
+        #expect(issue.file?.hasSuffix("/T/b.template") == true && issue.line == 2 && issue.column == 24 && issue.pointer?.description == "/0/x")
         #expect(issue.message.hasPrefix("A.x is a value of type string here but a value of type integer at "))
         #expect(issue.message.hasSuffix("/T/a.template:1:22: the model cannot be inferred"))
         let relation = try infer(["a.template": #"[{ "class": "A", "r": { "class": "B" } }, { "class": "A", "r": [{ "class": "B" }] }]"#])

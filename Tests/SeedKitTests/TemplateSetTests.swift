@@ -72,8 +72,8 @@ struct TemplateSetTests {
         #expect(set.files.map { String(decoding: $0.bytes, as: UTF8.self) } == ["x", "y", "x", "y"])
         let refused = "a symbolic link leading outside the template directory is refused"
         #expect(set.issues == [
-            SeedIssue(file: "\(templates.path)/escape.template", message: refused),
-            SeedIssue(file: "\(templates.path)/sub/escape.template", message: refused),
+            Diagnostic(.refusedLink, file: "\(templates.path)/escape.template", message: refused),
+            Diagnostic(.refusedLink, file: "\(templates.path)/sub/escape.template", message: refused),
         ])
     }
 

@@ -55,18 +55,15 @@ public struct GraphDecodingError: Error, Sendable, Hashable, CustomStringConvert
         self.relatedLocation = relatedLocation
     }
 
-    /// `file:line:column: pointer: message`, with the related location appended when there is one.
-    public var description: String {
-        var text = ""
-        if let location {
-            text = "\(location): "
-        } else if let file {
-            text = "\(file): "
-        }
-        text += "\(pointer.tokens.isEmpty ? "/" : pointer.description): \(message)"
-        if let relatedLocation { text += " (see \(relatedLocation))" }
-        return text
+    /// The error as a ``Diagnostic``: its kind is the code, the related location its related place.
+    public var diagnostic: Diagnostic {
+        Diagnostic(
+            Diagnostic.Code(kind), file: location?.file ?? file, location: location, pointer: pointer, message: message,
+            related: relatedLocation.map { Diagnostic.Place(file: $0.file, line: $0.line, column: $0.column) })
     }
+
+    /// `file:line:column: /pointer: message (see file:line:column)`, leaving out what is unknown.
+    public var description: String { diagnostic.description }
 }
 
 /// Every problem of one decoder input, so all can be fixed at once; nothing was inserted or changed.

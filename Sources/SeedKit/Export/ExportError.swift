@@ -17,12 +17,11 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         self.pointer = pointer
     }
 
-    /// `file:line:column: pointer: message`, leaving out what is unknown.
+    /// `file:line:column: /pointer: message`, leaving out what is unknown.
     public var description: String {
-        var parts: [String] = []
-        if let location { parts.append(location.description) }
-        if let pointer { parts.append(pointer.tokens.isEmpty ? "/" : pointer.description) }
-        parts.append(message)
-        return parts.joined(separator: ": ")
+        Diagnostic(Self.code, location: location, pointer: pointer, message: message).description
     }
+
+    /// The code of every export error.
+    static let code = Diagnostic.Code(rawValue: "invalidExport")
 }

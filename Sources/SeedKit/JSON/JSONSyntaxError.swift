@@ -16,8 +16,11 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line:column: message`.
-    public var description: String {
-        "\(location): \(message)"
+    /// The error as a ``Diagnostic`` of code `syntax`.
+    public var diagnostic: Diagnostic {
+        Diagnostic(Diagnostic.Code(rawValue: "syntax"), location: location, message: message)
     }
+
+    /// `file:line:column: message`.
+    public var description: String { diagnostic.description }
 }

@@ -42,7 +42,7 @@ extension EntityModel {
                 var error = errors.errors[index]
                 if error.pointer == nil { error.pointer = Self.pointer(entity: error.entity, property: error.property, in: document.value) }
                 if let pointer = error.pointer {
-                    error.location = error.kind == .invalidFile && error.message.hasPrefix("unknown key")
+                    error.location = error.kind == .unknownKey
                         ? document.locationOfKey(pointer) : document.location(of: pointer)
                 }
                 errors.errors[index] = error
@@ -125,8 +125,11 @@ extension EntityModel {
 private struct ModelFileReader {
     var errors: [ModelError] = []
 
-    private mutating func fail(_ pointer: JSONPointer, entity: String? = nil, property: String? = nil, _ message: String) {
-        var error = ModelError(.invalidFile, entity: entity, property: property, message)
+    private mutating func fail(
+        _ pointer: JSONPointer, kind: ModelError.Kind = .invalidFile, entity: String? = nil, property: String? = nil,
+        _ message: String
+    ) {
+        var error = ModelError(kind, entity: entity, property: property, message)
         error.pointer = pointer
         errors.append(error)
     }
@@ -243,7 +246,7 @@ private struct ModelFileReader {
 
     private mutating func checkKeys(_ members: JSONObject, allowed: [String], at pointer: JSONPointer, entity: String?, property: String? = nil) {
         for key in members.keys.sorted() where !allowed.contains(key) {
-            fail(pointer.appending(key), entity: entity, property: property,
+            fail(pointer.appending(key), kind: .unknownKey, entity: entity, property: property,
                  "unknown key '\(key)'\(Suggestion.didYouMean(key, among: allowed)); keys are: \(allowed.joined(separator: ", "))")
         }
     }

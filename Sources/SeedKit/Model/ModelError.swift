@@ -8,6 +8,8 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownDestination, invalidInverse
         case invalidIdentity, invalidDefault, invalidDeleteRule
         case invalidFile
+        /// A model file's object has a key the format does not define: located at the key, not its value.
+        case unknownKey
     }
 
     public var kind: Kind
@@ -26,17 +28,17 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
-        let subject: String
-        switch (entity, property) {
-        case let (entity?, property?): subject = "\(entity).\(property): \(message)"
-        case let (entity?, nil): subject = "\(entity): \(message)"
-        default: subject = message
-        }
-        if let location { return "\(location): \(subject)" }
-        if let pointer { return "\(pointer.description.isEmpty ? "/" : pointer.description): \(subject)" }
-        return subject
+    /// The error as a ``Diagnostic`` in the model file `file` (the location's file when it has one), its message
+    /// prefixed with the entity and property.
+    public func diagnostic(file: String? = nil) -> Diagnostic {
+        let subject = [entity, property].compactMap { $0 }.joined(separator: ".")
+        return Diagnostic(
+            Diagnostic.Code(kind), file: location?.file ?? file, location: location, pointer: pointer,
+            message: subject.isEmpty ? message : "\(subject): \(message)")
     }
+
+    /// `file:line:column: /pointer: Entity.property: message`, leaving out what is unknown.
+    public var description: String { diagnostic().description }
 }
 
 /// All problems found in one model, so a model file can be fixed in one go.

@@ -26,7 +26,7 @@ import Foundation
 /// - Complexity: O(*n*) in the total size of the templates.
 public enum ModelInference {
     /// The inferred model, or nil with the issues that prevent it.
-    public static func infer(from set: TemplateSet) -> (model: EntityModel?, issues: [SeedIssue]) {
+    public static func infer(from set: TemplateSet) -> (model: EntityModel?, issues: [Diagnostic]) {
         var inference = Inference()
         inference.read(set)
         return inference.result()
@@ -77,7 +77,7 @@ private struct ObjectRecord {
 private struct Inference {
     var documents: [JSONDocument?] = []
     var displayPaths: [String] = []
-    var issues: [SeedIssue] = []
+    var issues: [Diagnostic] = []
     var entityOrder: [String] = []
     var evidence: [String: [String: KeyEvidence]] = [:]
     var objects: [ObjectRecord] = []
@@ -91,9 +91,7 @@ private struct Inference {
                 documents.append(try JSONDocument(parsing: file.bytes, file: file.displayPath))
             } catch {
                 documents.append(nil)
-                issues.append(SeedIssue(
-                    file: file.displayPath, line: error.location.line, column: error.location.column,
-                    message: error.message))
+                issues.append(error.diagnostic)
             }
         }
         // `$ref` may point forward, into a later file: every `$id` is collected before any reference is judged.
@@ -247,9 +245,10 @@ private struct Inference {
 
     mutating func issue(at place: Place, _ message: String) {
         let location = documents[place.file]?.location(of: place.pointer)
-        issues.append(SeedIssue(
-            file: displayPaths[place.file], line: location?.line, column: location?.column,
-            pointer: place.pointer.tokens.isEmpty ? "" : place.pointer.description, message: message))
+        issues.append(
+            Diagnostic(
+                .inference, file: displayPaths[place.file], line: location?.line, column: location?.column,
+                pointer: place.pointer, message: message))
     }
 
     /// The identity the entity's references make evident, per the rule in ``ModelInference``; empty otherwise.
@@ -269,7 +268,7 @@ private struct Inference {
         return sortedKeys
     }
 
-    mutating func result() -> (model: EntityModel?, issues: [SeedIssue]) {
+    mutating func result() -> (model: EntityModel?, issues: [Diagnostic]) {
         for (entity, keys) in evidence {
             for (key, known) in keys {
                 guard known.shape == .toOne(nil) || known.shape == .toMany(nil) else { continue }
@@ -305,9 +304,9 @@ private struct Inference {
         do {
             return (try EntityModel(declarations), [])
         } catch let errors as ModelErrors {
-            return (nil, errors.errors.map { SeedIssue(file: nil, message: "inferred model: \($0.description)") })
+            return (nil, errors.errors.map { Diagnostic(Diagnostic.Code($0.kind), message: "inferred model: \($0)") })
         } catch {
-            return (nil, [SeedIssue(file: nil, message: "inferred model: \(error)")])
+            return (nil, [Diagnostic(.inference, message: "inferred model: \(error)")])
         }
     }
 }

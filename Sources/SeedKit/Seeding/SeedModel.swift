@@ -12,7 +12,7 @@ public struct SeedModel: Sendable {
     /// Whether there was no model file and the model was inferred by ``ModelInference``.
     public var isInferred: Bool
     /// The problems of the model file, or the evidence that contradicts itself, each located.
-    public var issues: [SeedIssue]
+    public var issues: [Diagnostic]
     /// The model file's path as given, or nil for an inferred model.
     public var path: String?
 
@@ -50,7 +50,7 @@ public struct SeedModel: Sendable {
         do {
             model = try EntityModel(contentsOf: modelURL)
         } catch let errors as ModelErrors {
-            issues = errors.errors.map { SeedIssue($0, file: modelPath) }
+            issues = errors.errors.map { $0.diagnostic(file: modelPath) }
         } catch {
             throw SeedError("cannot read the model file \(modelPath): \(error)")
         }

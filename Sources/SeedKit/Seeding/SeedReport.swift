@@ -28,7 +28,7 @@ public struct SeedReport: Sendable {
     /// Counts by entity name (subentities apart from their parents).
     public var entities: [String: Counts] = [:]
     /// Every problem of the set, sorted by file, line and column; empty unless ``status`` is `invalid`.
-    public var issues: [SeedIssue] = []
+    public var issues: [Diagnostic] = []
     /// Objects kept because the application changed them since they were seeded, as `Entity key` descriptions.
     public var keptObjects: [String] = []
     /// The template set's fingerprint.
@@ -61,7 +61,8 @@ public struct SeedReport: Sendable {
                 "file": issue.file.map(JSON.string) ?? .null,
                 "line": issue.line.map { .number(JSONNumber(Int64($0))) } ?? .null,
                 "column": issue.column.map { .number(JSONNumber(Int64($0))) } ?? .null,
-                "pointer": .string(issue.pointer), "message": .string(issue.message),
+                "pointer": .string(issue.pointer?.description ?? ""), "message": .string(issue.message),
+                "code": .string(issue.code.rawValue),
             ])
         }
         var members: JSONObject = [

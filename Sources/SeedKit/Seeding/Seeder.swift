@@ -211,17 +211,10 @@ public struct Seeder {
         return try SeedLedger.read(from: SQLiteConnection(path: storePath, configuration: configuration))
     }
 
-    /// Opens the store, creating it if absent.
-    ///
-    /// Two first launches can both find the file empty and both create the schema; SQLiteStore checks for tables
-    /// before its creating transaction, so the later one fails with "table already exists". The schema is there by
-    /// then, and a second open reads it.
+    /// Opens the store, creating it if absent. Of two first launches that both find the file empty, the later one
+    /// finds the schema when it reads the file again under the write lock (see ``SQLiteStore/init(path:model:options:)``).
     func openStore(model: EntityModel) throws -> SQLiteStore {
-        do {
-            return try SQLiteStore(path: storePath, model: model)
-        } catch let error as DatabaseError where error.message.contains("already exists") {
-            return try SQLiteStore(path: storePath, model: model)
-        }
+        try SQLiteStore(path: storePath, model: model)
     }
 
     /// The report of a run that found its set applied: every seeded object unchanged, counted by the store.
@@ -237,7 +230,7 @@ public struct Seeder {
 struct SeedInput {
     var model: EntityModel?
     var set: TemplateSet?
-    var issues: [SeedIssue] = []
+    var issues: [Diagnostic] = []
     var fingerprint = ""
     var isModelInferred = false
 
@@ -265,7 +258,7 @@ struct SeedInput {
     /// is needed of it first.
     ///
     /// - Parameter filesChecked: Called with the number of files checked so far, after each one.
-    mutating func decode(filesChecked: ((Int) -> Void)? = nil) -> (context: ObjectContext?, issues: [SeedIssue]) {
+    mutating func decode(filesChecked: ((Int) -> Void)? = nil) -> (context: ObjectContext?, issues: [Diagnostic]) {
         guard let model, let taken = set else { return (nil, issues) }
         set = nil
         let directory = taken.directory
@@ -282,10 +275,10 @@ struct SeedInput {
         do {
             try decoder.decodeReleasingInputs(inputsRead: filesChecked)
         } catch {
-            issues += error.errors.map(SeedIssue.init)
+            issues += error.errors.map(\.diagnostic)
         }
         if issues.isEmpty {
-            issues += context.validationErrors().map { SeedIssue(file: nil, message: $0.description) }
+            issues += context.validationErrors().map { Diagnostic(Diagnostic.Code($0.kind), message: $0.description) }
         }
         return (context, issues.sorted())
     }

@@ -71,7 +71,7 @@ public struct TemplateSet: Sendable {
     public let directory: URL
     public let files: [File]
     /// Files refused while reading: symbolic links leading outside the directory.
-    public let issues: [SeedIssue]
+    public let issues: [Diagnostic]
 
     /// Reads every template file under `directory`.
     ///
@@ -234,7 +234,7 @@ private struct Walk {
     /// The directory with every symbolic link resolved, followed by `/`: what a link must resolve below.
     let resolvedPrefix: String
     var found: [Entry] = []
-    var issues: [SeedIssue] = []
+    var issues: [Diagnostic] = []
 
     init(directory: URL) throws(SeedError) {
         path = directory.path
@@ -283,7 +283,10 @@ private struct Walk {
                 let resolved = String(cString: target)
                 free(target)
                 guard resolved.hasPrefix(resolvedPrefix) else {
-                    issues.append(SeedIssue(file: display(relativePath), message: "a symbolic link leading outside the template directory is refused"))
+                    issues.append(
+                        Diagnostic(
+                            .refusedLink, file: display(relativePath),
+                            message: "a symbolic link leading outside the template directory is refused"))
                     continue
                 }
                 var status = stat()
