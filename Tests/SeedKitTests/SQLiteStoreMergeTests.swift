@@ -66,7 +66,7 @@ struct SQLiteStoreMergeTests {
             try second.save()
             let expected: Decimal = policy == .storeWins ? 1 : 2
             #expect(otherSales.budget == expected)
-            let check = try #require(first.store?.newContext().fetch(Department.self).first)
+            let check = try #require((first.store as? SQLiteStore)?.newContext().fetch(Department.self).first)
             #expect(check.budget == expected)
         }
     }

@@ -20,7 +20,7 @@ extension ObjectContext {
         }
         for id in changes.updated.keys.sorted() {
             guard let object = registered[id] else { continue }
-            guard let stored = try fetchStoredValues(of: object, store: store) else {
+            guard let stored = try store.storedValues(of: object) else {
                 if !object.hasChanges || mergePolicy == .storeWins { forget(object) }
                 continue
             }

@@ -17,7 +17,7 @@
 public final class ObjectContext {
     public let model: EntityModel
     /// The store fetches read from and saves write to; nil for a context that lives in memory only.
-    public private(set) var store: SQLiteStore?
+    package private(set) var store: (any PersistentStore)?
     /// How saves and merges settle an object changed both here and in the store.
     public var mergePolicy: MergePolicy = .rejectConflicts
 
@@ -45,10 +45,8 @@ public final class ObjectContext {
 
     /// A context whose fetches read from `store` and whose saves write to it.
     ///
-    ///     let context = ObjectContext(model: model, store: try SQLiteStore(path: "company.sqlite", model: model))
-    ///
     /// - Precondition: `model` is the store's model.
-    public init(model: EntityModel, store: SQLiteStore) {
+    package init(model: EntityModel, persistentStore store: any PersistentStore) {
         precondition(model == store.model, "a context's model must be its store's model")
         self.model = model
         self.store = store
@@ -60,8 +58,9 @@ public final class ObjectContext {
     /// they could meet, saving that context writes them as they are, without copying them into a second graph.
     ///
     /// - Precondition: The context has no store, every object it has is inserted, and `store` has its model.
-    func attach(to store: SQLiteStore) {
-        precondition(self.store == nil && model == store.model, "only a context in memory attaches, to a store of its model")
+    package func attach(to store: any PersistentStore) {
+        precondition(
+            self.store == nil && model == store.model, "only a context in memory attaches, to a store of its model")
         precondition(registered.count == inserted.objects.count, "a context attaches before anything of it is saved")
         self.store = store
     }
@@ -209,7 +208,7 @@ public final class ObjectContext {
     /// The object ``registeredObject(rootEntity:identity:)`` gives, for a key made already.
     func registeredObject(_ key: IdentityKey) -> ManagedObject? {
         if let object = identityIndex[key] { return object }
-        return store == nil ? nil : storedObject(rootEntity: key.root, identity: key.values)
+        return store == nil ? nil : storedObject(key)
     }
 
     /// The object of `entityName` (or a subentity) whose identity attributes have these values.

@@ -76,10 +76,8 @@ public struct GraphExport {
     /// The objects written at the top level, in document order, and how each is written: read in one transaction
     /// when the context has a store, so that the export is one snapshot even while other connections write.
     func topLevelObjects(of context: ObjectContext) throws -> [JSON] {
-        guard let connection = context.store?.connection, !connection.isInsideTransaction else {
-            return try encodedTopLevelObjects(of: context)
-        }
-        return try connection.inTransaction(.deferred) { try encodedTopLevelObjects(of: context) }
+        guard let store = context.store else { return try encodedTopLevelObjects(of: context) }
+        return try store.read { try encodedTopLevelObjects(of: context) }
     }
 
     private func encodedTopLevelObjects(of context: ObjectContext) throws -> [JSON] {

@@ -286,7 +286,7 @@ final class SeedRun {
 
     /// The number of rows in the table of an entity's tree.
     private func rowCount(_ root: String) throws -> Int64 {
-        guard let store = context.store, let table = store.schema.tables[root] else { return 0 }
+        guard let store = context.store as? SQLiteStore, let table = store.schema.tables[root] else { return 0 }
         let statement = try store.connection.prepare(sql: "SELECT count(*) FROM \(table.quoted)")
         return try statement.step() ? statement.int64(at: 0) : 0
     }

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// A store and its contexts are confined to one isolation domain, like their ``SQLiteConnection``. Other processes and
 /// other stores on the same file see each other's saves (the connection runs in WAL mode with a busy timeout).
-public final class SQLiteStore {
+public final class SQLiteStore: PersistentStore {
     /// What opening a store may do.
     public struct Options: Sendable {
         /// Whether a migration may drop or retype columns and make optional attributes required. The default is false.
@@ -64,7 +64,7 @@ public final class SQLiteStore {
 
     /// A new context whose fetches and saves go to this store.
     public func newContext() -> ObjectContext {
-        ObjectContext(model: model, store: self)
+        ObjectContext(model: model, persistentStore: self)
     }
 
     /// Creates the schema in an empty database, or checks and migrates a store's.
@@ -143,3 +143,14 @@ public final class SQLiteStore {
 // A store is confined like its connection.
 @available(*, unavailable)
 extension SQLiteStore: Sendable {}
+
+extension ObjectContext {
+    /// A context whose fetches read from `store` and whose saves write to it; the same as `store.newContext()`.
+    ///
+    ///     let context = ObjectContext(model: model, store: try SQLiteStore(path: "company.sqlite", model: model))
+    ///
+    /// - Precondition: `model` is the store's model.
+    public convenience init(model: EntityModel, store: SQLiteStore) {
+        self.init(model: model, persistentStore: store)
+    }
+}

@@ -154,10 +154,14 @@ struct TableSchema {
 
     var quoted: String { SQLIdentifier.quote(name) }
 
+    /// A column of the table, qualified: `"Employee"."name"`.
+    func column(_ name: String) -> String {
+        "\(quoted).\(SQLIdentifier.quote(name))"
+    }
+
     /// `"_id", "_entity", "_version", "name", ...`: the columns a row is read with, in order.
     var selectList: String {
-        (StoreSchema.bookkeepingColumns + columns.map(\.name)).map { "\(quoted).\(SQLIdentifier.quote($0))" }
-            .joined(separator: ", ")
+        (StoreSchema.bookkeepingColumns + columns.map(\.name)).map(column).joined(separator: ", ")
     }
 
     var creationSQL: [String] {
