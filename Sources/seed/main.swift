@@ -26,12 +26,27 @@ func runSeed(_ arguments: [String]) throws -> Int32 {
         prune: parsed.has("--prune"), force: parsed.has("--force"))
     if let bar { options.progress = { bar.show($0) } }
     let report: SeedReport
+    var plan: GraphDiff?
     do {
         defer { bar?.finish() }
-        report = try Seeder(storePath: storePath).seed(templates: URL(fileURLWithPath: templates), options: options)
+        let seeder = Seeder(storePath: storePath), templatesURL = URL(fileURLWithPath: templates)
+        if options.dryRun {
+            let planned = try seeder.plan(templates: templatesURL, options: options)
+            report = planned.report
+            plan = try planned.plan.map(GraphDiff.init)
+        } else {
+            report = try seeder.seed(templates: templatesURL, options: options)
+        }
     }
     if report.isModelInferred { Output.inferredModelWarning(templates: templates) }
-    if parsed.has("--json") { Output.json(report.json) }
+    if parsed.has("--json") {
+        var json = report.json
+        if let plan, case .object(var members) = json {
+            members["plan"] = plan.json
+            json = .object(members)
+        }
+        Output.json(json)
+    }
     switch report.status {
     case .invalid:
         Output.issues(report, templates: templates)
@@ -46,7 +61,7 @@ func runSeed(_ arguments: [String]) throws -> Int32 {
             let verb = report.isDryRun ? "would apply" : "applied"
             Output.out("seed: \(verb) \(report.fileCount) template files from \(templates) to \(storePath)")
             Output.out(report.table)
-            if let plan = report.plan {
+            if let plan {
                 let colored = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
                 Output.out("plan, as seed diff shows it:")
                 FileHandle.standardOutput.write(Data(plan.text(colored: colored).utf8))

@@ -23,6 +23,27 @@ struct SeederTests {
         #expect(ledger.objects[#"Employee["ann@example.com"]/addresses/1"#]?.entity == "Address")
     }
 
+    /// A dry run gives its plan as two contexts, which the diff layer renders; the store is left as it was.
+    @Test func planGivesTheStoreBeforeAndAfterWithoutWriting() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        let templates = directory.appendingPathComponent("Templates")
+        #expect(try seeder.seed(templates: templates).status == .applied)
+        let sales = templates.appendingPathComponent("staff/sales.template")
+        let text = try String(contentsOf: sales, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Dev Patel", with: "Dev K. Patel").utf8).write(to: sales)
+
+        let (report, plan) = try seeder.plan(templates: templates)
+        #expect(report.status == .applied && report.isDryRun)
+        let changes = try GraphDiff(#require(plan)).changes
+        #expect(changes.map(\.path) == ["Employee[email=dev@example.com].name"])
+        #expect(try seeder.seed(templates: templates, options: SeedOptions(dryRun: true)).entities["Employee"]?.updated == 1)
+        let stored = try SQLiteStore(existingAt: seeder.storePath).newContext()
+        let dev = try #require(stored.object("Employee", identity: ["email": "dev@example.com"]))
+        #expect(try dev.value(forKey: "name") as? String == "Dev Patel")
+    }
+
     /// A run reports each file checked and the objects written, in order; a set found applied reports nothing.
     @Test func progressIsReportedFileByFileThenObjects() throws {
         let directory = try Fixtures.sampleTemplatesCopy()

@@ -34,9 +34,6 @@ public struct SeedReport: Sendable {
     /// The template set's fingerprint.
     public var fingerprint: String
     public var isDryRun = false
-    /// For a dry run that would apply, what the store would change, in the form of `seed diff`: the store's
-    /// objects now against the store's objects after the run.
-    public var plan: GraphDiff?
     /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
     public var isModelInferred = false
     public var fileCount = 0
@@ -65,12 +62,10 @@ public struct SeedReport: Sendable {
                 "code": .string(issue.code.rawValue),
             ])
         }
-        var members: JSONObject = [
+        return .object([
             "status": .string(status.rawValue), "entities": .object(entityObjects), "errors": .array(errors),
             "dryRun": .bool(isDryRun), "fingerprint": .string(fingerprint),
-        ]
-        if let plan { members["plan"] = plan.json }
-        return .object(members)
+        ])
     }
 
     /// The summary table: one row per entity, in name order.

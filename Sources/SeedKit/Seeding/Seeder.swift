@@ -52,8 +52,7 @@ public struct Seeder {
 
     /// Seeds the store from the templates; see the type's description for the steps.
     ///
-    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts
-    ///   (and, for a dry run, the ``SeedReport/plan`` of what would change).
+    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts.
     /// - Throws: ``SeedError`` for a missing directory or model file; ``StoreError`` or ``DatabaseError`` when the
     ///   store cannot be opened or written; ``SaveErrors`` when the templates contradict data already in the store.
     ///   The store is unchanged then.
@@ -61,6 +60,27 @@ public struct Seeder {
     ///   `stat` per file whose stamp the ledger recorded (see ``TemplateSet/Stamp``), reading the others, and reading
     ///   the ledger's fingerprint.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        var plan: SeedPlan?
+        return try seed(templates: templates, options: options, plan: &plan)
+    }
+
+    /// A dry run: the report of what seeding would do, and the plan of what it would change, writing nothing.
+    ///
+    ///     let (report, plan) = try Seeder(storePath: "seed.sqlite").plan(templates: templatesURL)
+    ///     if let plan { print(try GraphDiff(plan).text()) }       // in the form of `seed diff`
+    ///
+    /// - Returns: The report, as ``seed(templates:options:)`` gives with ``SeedOptions/dryRun``; the plan when the
+    ///   report's status is `applied`.
+    /// - Throws: As ``seed(templates:options:)``.
+    public func plan(templates: URL, options: SeedOptions = SeedOptions()) throws -> (report: SeedReport, plan: SeedPlan?) {
+        var options = options
+        options.dryRun = true
+        var plan: SeedPlan?
+        let report = try seed(templates: templates, options: options, plan: &plan)
+        return (report, plan)
+    }
+
+    private func seed(templates: URL, options: SeedOptions, plan: inout SeedPlan?) throws -> SeedReport {
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
         // The usual later launch: files whose stamps the ledger knows are not read, the fingerprint is compared, done.
@@ -118,11 +138,9 @@ public struct Seeder {
                 return try unchangedReport(report, store.connection)
             }
             let ledger = try SeedLedger.read(from: store.connection)
-            let before = try ExportDocument(exporting: store.newContext())
             let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
             try run.apply()
-            report.plan = try GraphDiff(from: before, to: ExportDocument(exporting: run.context))
-            run.context.rollback()
+            plan = SeedPlan(before: store.newContext(), after: run.context)
             report.status = .applied
             report.entities = run.counts
             report.keptObjects = run.keptKeys
