@@ -1,7 +1,16 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 /// Values handed to `releaseInBackground` are freed, and never on the thread that handed them over — however soon
 /// the background thread is done.

@@ -1,5 +1,14 @@
 import Foundation
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 // Typed classes of the sample company: departments, employees, a manager subentity, projects shared many-to-many,
 // and addresses an employee owns.

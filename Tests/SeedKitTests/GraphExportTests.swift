@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 /// `GraphExport`: one canonical document per object graph, and the template set that reproduces it.
 @Suite("Graph export")

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 /// Several connections and processes on one store file: opening a new store at once, a writer killed mid-save,
 /// concurrent writers. The processes are the built `seed` command, so the writes are SeedKit's own saves.

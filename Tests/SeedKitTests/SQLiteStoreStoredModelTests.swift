@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 /// `SQLiteStore(existingAt:)`: opening a store with the model it holds, as tools that lack the application's model do.
 @Suite("SQLiteStore: the stored model")

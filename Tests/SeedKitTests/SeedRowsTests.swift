@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 /// Flat template sets read straight into rows: the same store and ledger as decoding, or no rows at all.
 @Suite("Seed rows")

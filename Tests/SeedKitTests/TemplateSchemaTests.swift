@@ -1,6 +1,15 @@
 import Foundation
 import Testing
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitSupport
+@testable import SeedKitJSON
+@testable import SeedKitSQLite
+@testable import SeedKitModel
+@testable import SeedKitObjects
+@testable import SeedKitCoding
+@testable import SeedKitStore
+@testable import SeedKitSeeding
+@testable import SeedKitExport
 
 /// `seed schema`: the JSON Schema of the sample model accepts the sample templates and rejects bad ones — checked by
 /// Python's `jsonschema` when it is installed, and by the schema's structure always.

@@ -1,0 +1,60 @@
+import Foundation
+import SeedKitJSON
+import SeedKitModel
+
+/// The model a seed run uses: the `--model` file, else `model.json` in the template directory, else one inferred
+/// from the templates.
+///
+///     let source = try SeedModel(templates: URL(fileURLWithPath: "Templates"))
+///     if source.isInferred { print("no model.json; inferred") }
+///     let model = source.model   // nil when source.issues says why
+public struct SeedModel: Sendable {
+    /// The model; nil when the file or the inference has problems.
+    public var model: EntityModel?
+    /// Whether there was no model file and the model was inferred by ``ModelInference``.
+    public var isInferred: Bool
+    /// The problems of the model file, or the evidence that contradicts itself, each located.
+    public var issues: [Diagnostic]
+    /// The model file's path as given, or nil for an inferred model.
+    public var path: String?
+
+    /// Finds, reads or infers the model of the template set in `templates`.
+    ///
+    /// - Throws: ``SeedError`` when the directory or an explicit `options.modelURL` is missing, or a file is unreadable.
+    /// - Complexity: O(*n*) in the size of the model file, or of the templates when inferring.
+    public init(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) {
+        try self.init(set: TemplateSet(directory: templates), options: options)
+    }
+
+    /// Whether the model of the set in `templates` comes from a file rather than from inference, which reads every
+    /// template.
+    static func isReadFromAFile(templates: URL, options: SeedOptions) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(templates: templates, options: options).path)
+    }
+
+    /// Where the model file is: `options.modelURL`, else `model.json` in the template directory.
+    private static func fileURL(templates: URL, options: SeedOptions) -> URL {
+        options.modelURL ?? templates.appendingPathComponent("model.json")
+    }
+
+    init(set: TemplateSet, options: SeedOptions) throws(SeedError) {
+        let modelURL = Self.fileURL(templates: set.directory, options: options)
+        let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/model.json"
+        guard FileManager.default.fileExists(atPath: modelURL.path) else {
+            guard options.modelURL == nil else { throw SeedError("no model file at \(modelPath)") }
+            (model, issues) = ModelInference.infer(from: set)
+            isInferred = true
+            return
+        }
+        isInferred = false
+        path = modelPath
+        issues = []
+        do {
+            model = try EntityModel(contentsOf: modelURL)
+        } catch let errors as ModelErrors {
+            issues = errors.errors.map { $0.diagnostic(file: modelPath) }
+        } catch {
+            throw SeedError("cannot read the model file \(modelPath): \(error)")
+        }
+    }
+}

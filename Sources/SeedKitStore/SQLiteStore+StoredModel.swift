@@ -1,0 +1,42 @@
+import Foundation
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+
+extension SQLiteStore {
+    /// Opens an existing store with the model it was last opened with, kept in its metadata: for tools that read a
+    /// store without the application's model, such as `seed export`.
+    ///
+    ///     let store = try SQLiteStore(existingAt: "company.sqlite")
+    ///     print(store.model.entityNames)   // ["Address", "Department", "Employee", …]
+    ///
+    /// - Throws: ``StoreError`` `notAStore` when there is no file at `path` or it holds no SeedKit metadata;
+    ///   ``DatabaseError`` when it is not a readable SQLite database. The file is never created or changed.
+    public convenience init(existingAt path: String, options: Options = Options()) throws {
+        try self.init(path: path, model: Self.storedModel(atPath: path), options: options)
+    }
+
+    /// The model kept in the metadata of the store at `path`, read without writing anything.
+    ///
+    /// - Throws: as ``init(existingAt:options:)``.
+    public static func storedModel(atPath path: String) throws -> EntityModel {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.notAStore, path: path, "there is no store at \(path)")
+        }
+        var configuration = SQLiteConnection.Configuration()
+        configuration.openMode = .readOnly
+        let connection = try SQLiteConnection(path: path, configuration: configuration)
+        let tables = try connection.prepare(
+            sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(metadataTable)'")
+        guard try tables.step(), tables.int64(at: 0) == 1 else {
+            throw StoreError(.notAStore, path: path, "the database has no \(metadataTable) table: it is not a SeedKit store")
+        }
+        let select = try connection.prepare(
+            sql: "SELECT \"value\" FROM \(SQLIdentifier.quote(metadataTable)) WHERE \"key\" = 'model'")
+        guard try select.step(), let model = try? EntityModel(json: JSONDocument(parsing: select.text(at: 0)).value) else {
+            throw StoreError(.notAStore, path: path, "the store's metadata holds no readable model")
+        }
+        return model
+    }
+}
