@@ -19,23 +19,29 @@ extension Statement {
 
     // The accessors below read the current row: call them after step() returned true. They convert the stored value
     // the way SQLite does (NULL reads as 0, "" or no bytes); check isNull(at:) or read value(at:) to tell NULL apart.
+    // The small ones are inlinable: the store reads every column of every fetched row through them, from another
+    // module, where a call each would cost more than the read.
 
     /// Whether the value at `column`, counted from 0, is NULL.
+    @inlinable
     public func isNull(at column: Int) -> Bool {
         sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
     }
 
     /// The integer at `column`, counted from 0.
+    @inlinable
     public func int64(at column: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(column))
     }
 
     /// The integer at `column`, counted from 0.
+    @inlinable
     public func int(at column: Int) -> Int {
         Int(sqlite3_column_int64(handle, Int32(column)))
     }
 
     /// The floating-point number at `column`, counted from 0.
+    @inlinable
     public func double(at column: Int) -> Double {
         sqlite3_column_double(handle, Int32(column))
     }
@@ -54,6 +60,7 @@ extension Statement {
 
     /// SQLite's UTF-8 bytes of the text at `column`, uncopied: valid until the next step, reset or conversion of that
     /// column. For comparing a text against a known one without building a `String`.
+    @inlinable
     package func textBuffer(at column: Int) -> UnsafeRawBufferPointer {
         let index = Int32(column)
         // Text before length, as in text(at:).

@@ -16,7 +16,7 @@ import CSQLite
 /// the last statement is released, but the database is closed.
 public final class Statement {
     /// The `sqlite3_stmt`.
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
 
     /// Prepares the single statement in `sql`.
     ///

@@ -7,10 +7,10 @@ extension ObjectContext {
     ///
     ///     let engineers = try context.fetch(FetchRequest("Employee", filters: [AttributeFilter("title", .equal, "Engineer")]))
     ///
-    /// Without a sort key, objects come in the order they were registered. Over a store, the request runs in SQL,
+    /// Without a sort key, objects come in the order they were registered. Over a store, the store runs the request,
     /// and rows already registered come back as the registered objects, unsaved changes kept; while the context has
-    /// unsaved changes, or for sorts and range filters on decimals and JSON, the final filtering, sort and limit
-    /// happen in memory over the stored candidates and the changed objects.
+    /// unsaved changes, or for what the store cannot run (with SQLite, sorts and range filters on decimals and JSON),
+    /// the final filtering, sort and limit happen in memory over the stored candidates and the changed objects.
     ///
     /// - Throws: ``ObjectError`` for an unknown entity or attribute, or a filter value of the wrong type.
     /// - Complexity: O(*n* log *n*) in the number of registered objects.

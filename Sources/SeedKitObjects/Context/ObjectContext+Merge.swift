@@ -10,8 +10,8 @@ extension ObjectContext {
     /// keeps the old version, so that save reports the conflict. Objects deleted in the store leave the context,
     /// unless they have unsaved changes.
     ///
-    /// - Throws: ``DatabaseError`` when reading the store fails.
-    /// - Complexity: One query per updated object registered here.
+    /// - Throws: The store's error when reading it fails.
+    /// - Complexity: One store read per updated object registered here.
     public func merge(_ changes: ChangeSet) throws {
         guard let store else { return }
         for id in changes.deleted {

@@ -3,13 +3,13 @@ import SeedKitModel
 extension ObjectContext {
     /// Checks every inserted and changed object, then makes the changes the context's saved state and tells observers.
     ///
-    /// - Returns: The change set: inserted and deleted ids, and the changed keys of each updated object.
-    /// Over a store, every change is written in one `BEGIN IMMEDIATE` transaction, and inserted objects get their
-    /// permanent ids (their row ids) before the change set is built.
+    /// Over a store, every change is written in one transaction, and inserted objects get their permanent ids
+    /// (their row ids) before the change set is built.
     ///
+    /// - Returns: The change set: inserted and deleted ids, and the changed keys of each updated object.
     /// - Throws: ``SaveErrors`` listing every required attribute without a value and every identity held by two
-    ///   objects; over a store, ``StoreError`` of kind `conflict` or a ``DatabaseError``. Nothing is saved then, and
-    ///   the unsaved changes stay for fixing or ``rollback()``.
+    ///   objects; over a store, ``StoreError`` of kind `conflict` or the store's own error (a `DatabaseError` for
+    ///   SQLite). Nothing is saved then, and the unsaved changes stay for fixing or ``rollback()``.
     /// - Complexity: O(*n*) in the number of changed objects and their attributes.
     @discardableResult
     public func save() throws -> ChangeSet {

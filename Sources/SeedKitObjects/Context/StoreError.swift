@@ -1,11 +1,13 @@
-/// A refused store operation: a file that is not a store, a model the store can't migrate to, a save that conflicts
-/// with a newer row, or a model whose names can't be laid out as tables.
+/// A refused store operation: a database that is not a store, a model the store can't migrate to, a save that
+/// conflicts with a newer row, or a model whose names can't be laid out as tables. Every ``PersistentStore`` throws
+/// these, so code tests ``kind`` whichever store it runs on.
 ///
 ///     Employee[email=ann@example.com]: conflict on name, title: the row changed in the store since it was fetched
-///     (version 3, fetched at 2) - while saving "company.sqlite"
+///     (version 3, fetched at 2) - store "company.sqlite"
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
-        /// The file is an SQLite database but not a SeedKit store, or a store of a newer schema version.
+        /// The database is not a SeedKit store (an SQLite file without SeedKit's metadata), or a store of a newer
+        /// schema version.
         case notAStore
         /// The model can't be stored: a name is not an SQL identifier, or two entities of one tree give one column
         /// two types.

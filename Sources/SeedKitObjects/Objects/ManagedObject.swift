@@ -21,25 +21,28 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's entity.
     public let entity: Entity
     /// The context the object lives in; nil once it has been deleted and saved, or rolled back out of its context.
-    public internal(set) weak var context: ObjectContext?
-    public internal(set) var objectID: ObjectID
+    public final internal(set) weak var context: ObjectContext?
+    public final internal(set) var objectID: ObjectID
 
-    @usableFromInline package var attributeValues: [AttributeValue?]
-    @usableFromInline package var relationshipValues: [RelationshipValue]
+    // The storage is `final`: subclasses declare typed properties over it and never override it, and other modules
+    // (the store filling fetched objects, the wrappers inlined into an app) then reach it directly instead of through
+    // the class's dispatch table.
+    @usableFromInline package final var attributeValues: [AttributeValue?]
+    @usableFromInline package final var relationshipValues: [RelationshipValue]
     /// The values at the last save (or at insertion), taken before the first change since; nil when unchanged.
-    var snapshot: Snapshot?
+    final var snapshot: Snapshot?
     /// Which properties changed since the last save: attribute slots, then relationship slots. Empty when unchanged.
     ///
     /// A flag per slot rather than a set of names keeps a typed write free of hashing.
-    package var changedSlots: [Bool] = []
+    package final var changedSlots: [Bool] = []
     /// Relationships still to load from the persistent store, per relationship slot: -1 when loaded, the destination's
     /// row id for a to-one, 0 for a to-many. Empty when nothing is pending, so the common check is one `isEmpty`.
-    @usableFromInline package var faults: [Int64] = []
+    @usableFromInline package final var faults: [Int64] = []
     /// The row version the object was fetched or last saved at, for conflict detection; 0 when not stored.
-    package var rowVersion: Int64 = 0
+    package final var rowVersion: Int64 = 0
 
     /// The names of the properties changed since the last save.
-    public var changedKeys: Set<String> {
+    public final var changedKeys: Set<String> {
         let attributeCount = entity.attributes.count
         var keys: Set<String> = []
         for (slot, changed) in changedSlots.enumerated() where changed {
@@ -81,12 +84,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open class var entityAliases: [String] { [] }
 
     /// Whether the object has unsaved changes.
-    public var hasChanges: Bool { snapshot != nil || isInserted }
-    public var isInserted: Bool { context?.isInserted(self) ?? false }
-    public var isDeleted: Bool { context?.isDeleted(self) ?? false }
+    public final var hasChanges: Bool { snapshot != nil || isInserted }
+    public final var isInserted: Bool { context?.isInserted(self) ?? false }
+    public final var isDeleted: Bool { context?.isDeleted(self) ?? false }
 
     /// The object's identity values, when its entity has identity and each identity attribute has a value.
-    public var identityValues: [AttributeValue]? {
+    public final var identityValues: [AttributeValue]? {
         guard !entity.identityIndices.isEmpty else { return nil }
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.identityIndices.count)
@@ -110,14 +113,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Records the committed state before the first change since the last save, and marks an attribute changed.
     @inline(__always)
-    func willChange(attribute index: Int) {
+    final func willChange(attribute index: Int) {
         if snapshot == nil { takeSnapshot() }
         changedSlots[index] = true
     }
 
     /// Records the committed state before the first change since the last save, and marks a relationship changed.
     @inline(__always)
-    func willChange(relationship index: Int) {
+    final func willChange(relationship index: Int) {
         if snapshot == nil { takeSnapshot() }
         changedSlots[entity.attributes.count + index] = true
     }
@@ -131,7 +134,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Drops every related object without touching the other side, for an object leaving its context: relationships
     /// hold objects strongly both ways, and this breaks those cycles. The layout stays, so the object stays readable.
-    func detachRelationships() {
+    final func detachRelationships() {
         // In place, in one access: a context going away detaches every object it holds, so this is per-object cost.
         relationshipValues.withUnsafeMutableBufferPointer { values in
             for index in values.indices {
@@ -147,19 +150,19 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Loads every relationship still waiting in the store, for code that reads `relationshipValues` directly.
-    package func fireFaults() {
+    package final func fireFaults() {
         guard !faults.isEmpty else { return }
         for index in faults.indices where !faults.isEmpty && faults[index] != -1 { fireFault(index) }
     }
 
     /// Loads a relationship still in the persistent store before it is read or changed.
     @inlinable @inline(__always)
-    func fireFaultIfNeeded(_ index: Int) {
+    final func fireFaultIfNeeded(_ index: Int) {
         if !faults.isEmpty && faults[index] != -1 { fireFault(index) }
     }
 
     @usableFromInline
-    func fireFault(_ index: Int) {
+    final func fireFault(_ index: Int) {
         guard let context else {
             faults = []
             return
@@ -168,7 +171,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Forgets the saved state: called when changes are saved or rolled back.
-    func clearChanges() {
+    final func clearChanges() {
         snapshot = nil
         changedSlots = []
     }
