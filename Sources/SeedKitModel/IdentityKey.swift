@@ -19,10 +19,10 @@ package struct IdentityKey: Hashable, Sendable {
         self.root = root
         self.values = values
         var hasher = Hasher()
-        Self.hashBytes(of: root, into: &hasher)
+        root.hashBytes(into: &hasher)
         for value in values {
             if case .string(let text) = value {
-                Self.hashBytes(of: text, into: &hasher)
+                text.hashBytes(into: &hasher)
             } else {
                 value.hash(into: &hasher)
             }
@@ -36,19 +36,6 @@ package struct IdentityKey: Hashable, Sendable {
     }
 
     package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-    /// Feeds a string's UTF-8 bytes and length to `hasher`: unlike `String`'s own hash, which is the same for
-    /// canonically equivalent strings, this one follows the bytes.
-    private static func hashBytes(of text: String, into hasher: inout Hasher) {
-        let hashed = text.utf8.withContiguousStorageIfAvailable { bytes in
-            hasher.combine(bytes.count)
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        }
-        if hashed == nil {
-            hasher.combine(text.utf8.count)
-            for byte in text.utf8 { hasher.combine(byte) }
-        }
-    }
 }
 
 extension AttributeValue {

@@ -40,7 +40,7 @@ struct SeedRowReader {
     private var recentClasses: [(name: String, entity: Entity)] = []
     private var lastDefaults: (entity: ObjectIdentifier, values: [AttributeValue?])?
     /// The keys of objects named by stubs with a one-value identity, by entity and the value as written.
-    private var stubKeys: [SingleValueStub: Prehashed<String>] = [:]
+    private var stubKeys: [SingleValueStub: Prehashed] = [:]
 
     private struct SingleValueStub: Hashable {
         let entity: ObjectIdentifier
@@ -126,7 +126,7 @@ struct SeedRowReader {
     }
 
     /// The key of the object a stub names, and the entity it names; nil for anything but a stub.
-    private mutating func stub(_ json: JSON, destination: Entity) -> (Prehashed<String>, Entity)? {
+    private mutating func stub(_ json: JSON, destination: Entity) -> (Prehashed, Entity)? {
         guard case .object(let members) = json, let entity = entity(of: members, expected: destination),
             let plan = stubPlan(members, entity)
         else { return nil }

@@ -16,7 +16,7 @@ extension SeedRows {
     struct Numbering {
         /// An object by key: its row once stated, and the entity references require it to be a kind of.
         private struct Slot {
-            let key: Prehashed<String>
+            let key: Prehashed
             /// The index of its row, counted over all files in file order, once stated; -1 before.
             var row: Int
             /// Its entity once stated; before, the entity its references require it to be a kind of.
@@ -145,7 +145,7 @@ extension SeedRows {
         }
 
         /// A slot with the next row id of the key's root table, placed in the table at `bucket`.
-        private mutating func newSlot(_ key: Prehashed<String>, _ entity: Entity, _ numbers: Int, bucket: Int) -> Int {
+        private mutating func newSlot(_ key: Prehashed, _ entity: Entity, _ numbers: Int, bucket: Int) -> Int {
             let root = entities[numbers].root
             let rowID = nextRowIDs[root]
             nextRowIDs[root] = rowID + 1
@@ -184,7 +184,7 @@ extension SeedRows {
                 rehash(capacity: capacity, slots: slots)
             }
 
-            func lookUp(_ key: Prehashed<String>, in slots: [Slot]) -> LookUp {
+            func lookUp(_ key: Prehashed, in slots: [Slot]) -> LookUp {
                 let mask = buckets.count - 1
                 let hash = UInt32(truncatingIfNeeded: key.hash)
                 var bucket = key.hash & mask

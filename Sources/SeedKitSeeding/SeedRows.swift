@@ -27,7 +27,7 @@ struct SeedRows: Sendable {
     struct Row: Sendable {
         let entity: Entity
         /// The ledger key: the root entity and the identity values; hashed on the reading thread.
-        let key: Prehashed<String>
+        let key: Prehashed
         /// Every attribute's value, in the entity's order: the stated ones, else the defaults.
         let values: [AttributeValue?]
         /// The to-one relationships stated, in the order of their keys' names: the order a decoder meets them in.
@@ -42,7 +42,7 @@ struct SeedRows: Sendable {
     struct Target: Sendable {
         let relationship: Int
         /// The target's key; nil for `null`.
-        let key: Prehashed<String>?
+        let key: Prehashed?
         /// The entity the stub names: its `"class"`, else the relationship's destination.
         let entity: Entity
         /// The target's row id, once rows are numbered.

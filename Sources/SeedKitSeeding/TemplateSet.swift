@@ -148,7 +148,7 @@ public struct TemplateSet: Sendable {
     func fingerprint(modelFingerprint: String) -> String {
         var text = "model \(modelFingerprint)\n"
         for file in files { text += "\(file.hash) \(file.relativePath)\n" }
-        return StableHash.hex(of: text.utf8)
+        return StableHash.hex(of: text)
     }
 
     /// Why a file could not be read: the system's reason, or that it is not a regular file.

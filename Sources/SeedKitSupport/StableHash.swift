@@ -8,20 +8,29 @@
 ///
 /// - Complexity: O(*n*) in the number of bytes.
 package enum StableHash {
-    @usableFromInline static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    @usableFromInline static let prime: UInt64 = 0x100_0000_01b3
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x100_0000_01b3
 
-    // The generic entry points are inlinable so that callers in other modules get them specialized for their byte
-    // collection: unspecialized, every byte would go through a protocol witness.
-    @inlinable
-    package static func hex<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
+    // The entry points take concrete types, not any sequence of bytes: a generic one called from another module runs
+    // unspecialized, through a protocol witness per byte, unless the optimizer happens to specialize it there.
+
+    package static func hex(of bytes: [UInt8]) -> String {
         text(of: value(of: bytes))
     }
 
-    /// The hash itself, whose ``text(of:)`` ``hex(of:)`` gives.
-    @inlinable
-    package static func value<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> UInt64 {
-        fold(bytes, into: offsetBasis)
+    /// The hash of a string's UTF-8 bytes.
+    package static func hex(of string: String) -> String {
+        var string = string
+        return string.withUTF8 { text(of: fold($0, into: offsetBasis)) }
+    }
+
+    /// The hash itself, whose ``text(of:)`` ``hex(of:)-(String)`` gives.
+    package static func value(of bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { fold($0, into: offsetBasis) }
+    }
+
+    package static func value(of bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBufferPointer { fold($0, into: offsetBasis) }
     }
 
     /// The hashes of several byte arrays, each the same as ``hex(of:)`` gives, computed four arrays at a time
@@ -69,13 +78,12 @@ package enum StableHash {
             hashes.append(fold(d[(d.startIndex + common)...], into: hd))
             start += 4
         }
-        hashes += texts[start...].map { value(of: $0) }
+        hashes += texts[start...].map { fold($0, into: offsetBasis) }
         return hashes
     }
 
     /// The hash continued from `hash` over `bytes`.
-    @inlinable
-    static func fold<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into hash: UInt64) -> UInt64 {
+    private static func fold<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into hash: UInt64) -> UInt64 {
         var hash = hash
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* prime

@@ -113,7 +113,7 @@ struct TemplateFileNames {
         }
         if name.isEmpty { return "%" }
         if name.utf8.count > 120 {
-            name = String(name.prefix(100)) + "-" + String(StableHash.hex(of: text.utf8).prefix(16))
+            name = String(name.prefix(100)) + "-" + String(StableHash.hex(of: text).prefix(16))
         }
         return name
     }

@@ -365,10 +365,4 @@ struct SeederTests {
         try context.save()
         #expect(try !SeedInsertion.isPossible(in: store, ledger: SeedLedger()))
     }
-
-    @Test func hashIsFNV1a() {
-        #expect(StableHash.hex(of: []) == "cbf29ce484222325")
-        #expect(StableHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
-        #expect(StableHash.hex(of: Array("13900".utf8)) == "00f5898e9456454c", "16 digits, leading zeros kept")
-    }
 }

@@ -126,24 +126,6 @@ struct TemplateSetTests {
         }
     }
 
-    /// Hashing several arrays together gives each array's own hash, whatever their number and lengths.
-    @Test func hashesComputedTogetherAreEachArraysHash() {
-        for count in 0...9 {
-            let arrays = (0..<count).map { index in (0..<(index * 13 % 29)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) } }
-            #expect(StableHash.hexes(of: arrays) == arrays.map { StableHash.hex(of: $0) }, "\(count) arrays")
-        }
-        #expect(StableHash.hexes(of: [[], Array("a".utf8), [], []]) == ["cbf29ce484222325", "af63dc4c8601ec8c", "cbf29ce484222325", "cbf29ce484222325"])
-    }
-
-    /// Hashing the texts of one buffer together gives each text's own hash, wherever the texts lie.
-    @Test func hashesOfTextsOfOneBufferAreEachTextsHash() {
-        let buffer = (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
-        for count in 0...9 {
-            let ranges = (0..<count).map { index in (index * 37 % 200)..<(index * 37 % 200 + index * 13 % 29) }
-            #expect(StableHash.values(of: buffer, ranges: ranges) == ranges.map { StableHash.value(of: buffer[$0]) }, "\(count) texts")
-        }
-    }
-
     /// Sets a file's modification time to an hour ago: old enough for a stamp.
     static func age(_ url: URL) throws {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
