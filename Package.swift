@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// SeedKit has no package dependencies by design: the one outside piece is the system SQLite library, reached through
-// the CSQLite system-library target.
+// SeedKit has no package dependencies by design: the outside pieces are system libraries, SQLite and libpq
+// (PostgreSQL's client), reached through the CSQLite and CPostgreSQL system-library targets.
 //
 // The library is a stack of layers, each a target that may depend only on the ones listed before it (.ci/check-layers
 // checks the imports too); `SeedKit` re-exports them all, so users import that one module.
@@ -18,12 +18,19 @@ let package = Package(
             name: "CSQLite",
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
-        // Locks, the stable hash, did-you-mean suggestions: package-level helpers every layer may use.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            path: "Sources/CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // Locks, the stable hash, did-you-mean suggestions, terminal text: package-level helpers every layer may use.
         .target(name: "SeedKitSupport"),
         // Our JSON reader and writer, JSON Pointer and Patch, source locations and diagnostics.
         .target(name: "SeedKitJSON", dependencies: ["SeedKitSupport"]),
         // The SQLite connection layer; knows nothing of the model.
         .target(name: "SeedKitSQLite", dependencies: ["CSQLite", "SeedKitSupport"]),
+        // The PostgreSQL connection layer: a leaf like the SQLite one, knowing nothing of the model.
+        .target(name: "SeedKitPostgreSQL", dependencies: ["CPostgreSQL"]),
         // The entity model: entities, attribute values, model files, validation.
         .target(name: "SeedKitModel", dependencies: ["SeedKitJSON"]),
         // Managed objects, contexts, class reflection, and the PersistentStore protocol contexts talk to.
@@ -32,18 +39,21 @@ let package = Package(
         .target(name: "SeedKitCoding", dependencies: ["SeedKitObjects"]),
         // The SQLite store: every line of SQL of saves, fetches, faults, schema and migration.
         .target(name: "SeedKitStore", dependencies: ["SeedKitCoding", "SeedKitSQLite"]),
-        // Template sets, the seeder and its ledger, model inference, the template schema.
+        // Template sets, the seeding pipeline and its ledger, model inference, the template schema.
         .target(name: "SeedKitSeeding", dependencies: ["SeedKitStore"]),
         // Canonical exports, export documents, the semantic graph diff and its formats.
         .target(name: "SeedKitExport", dependencies: ["SeedKitSeeding"]),
         .target(name: "SeedKit", dependencies: ["SeedKitExport"]),
-        .executableTarget(name: "seed", dependencies: ["SeedKit"]),
+        .executableTarget(name: "seed", dependencies: ["SeedKit", "SeedKitSupport"]),
         .executableTarget(name: "company-example", dependencies: ["SeedKit"], path: "Examples/Company"),
         .executableTarget(
             name: "seed-benchmarks",
-            dependencies: ["SeedKit", "CSQLite"],
+            dependencies: ["SeedKit", "CSQLite", "SeedKitPostgreSQL", "CPostgreSQL", "PostgreSQLTestServer"],
             path: "Benchmarks/seed-benchmarks"),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seed"]),
+        // A throwaway PostgreSQL server for tests and benchmarks; in no product.
+        .target(name: "PostgreSQLTestServer", dependencies: ["SeedKitPostgreSQL"], path: "Tests/PostgreSQLTestServer"),
+        .testTarget(name: "SeedKitPostgreSQLTests", dependencies: ["SeedKitPostgreSQL", "PostgreSQLTestServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Django peer of `seed` for the seed-templates benchmark: the same data as a fixture, through `loaddata`.
+"""The Django peer of `seed` for the seed-flat benchmark: the same data as a fixture, through `loaddata`.
 
 usage: django_loaddata.py TEMPLATES_DIR WORK_DIR [MAX_OBJECTS]
 

@@ -1,116 +1,114 @@
 import Foundation
 
-// The whole `seed` process seeding a fresh store from 200,000 objects in 2,000 template files, against a Python
-// pipeline (orjson + sqlite3 executemany) and Django's loaddata on the same data. Needs the release `seed` binary
-// beside this one: `swift build -c release`.
-
-private let fileCount = 2_000
-private let objectsPerFile = 100
-private let groupFiles = 10
-private let djangoObjects = 20_000
+// The whole `seed` process on each shape of template set (SeedShapes.swift), against Python peers in the same run:
+// a first launch into a fresh store against orjson + executemany writing the same rows; a second launch with nothing
+// to do against a bare os.walk + os.stat of the tree; a later launch after a tenth of the files changed against the
+// first launch; and for the nested shape `seed export` against a sqlite3 + orjson exporter. Fastest of 3 each, peak
+// memory by /usr/bin/time. Needs the release `seed` binary beside this one: `swift build -c release`.
 
 private let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts")
-
-/// Writes the data set: 1,000 groups in the first 10 files, then 199,000 items referencing them by name.
-private func writeTemplates(to directory: URL) throws {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    try Data("""
-        {
-          "entities": {
-            "Group": { "identity": ["name"], "attributes": { "name": "string", "title": "string" } },
-            "Item": {
-              "identity": ["code"],
-              "attributes": { "code": "string", "name": "string", "quantity": "integer", "price": "double", "created": "date" },
-              "relationships": { "group": { "to": "Group" } }
-            }
-          }
-        }
-        """.utf8).write(to: directory.appendingPathComponent("model.json"))
-    let groupCount = groupFiles * objectsPerFile
-    for file in 0..<fileCount {
-        var text = "[\n"
-        for position in 0..<objectsPerFile {
-            let index = file * objectsPerFile + position
-            if position > 0 { text += ",\n" }
-            if file < groupFiles {
-                text += #"  { "class": "Group", "name": "g\#(index)", "title": "Group number \#(index)" }"#
-            } else {
-                let second = index % 60, minute = index / 60 % 60, hour = index / 3600 % 24, day = index / 86400 % 28 + 1
-                text += #"  { "class": "Item", "code": "item-\#(index)", "name": "Item \#(index) of the catalogue", "#
-                    + #""quantity": \#(index % 977), "price": \#(index % 10_000).25, "#
-                    + #""created": "2024-02-\#(day < 10 ? "0" : "")\#(day)T\#(hour < 10 ? "0" : "")\#(hour):\#(minute < 10 ? "0" : "")\#(minute):\#(second < 10 ? "0" : "")\#(second)Z", "#
-                    + #""group": { "class": "Group", "name": "g\#(index % groupCount)" } }"#
-            }
-        }
-        text += "\n]\n"
-        try Data(text.utf8).write(to: directory.appendingPathComponent(String(format: "part-%04d.template", file)))
-    }
-}
+private let djangoObjects = 20_000
 
 struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-var seederBenchmarks: [Benchmark] { [
-    Benchmark(name: "seed-templates", summary: "seed process: 200,000 objects in 2,000 templates into a fresh store vs orjson+executemany and Django loaddata") {
-        let seed = try seedBinary()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let templates = directory.appendingPathComponent("Templates")
-        try writeTemplates(to: templates)
-        let objects = Double(fileCount * objectsPerFile)
-        let store = directory.appendingPathComponent("seed.sqlite").path
-
-        // Whole process, fresh store each time; fastest of 3, measured with /usr/bin/time for the peak memory.
-        var first = Double.infinity
-        var peak = 0
-        var second = Double.infinity
-        for _ in 0..<3 {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-            let run = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
-                ? try runChild("/usr/bin/time", ["-v", seed, "--templates", templates.path, "--store", store, "--quiet"])
-                : try runChild(seed, ["--templates", templates.path, "--store", store, "--quiet"])
-            guard run.status == 0 else { throw BenchmarkFailure(description: "seed failed: \(run.stderr)") }
-            first = min(first, run.seconds)
-            peak = max(peak, peakBytes(fromTimeOutput: run.stderr) ?? 0)
-            let again = try runChild(seed, ["--templates", templates.path, "--store", store])
-            guard again.status == 0, again.stdout.contains("unchanged") else {
-                throw BenchmarkFailure(description: "second launch did not find the store unchanged: \(again.stdout)\(again.stderr)")
-            }
-            second = min(second, again.seconds)
+/// The fastest of `count` runs of a child process and the largest peak memory among them, in MiB.
+private func best(
+    of count: Int = 3, prepare: () throws -> Void = {}, _ executable: String, _ arguments: [String],
+    check: (ChildRun) -> Bool
+) throws -> (seconds: Double, mebibytes: Double) {
+    var seconds = Double.infinity, peak = 0
+    for _ in 0..<count {
+        try prepare()
+        let timed = FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
+        let run = timed ? try runChild("/usr/bin/time", ["-v", executable] + arguments) : try runChild(executable, arguments)
+        guard run.status == 0, check(run) else {
+            throw BenchmarkFailure(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(run.stdout)\(run.stderr.suffix(2_000))")
         }
-        detail("seed: \(format(first)) s, \(format(objects / first)) objects/s; second launch \(format(second * 1000)) ms (\(format(second / first * 100)) % of the first); peak memory \(peak / 1_048_576) MiB")
+        seconds = min(seconds, run.seconds)
+        peak = max(peak, peakBytes(fromTimeOutput: run.stderr) ?? 0)
+    }
+    return (seconds, Double(peak) / 1_048_576)
+}
 
-        var orjson = Double.infinity
-        for _ in 0..<3 {
-            let peerStore = directory.appendingPathComponent("orjson.sqlite").path
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: peerStore + suffix) }
-            let run = try runChild("/usr/bin/env", ["python3", scripts.appendingPathComponent("orjson_seed.py").path, templates.path, peerStore])
-            guard run.status == 0, run.stdout.hasPrefix("\(fileCount * objectsPerFile)") else {
-                throw BenchmarkFailure(description: "orjson_seed.py failed: \(run.stderr)")
-            }
-            orjson = min(orjson, run.seconds)
+private func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+private func python(_ script: String) -> String { scripts.appendingPathComponent(script).path }
+
+/// Measures `seed` on one shape; see the file's description.
+private func measure(_ shape: SeedShape, exporting: Bool) throws {
+    let seed = try seedBinary()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let templates = directory.appendingPathComponent("Templates")
+    try shape.write(to: templates)
+    // Files written in the last moments get no stamp (too recent to trust): let the clock move past them.
+    Thread.sleep(forTimeInterval: 0.2)
+    let objects = Double(shape.objectCount)
+    let store = directory.appendingPathComponent("seed.sqlite").path
+    let name = "seed-\(shape.name)"
+
+    var second = Double.infinity
+    let first = try best(prepare: { removeStore(store) }, seed, ["--templates", templates.path, "--store", store, "--quiet"]) { _ in
+        guard let again = try? runChild(seed, ["--templates", templates.path, "--store", store]),
+            again.status == 0, again.stdout.contains("unchanged")
+        else { return false }
+        second = min(second, again.seconds)
+        return true
+    }
+    let peerStore = directory.appendingPathComponent("orjson.sqlite").path
+    let peer = try best(prepare: { removeStore(peerStore) }, "/usr/bin/env", ["python3", python("orjson_seed.py"), shape.name, templates.path, peerStore]) {
+        $0.stdout.hasPrefix("\(shape.objectCount)")
+    }
+    let walk = try best("/usr/bin/env", ["python3", python("walk_stat.py"), templates.path]) { _ in true }
+    detail("seed: \(format(first.seconds)) s, \(format(objects / first.seconds)) objects/s, peak \(format(first.mebibytes)) MiB; python orjson + executemany: \(format(peer.seconds)) s, peak \(format(peer.mebibytes)) MiB")
+    detail("second launch: \(format(second * 1000)) ms (\(format(second / first.seconds * 100)) % of the first); python os.walk + os.stat: \(format(walk.seconds * 1000)) ms")
+    report(name, value: objects / first.seconds, unit: "objects/s", ratio: peer.seconds / first.seconds, peer: "python-orjson-executemany")
+    report("\(name)-memory", value: first.mebibytes, unit: "MiB", ratio: first.mebibytes / peer.mebibytes, peer: "python-orjson-executemany")
+    report("\(name)-second-launch", value: second * 1000, unit: "ms", ratio: second / walk.seconds, peer: "python-walk-stat")
+    report("\(name)-second-launch-share", value: second * 1000, unit: "ms", ratio: second / first.seconds, peer: "first-launch")
+
+    if exporting {
+        let output = directory.appendingPathComponent("export.json").path
+        let export = try best(seed, ["export", "--store", store, "--output", output]) { _ in true }
+        let peerOutput = directory.appendingPathComponent("export.py.json").path
+        let peerExport = try best("/usr/bin/env", ["python3", python("orjson_export.py"), store, peerOutput]) { _ in true }
+        detail("seed export: \(format(export.seconds)) s, peak \(format(export.mebibytes)) MiB; python sqlite3 + orjson: \(format(peerExport.seconds)) s, peak \(format(peerExport.mebibytes)) MiB")
+        report("export-\(shape.name)", value: export.seconds * 1000, unit: "ms", ratio: peerExport.seconds / export.seconds, peer: "python-sqlite3-orjson")
+    }
+
+    // A later launch: a tenth of the files edited, applied to a copy of the seeded store each time.
+    let seeded = store + ".seeded"
+    try FileManager.default.copyItem(atPath: store, toPath: seeded)
+    let changed = try shape.change(in: templates)
+    Thread.sleep(forTimeInterval: 0.2)
+    let update = try best(prepare: {
+        removeStore(store)
+        try FileManager.default.copyItem(atPath: seeded, toPath: store)
+    }, seed, ["--templates", templates.path, "--store", store, "--quiet"]) { _ in true }
+    detail("later launch, \(changed) files changed: \(format(update.seconds)) s (\(format(update.seconds / first.seconds * 100)) % of the first), peak \(format(update.mebibytes)) MiB")
+    report("\(name)-update", value: update.seconds * 1000, unit: "ms", ratio: update.seconds / first.seconds, peer: "first-launch")
+    report("\(name)-update-memory", value: update.mebibytes, unit: "MiB", ratio: update.mebibytes / first.mebibytes, peer: "first-launch")
+
+    guard shape.name == "flat", pythonHas("django") else { return }
+    let work = directory.appendingPathComponent("django")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let run = try runChild("/usr/bin/env", ["python3", python("django_loaddata.py"), templates.path, work.path, "\(djangoObjects)"])
+    let fields = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    guard run.status == 0, fields.count == 2 else { throw BenchmarkFailure(description: "django_loaddata.py failed: \(run.stderr)") }
+    let loaddataRate = fields[0] / fields[1]
+    detail("Django loaddata: \(Int(fields[0])) objects in \(format(fields[1])) s (the first \(djangoObjects) objects; loaddata alone)")
+    report("\(name)-vs-loaddata", value: objects / first.seconds, unit: "objects/s", ratio: objects / first.seconds / loaddataRate, peer: "django-loaddata")
+}
+
+var seederBenchmarks: [Benchmark] {
+    seedShapes.map { shape in
+        Benchmark(name: "seed-\(shape.name)", summary: "seed process, \(shape.summary): first, second and later launches\(shape.name == "nested" ? ", export" : "") vs Python peers") {
+            try measure(shape, exporting: shape.name == "nested")
         }
-        detail("python orjson + executemany: \(format(orjson)) s, \(format(objects / orjson)) objects/s (whole process)")
-
-        report("seed-templates", value: objects / first, unit: "objects/s", ratio: orjson / first, peer: "python-orjson-executemany")
-        report("seed-templates-second-launch", value: second * 1000, unit: "ms", ratio: second / first, peer: "first-launch")
-        report("seed-templates-memory", value: Double(peak) / 1_048_576, unit: "MiB", ratio: Double(peak) / 1_048_576 / 300, peer: "target-300MiB")
-
-        guard pythonHas("django") else {
-            detail("Django is not installed (python3 -m pip install django): no loaddata figure")
-            return
-        }
-        let work = directory.appendingPathComponent("django")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let run = try runChild("/usr/bin/env", [
-            "python3", scripts.appendingPathComponent("django_loaddata.py").path, templates.path, work.path, "\(djangoObjects)",
-        ])
-        let fields = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard run.status == 0, fields.count == 2 else { throw BenchmarkFailure(description: "django_loaddata.py failed: \(run.stderr)") }
-        let loaddataRate = fields[0] / fields[1]
-        detail("Django loaddata: \(Int(fields[0])) objects in \(format(fields[1])) s, \(format(loaddataRate)) objects/s (the first \(djangoObjects) objects; loaddata alone, not the process)")
-        report("seed-templates-vs-loaddata", value: objects / first, unit: "objects/s", ratio: objects / first / loaddataRate, peer: "django-loaddata")
-    },
-] }
+    }
+}

@@ -3,10 +3,28 @@ import Foundation
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
 let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + seederBenchmarks + diffBenchmarks + [
     sqliteInsertBenchmark,
+    postgresCopyBenchmark,
     jsonParseBenchmark,
     jsonWriteBenchmark,
     jsonParseMemoryBenchmark,
 ]
+
+// seed-benchmarks --write-shape NAME DIR [--changed]: writes a shape's template set (or its later edit), to profile
+// the seed binary on it by hand.
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "--write-shape" {
+    guard let shape = seedShapes.first(where: { $0.name == CommandLine.arguments[2] }) else {
+        FileHandle.standardError.write(Data("unknown shape; shapes: \(seedShapes.map(\.name).joined(separator: ", "))\n".utf8))
+        exit(2)
+    }
+    let directory = URL(fileURLWithPath: CommandLine.arguments[3])
+    do {
+        if CommandLine.arguments.dropFirst(4).contains("--changed") { _ = try shape.change(in: directory) } else { try shape.write(to: directory) }
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 
 let wanted = Set(CommandLine.arguments.dropFirst())
 if wanted.contains("--list") {

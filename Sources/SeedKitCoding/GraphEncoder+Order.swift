@@ -15,48 +15,74 @@ extension GraphEncoder {
     ///
     /// - Complexity: O(*n*) when the members are already in order, else O(*n* log *n*) comparisons.
     package static func canonicalOrder(_ members: [ManagedObject]) -> [ManagedObject] {
-        guard members.count > 1 else { return members }
-        let identity = members[0].entity.identityIndices
-        if identity.count == 1, var keys = StringSortKey.keys(of: members, attribute: identity[0]) {
-            let attribute = identity[0]
-            let precedes = { StringSortKey.precedes($0, $1, in: members, attribute: attribute) }
-            if !zip(keys, keys.dropFirst()).contains(where: { precedes($1, $0) }) { return members }
-            keys.sort(by: precedes)
-            return keys.map { members[$0.position] }
-        }
-        var isSorted = true
-        for index in 1..<members.count where compare(members[index - 1], members[index]) == .orderedDescending {
-            isSorted = false
-            break
-        }
-        if isSorted { return members }
-        // A stable sort: ties keep their stored order.
-        return members.indices.sorted { lhs, rhs in
-            switch compare(members[lhs], members[rhs]) {
-            case .orderedAscending: true
-            case .orderedDescending: false
-            case .orderedSame: lhs < rhs
-            }
-        }.map { members[$0] }
+        let order = CanonicalOrder.permutation(
+            count: members.count, entity: { members[$0].entity }, value: { members[$0].attributeValues[$1] })
+        return order.map { members[$0] }
     }
 
     /// The canonical order of two members of one relationship.
     package static func compare(_ lhs: ManagedObject, _ rhs: ManagedObject) -> ComparisonResult {
+        CanonicalOrder.compare(lhs.entity, { lhs.attributeValues[$0] }, rhs.entity, { rhs.attributeValues[$0] })
+    }
+}
+
+/// The canonical order of the members of an unordered to-many relationship (``GraphEncoder/canonicalOrder(_:)``), for
+/// any form of member: the members are described by their entity and attribute values, by position.
+///
+///     let order = CanonicalOrder.permutation(count: members.count, entity: { entities[$0] }, value: { values[$0][$1] })
+package enum CanonicalOrder {
+    /// The positions of the members in canonical order.
+    ///
+    /// - Complexity: O(*n*) when the members are already in order, else O(*n* log *n*) comparisons.
+    package static func permutation(count: Int, entity: (Int) -> Entity, value: (Int, Int) -> AttributeValue?) -> [Int] {
+        guard count > 1 else { return Array(0..<count) }
+        let identity = entity(0).identityIndices
+        if identity.count == 1, var keys = StringSortKey.keys(count: count, text: { textValue(value($0, identity[0])) }) {
+            func precedes(_ lhs: StringSortKey, _ rhs: StringSortKey) -> Bool {
+                StringSortKey.precedes(lhs, rhs) { textValue(value($0, identity[0]))! }
+            }
+            if !zip(keys, keys.dropFirst()).contains(where: { precedes($1, $0) }) { return Array(0..<count) }
+            keys.sort(by: precedes)
+            return keys.map(\.position)
+        }
+        func compare(_ lhs: Int, _ rhs: Int) -> ComparisonResult {
+            Self.compare(entity(lhs), { value(lhs, $0) }, entity(rhs), { value(rhs, $0) })
+        }
+        if !(1..<count).contains(where: { compare($0 - 1, $0) == .orderedDescending }) { return Array(0..<count) }
+        // A stable sort: ties keep their stored order.
+        return (0..<count).sorted { lhs, rhs in
+            switch compare(lhs, rhs) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: lhs < rhs
+            }
+        }
+    }
+
+    /// The canonical order of two members of one relationship, given by entity and attribute values.
+    package static func compare(
+        _ lhsEntity: Entity, _ lhs: (Int) -> AttributeValue?, _ rhsEntity: Entity, _ rhs: (Int) -> AttributeValue?
+    ) -> ComparisonResult {
         // Objects of one relationship share a root entity, so both have identity or neither has.
-        let indices = lhs.entity.identityIndices
+        let indices = lhsEntity.identityIndices
         if !indices.isEmpty {
             for index in indices {
-                let order = order(lhs.attributeValues[index], rhs.attributeValues[index])
+                let order = order(lhs(index), rhs(index))
                 if order != .orderedSame { return order }
             }
             return .orderedSame
         }
-        if lhs.entity !== rhs.entity { return lhs.entity.name < rhs.entity.name ? .orderedAscending : .orderedDescending }
-        for index in lhs.attributeValues.indices {
-            let order = order(lhs.attributeValues[index], rhs.attributeValues[index])
+        if lhsEntity !== rhsEntity { return lhsEntity.name < rhsEntity.name ? .orderedAscending : .orderedDescending }
+        for index in lhsEntity.attributes.indices {
+            let order = order(lhs(index), rhs(index))
             if order != .orderedSame { return order }
         }
         return .orderedSame
+    }
+
+    private static func textValue(_ value: AttributeValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
     }
 
     /// Orders two optional values of one attribute; strings as Swift orders them (by their Unicode scalars after
@@ -79,15 +105,16 @@ private struct StringSortKey {
     var prefix: UInt64
     let position: Int
 
-    /// The keys of `members` in stored order, or nil when some member has no string value for `attribute`.
+    /// The keys of the members in stored order, or nil when some member has no string value (`text` gives each
+    /// member's).
     ///
     /// - Complexity: O(*n*) in the members' total text length.
-    static func keys(of members: [ManagedObject], attribute: Int) -> [StringSortKey]? {
+    static func keys(count: Int, text: (Int) -> String?) -> [StringSortKey]? {
         var keys: [StringSortKey] = []
-        keys.reserveCapacity(members.count)
+        keys.reserveCapacity(count)
         var isASCII = true
-        for (position, member) in members.enumerated() {
-            guard case .string(let text)? = member.attributeValues[attribute] else { return nil }
+        for position in 0..<count {
+            guard let text = text(position) else { return nil }
             var prefix: UInt64 = 0
             if isASCII {
                 if let asciiPrefix = Self.asciiPrefix(of: text) { prefix = asciiPrefix } else { isASCII = false }
@@ -111,13 +138,11 @@ private struct StringSortKey {
         return prefix ?? nil
     }
 
-    /// Whether `lhs` sorts before `rhs`, the keys of `members` for `attribute`: by text as Swift orders strings, then
-    /// by stored position.
-    static func precedes(_ lhs: StringSortKey, _ rhs: StringSortKey, in members: [ManagedObject], attribute: Int) -> Bool {
+    /// Whether `lhs` sorts before `rhs`, given each member's text: by text as Swift orders strings, then by stored
+    /// position.
+    static func precedes(_ lhs: StringSortKey, _ rhs: StringSortKey, text: (Int) -> String) -> Bool {
         if lhs.prefix != rhs.prefix { return lhs.prefix < rhs.prefix }
-        guard case .string(let left)? = members[lhs.position].attributeValues[attribute],
-            case .string(let right)? = members[rhs.position].attributeValues[attribute]
-        else { preconditionFailure("keys are made only for members with a string value") }
+        let left = text(lhs.position), right = text(rhs.position)
         if left < right { return true }
         if right < left { return false }
         return lhs.position < rhs.position

@@ -310,9 +310,7 @@ final class GraphReading {
     private func readObject(_ json: JSON, at objectPlace: Place, expected: Entity?) -> Link? {
         let place = objectPlace.resolved
         guard case .object(let members) = json else {
-            problem(
-                .typeMismatch, at: place,
-                "expected an object with \"class\"\(expected.map { " (a \($0.name))" } ?? ""), got \(json.kindDescription)")
+            report(DictionaryRules.notAnObject(json, expected: expected), at: place)
             return nil
         }
         if let reference = members["$ref"] {
@@ -341,18 +339,7 @@ final class GraphReading {
                 relationshipValues.append(StatedValue(index: index, value: value, place: keyPlace))
             } else {
                 isStub = false
-                let kind: String
-                switch value {
-                case .object, .array: kind = "relationship"
-                default: kind = "attribute"
-                }
-                let names = entity.propertyNames
-                let suggestion = Suggestion.didYouMean(key, among: names)
-                problem(
-                    .unknownKey, at: keyPlace,
-                    "unknown \(kind) '\(key)' of \(entity.name)"
-                        + (suggestion.isEmpty ? "; \(entity.name) has: \(names.joined(separator: ", "))" : suggestion),
-                    isAtKey: true)
+                report(DictionaryRules.unknownKey(key, value: value, of: entity), at: keyPlace, isAtKey: true)
             }
         }
 
@@ -391,45 +378,28 @@ final class GraphReading {
     }
 
     private func readReference(_ reference: JSON, members: JSONObject, at place: Place) -> Link? {
-        guard case .string(let id) = reference else {
-            problem(.typeMismatch, at: place.appending("$ref"), "\"$ref\" names an \"$id\" and must be a string, got \(reference.kindDescription)")
+        switch DictionaryRules.reference(reference, members: members) {
+        case .success(let id):
+            return .reference(id)
+        case .failure(let failure):
+            report(failure, at: failure.kind == .typeMismatch ? place.appending("$ref") : place)
             return nil
         }
-        let extra = members.keys.filter { $0 != "$ref" }.sorted()
-        if !extra.isEmpty {
-            problem(
-                .unresolvedReference, at: place,
-                "a \"$ref\" object has no other keys; found \(extra.map { "'\($0)'" }.joined(separator: ", "))")
-        }
-        return .reference(id)
+    }
+
+    func report(_ failure: DictionaryRules.Problem, at place: Place, isAtKey: Bool = false) {
+        problem(failure.kind, at: failure.isAtClassKey ? place.appending("class") : place, failure.message, isAtKey: isAtKey)
     }
 
     /// The entity `"class"` names, checked against what the relationship holds.
     private func resolveClass(_ value: JSON?, at place: Place, expected: Entity?) -> Entity? {
-        let valid = expected?.kinds ?? model.entityNames
-        guard let value else {
-            if let expected, expected.kinds.count == 1 { return expected }
-            problem(
-                .missingValue, at: place,
-                expected.map { "missing \"class\": \($0.name) has subentities, so name one of \(valid.joined(separator: ", "))" }
-                    ?? "missing \"class\"; valid classes: \(valid.joined(separator: ", "))")
+        switch DictionaryRules.entity(classValue: value, expected: expected, model: model) {
+        case .success(let entity):
+            return entity
+        case .failure(let failure):
+            report(failure, at: place)
             return nil
         }
-        let classPlace = place.appending("class")
-        guard case .string(let name) = value else {
-            problem(.typeMismatch, at: classPlace, "\"class\" must be an entity name, got \(value.kindDescription)")
-            return nil
-        }
-        guard let entity = model.entity(named: name), expected.map({ entity.isKind(of: $0.name) }) ?? true else {
-            let known = model.entity(named: name) != nil
-            problem(
-                .unknownClass, at: classPlace,
-                (known ? "class '\(name)' is not a kind of \(expected!.name)" : "unknown class '\(name)'")
-                    + (known ? "" : Suggestion.didYouMean(name, among: valid))
-                    + "; valid classes\(expected.map { " for a \($0.name)" } ?? ""): \(valid.joined(separator: ", "))")
-            return nil
-        }
-        return entity
     }
 
     /// The entity of the populated object; `"class"`, when given, must be it or one of its ancestors.
@@ -447,20 +417,11 @@ final class GraphReading {
     }
 
     private func readAttribute(_ value: JSON, of entity: Entity, at index: Int, place: Place) -> AttributeValue?? {
-        let attribute = entity.attributes[index]
-        if value == .null {
-            guard attribute.isOptional else {
-                problem(
-                    .missingValue, at: place,
-                    "null for required attribute '\(attribute.name)' of \(entity.name); expected \(AttributeValue.jsonExpectation(for: attribute.type))")
-                return nil
-            }
-            return .some(nil)
-        }
-        do {
-            return .some(try AttributeValue(json: value, as: attribute.type))
-        } catch {
-            problem(error.isOutOfRange ? .outOfRange : .typeMismatch, at: place, "attribute '\(attribute.name)' of \(entity.name): \(error.message)")
+        switch DictionaryRules.attribute(value, of: entity, at: index) {
+        case .success(let read):
+            return .some(read)
+        case .failure(let failure):
+            report(failure, at: place)
             return nil
         }
     }
@@ -503,10 +464,8 @@ final class GraphReading {
     }
 
     private func register(id value: JSON, for pending: PendingObject, at place: Place) {
-        guard case .string(let id) = value else {
-            problem(.typeMismatch, at: place, "\"$id\" must be a string, got \(value.kindDescription)")
-            return
-        }
+        if let failure = DictionaryRules.idProblem(value) { return report(failure, at: place) }
+        guard case .string(let id) = value else { return }
         if let other = pendingByID[id] {
             guard other.value !== pending else { return }
             problem(
@@ -525,19 +484,11 @@ final class GraphReading {
             relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .null, place: place))
             return
         }
+        if let failure = DictionaryRules.shape(of: value, for: relationship, of: entity, destination: destination) {
+            return report(failure, at: place)
+        }
         if relationship.isToMany {
-            guard case .array(let elements) = value else {
-                if case .object = value {
-                    problem(
-                        .cardinalityMismatch, at: place,
-                        "an object for to-many relationship '\(relationship.name)' of \(entity.name); expected an array of \(destination.name) objects")
-                } else {
-                    problem(
-                        .typeMismatch, at: place,
-                        "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects, got \(value.kindDescription)")
-                }
-                return
-            }
+            guard case .array(let elements) = value else { return }
             var links: [(link: Link, place: Place)] = []
             let listPlace = place.resolved
             for (position, element) in elements.enumerated() {
@@ -546,18 +497,6 @@ final class GraphReading {
             }
             relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .members(links), place: place))
         } else {
-            guard case .object = value else {
-                if case .array = value {
-                    problem(
-                        .cardinalityMismatch, at: place,
-                        "an array for to-one relationship '\(relationship.name)' of \(entity.name); expected one \(destination.name) object or null")
-                } else {
-                    problem(
-                        .typeMismatch, at: place,
-                        "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)")
-                }
-                return
-            }
             guard let link = readObject(value, at: place, expected: destination) else { return }
             relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .target(link), place: place))
         }

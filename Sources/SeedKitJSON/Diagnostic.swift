@@ -1,3 +1,5 @@
+import SeedKitSupport
+
 /// A problem that points into a file: a stable code, where it is (file, line and column, JSON Pointer), what is
 /// wrong, and what would be valid.
 ///
@@ -96,16 +98,18 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
         return SourceLocation(file: file, line: line, column: column)
     }
 
-    /// `file:line:column: /pointer: message; suggestion (see place)`, leaving out what is unknown.
+    /// `file:line:column: /pointer: message; suggestion (see place)`, leaving out what is unknown, on one line:
+    /// control characters from the input (in a file name, a key or a value the message quotes) are escaped as JSON
+    /// strings escape them.
     public var description: String {
-        var text = file ?? ""
+        var text = file.map(TerminalText.quoted) ?? ""
         if let line, let column { text += (text.isEmpty ? "" : ":") + "\(line):\(column)" }
         if !text.isEmpty { text += ": " }
         if let pointer { text += Self.text(of: pointer) + ": " }
         text += message
         if let suggestion { text += "; " + suggestion }
         if let related, case let place = related.description, !place.isEmpty { text += " (see \(place))" }
-        return text
+        return TerminalText.escaped(text)
     }
 
     /// Orders by file (none first), line, column, pointer, then message: the order reports list problems in.

@@ -18,10 +18,14 @@ public struct EntityDescription: Sendable, Hashable {
     public var identity: [String]
     /// Old names still accepted when reading.
     public var aliases: [String]
+    /// Whether a template that names an object of this entity by its identity alone creates it when no template
+    /// states it and the store holds none (model file: `"createdByReference": true`). Off by default: a reference
+    /// must name an object that exists, so that a mistyped name is an error rather than a new object.
+    public var isCreatedByReference: Bool
 
     public init(
         _ name: String, parent: String? = nil, identity: [String] = [], attributes: [AttributeDescription] = [],
-        relationships: [RelationshipDescription] = [], aliases: [String] = []
+        relationships: [RelationshipDescription] = [], aliases: [String] = [], isCreatedByReference: Bool = false
     ) {
         self.name = name
         self.parent = parent
@@ -29,5 +33,6 @@ public struct EntityDescription: Sendable, Hashable {
         self.attributes = attributes
         self.relationships = relationships
         self.aliases = aliases
+        self.isCreatedByReference = isCreatedByReference
     }
 }

@@ -18,7 +18,7 @@ extension EntityModel {
     ///
     /// Attributes take a short form, `"type"` or `"type?"` (optional), or a long form with `type`, `optional`,
     /// `default` and `aliases`. Relationships take `to`, `many`, `ordered`, `inverse`, `owns`, `deleteRule` and
-    /// `aliases`; entities `parent`, `identity`, `attributes`, `relationships` and `aliases`.
+    /// `aliases`; entities `parent`, `identity`, `attributes`, `relationships`, `aliases` and `createdByReference`.
     ///
     /// - Throws: ``ModelErrors``: every problem of the file's shape, each with its JSON Pointer, then every problem of
     ///   the model itself.
@@ -86,6 +86,7 @@ extension EntityModel {
             if let parent = declaration.parent { entity["parent"] = .string(parent) }
             if !declaration.identity.isEmpty { entity["identity"] = .array(declaration.identity.map(JSON.string)) }
             if !declaration.aliases.isEmpty { entity["aliases"] = .array(declaration.aliases.map(JSON.string)) }
+            if declaration.isCreatedByReference { entity["createdByReference"] = true }
             if !declaration.attributes.isEmpty {
                 entity["attributes"] = .object(
                     JSONObject(uniqueKeysWithValues: declaration.attributes.map { ($0.name, Self.json(for: $0)) }))
@@ -154,11 +155,15 @@ private struct ModelFileReader {
 
     private mutating func entity(_ name: String, _ json: JSON, at pointer: JSONPointer) -> EntityDescription? {
         guard let members = object(json, at: pointer, "an entity must be an object", entity: name) else { return nil }
-        checkKeys(members, allowed: ["parent", "identity", "attributes", "relationships", "aliases"], at: pointer, entity: name)
+        checkKeys(
+            members, allowed: ["parent", "identity", "attributes", "relationships", "aliases", "createdByReference"], at: pointer,
+            entity: name)
         var entity = EntityDescription(name)
         entity.parent = members["parent"].flatMap { string($0, at: pointer.appending("parent"), entity: name) }
         entity.identity = members["identity"].map { strings($0, at: pointer.appending("identity"), entity: name) } ?? []
         entity.aliases = members["aliases"].map { strings($0, at: pointer.appending("aliases"), entity: name) } ?? []
+        entity.isCreatedByReference =
+            members["createdByReference"].flatMap { bool($0, at: pointer.appending("createdByReference"), entity: name) } ?? false
         if let attributes = members["attributes"] {
             let at = pointer.appending("attributes")
             if let properties = object(attributes, at: at, "\"attributes\" must be an object of names to types", entity: name) {

@@ -1,6 +1,6 @@
 /// Checks declarations for every problem at once: names, duplicates, inheritance, destinations, inverses, identity,
 /// defaults and delete rules.
-struct ModelValidator {
+package struct ModelValidator {
     let declarations: [EntityDescription]
     private let byName: [String: EntityDescription]
     private var errors: [ModelError] = []
@@ -24,7 +24,7 @@ struct ModelValidator {
     }
 
     /// Whether a name can be an entity or property name: an identifier, so it is also a safe SQL name.
-    static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
         return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || (0x30...0x39).contains($0) }
     }

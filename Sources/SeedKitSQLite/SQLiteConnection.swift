@@ -33,9 +33,31 @@ public final class SQLiteConnection {
     ///   ``SQLiteResultCode/corrupt`` for a file that isn't a sound database; ``SQLiteResultCode/readOnly`` when
     ///   ``Configuration/openMode`` asks to write and the file, or its directory (WAL keeps files beside the
     ///   database), can't be written.
+    ///
+    /// A read-only connection reads a WAL database in a directory it can't write, where SQLite cannot make the
+    /// shared-memory file beside it: when there is no write-ahead log beside the file either, it is opened as
+    /// immutable (no transaction is under way; one that begins meanwhile is not seen, and must not be relied on).
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        do {
+            handle = try Self.open(path, flags: configuration.openMode.flags, configuration: configuration)
+        } catch let error as DatabaseError
+            where configuration.openMode == .readOnly && error.resultCode.primary == .readOnly
+            && access(path + "-wal", F_OK) != 0
+        {
+            handle = try Self.open(
+                Self.immutableURI(path), flags: configuration.openMode.flags | SQLITE_OPEN_URI, configuration: configuration,
+                reportedPath: path)
+        }
+        self.path = path
+        self.configuration = configuration
+    }
+
+    private static func open(
+        _ name: String, flags: Int32, configuration: Configuration, reportedPath: String? = nil
+    ) throws -> OpaquePointer {
+        let path = reportedPath ?? name
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, configuration.openMode.flags | SQLITE_OPEN_NOMUTEX, nil)
+        let code = sqlite3_open_v2(name, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
             let error = Self.openError(code: code, database: handle, path: path)
             // A failed open may still allocate a connection, which must be closed.
@@ -46,15 +68,32 @@ public final class SQLiteConnection {
         // Before validation, which takes a lock another connection may hold.
         Self.setBusyTimeout(handle, configuration.busyTimeout)
         do {
-            try Self.validate(handle)
+            do {
+                try Self.validate(handle)
+            } catch let error as DatabaseError where error.resultCode.primary == .readOnly {
+                // SQLite could not make its shared-memory file: "attempt to write a readonly database" says too little.
+                throw DatabaseError(
+                    resultCode: error.resultCode,
+                    message: "the database's directory can't be written, where SQLite keeps its write-ahead log")
+            }
             try Self.configure(handle, with: configuration)
         } catch {
             sqlite3_close_v2(handle)
             throw (error as? DatabaseError)?.with(path: path) ?? error
         }
-        self.path = path
-        self.configuration = configuration
-        self.handle = handle
+        return handle
+    }
+
+    /// `path` as a URI naming an immutable file: `file:/a%3Fb.sqlite?immutable=1`.
+    private static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"): uri += "%" + String(byte, radix: 16, uppercase: true)
+            default: uri.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     /// Opens a private, empty in-memory database.

@@ -1,177 +1,172 @@
+import Dispatch
 import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
 
 extension SeedLedger {
-    /// How one blob of the packed objects table stores its hashes: its first byte.
-    enum HashForm: UInt8 {
-        /// Each hash is 8 bytes, little-endian: the value of a hash that is 16 lowercase hex digits, as
-        /// ``StableHash`` writes them.
-        case value = 1
-        /// Each hash is its UTF-8 byte count (a varint) and the bytes: an entity with any other hash text.
-        case text = 2
+    /// The objects a run inserted, for the ledger it leaves: their entries are their keys, their new rows and the
+    /// hashes of what the templates wrote, made while the ledger is packed.
+    struct Insertions: Sendable {
+        /// The inserted objects, in the order their entries are packed.
+        var objects: [Int32] = []
+        /// The keys of inserted objects that have none of their own: owned ones, known by their owner's row and place.
+        var ownedKeys: [Int32: SeedKey] = [:]
     }
 
-    /// The entries of one entity being packed into a blob; see the type's description for the layout.
-    struct EntityPacker {
-        let hashForm: HashForm
-        private(set) var bytes: [UInt8]
-        private(set) var count = 0
-
-        init(hashForm: HashForm) {
-            self.hashForm = hashForm
-            bytes = [hashForm.rawValue]
-        }
-
-        /// Appends an entry with a hash as ``StableHash`` computes it, to a blob of hash values.
-        mutating func append(key: String, rowID: Int64, hashValue: UInt64) {
-            precondition(hashForm == .value, "a hash value goes in a blob of hash values")
-            appendKeyAndRowID(key, rowID)
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: hashValue >> UInt64(shift))) }
-            count += 1
-        }
-
-        /// Appends an entry, unless its hash has no place in the blob's form: text where values are stored.
-        ///
-        /// - Returns: Whether the entry was appended.
-        mutating func append(key: String, rowID: Int64, hash: String) -> Bool {
-            switch hashForm {
-            case .value:
-                guard let value = StableHash.value(ofText: hash) else { return false }
-                append(key: key, rowID: rowID, hashValue: value)
-            case .text:
-                appendKeyAndRowID(key, rowID)
-                appendText(hash)
-                count += 1
-            }
-            return true
-        }
-
-        private mutating func appendKeyAndRowID(_ key: String, _ rowID: Int64) {
-            appendText(key)
-            appendVarint(UInt64(bitPattern: rowID))
-        }
-
-        /// The text's UTF-8 byte count (a varint), then its bytes.
-        private mutating func appendText(_ text: String) {
-            var text = text
-            text.withUTF8 { utf8 in
-                appendVarint(UInt64(utf8.count))
-                bytes.append(contentsOf: utf8)
-            }
-        }
-
-        /// LEB128: seven bits a byte, low bits first, the high bit set on every byte but the last.
-        private mutating func appendVarint(_ value: UInt64) {
-            var value = value
-            while value >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-                value >>= 7
-            }
-            bytes.append(UInt8(value))
-        }
-    }
-
-    /// The blobs of ``objects``, one per entity, with their entry counts; or those of ``packedEntries``.
+    /// The sections of the ledger, to replace the store's: the set (counting each entity's entries), the files, and
+    /// each entity's entries — with `insertions`' objects, hashed as `templates` writes them.
     ///
-    /// - Complexity: O(*n*) in the number of objects and the length of their keys.
-    func packedObjects() -> [(entity: String, count: Int, bytes: [UInt8])] {
-        if !packedEntries.isEmpty {
-            precondition(objects.isEmpty, "a ledger holds its entries in one form")
-            return packedEntries.map { ($0.key, $0.value.count, $0.value.bytes) }
-        }
-        // Hashes as values, until an entity has one that is not: that entity is packed again, with text, in a second
-        // pass. Seeds write only values, and one pass over 200,000 entries is what they cost.
-        var packers: [String: EntityPacker] = [:]
-        var textHashEntities: Set<String> = []
-        for (key, entry) in objects {
-            if !textHashEntities.isEmpty && textHashEntities.contains(entry.entity) { continue }
-            if !packers[entry.entity, default: EntityPacker(hashForm: .value)].append(key: key, rowID: entry.rowID, hash: entry.hash) {
-                textHashEntities.insert(entry.entity)
-                packers[entry.entity] = nil
-            }
-        }
-        if !textHashEntities.isEmpty {
-            for (key, entry) in objects where textHashEntities.contains(entry.entity) {
-                _ = packers[entry.entity, default: EntityPacker(hashForm: .text)].append(key: key, rowID: entry.rowID, hash: entry.hash)
-            }
-        }
-        return packers.map { ($0.key, $0.value.count, $0.value.bytes) }
-    }
-
-    /// Adds the entries of one entity's blob to ``objects``.
+    /// Each entity's section is measured first and its entries written in place, on all cores: packing allocates the
+    /// sections and nothing else of their size.
     ///
-    /// - Throws: ``SeedError`` naming the entity when the blob is not what ``packedObjects()`` writes: an unknown
-    ///   hash form, a length past its end, a key that is not UTF-8, bytes after the last entry, a number of entries
-    ///   other than `count`, or a key already read.
-    /// - Complexity: O(*n*) in the blob's length.
-    mutating func unpack(_ blob: [UInt8], entity: String, count: Int) throws(SeedError) {
-        var reader = BlobReader(bytes: blob, entity: entity)
-        guard let hashForm = HashForm(rawValue: try reader.byte()) else {
-            throw reader.damage("unknown hash form \(blob[0])")
+    /// - Complexity: O(*n*) in the entries and their slots.
+    func sections(schema: SeedSchema, adding insertions: Insertions = Insertions(), templates: TemplateSlots? = nil) -> [String: [UInt8]] {
+        precondition(insertions.objects.isEmpty || templates != nil, "inserted objects are hashed as the templates write them")
+        // Per entity, its items: an entry's index, or an insertion's position as its complement.
+        var items = [[Int]](repeating: [], count: schema.entities.count)
+        for (index, entry) in entries.enumerated() { items[Int(entry.entity)].append(index) }
+        for (position, object) in insertions.objects.enumerated() {
+            items[Int(templates!.objects.objects[Int(object)].entity)].append(~position)
         }
-        var read = 0
-        while !reader.isAtEnd {
-            let key = try reader.text(what: "key")
-            let rowID = Int64(bitPattern: try reader.varint())
-            let hash: String
-            switch hashForm {
-            case .value:
-                var value: UInt64 = 0
-                for shift in stride(from: 0, to: 64, by: 8) { value |= UInt64(try reader.byte()) << UInt64(shift) }
-                hash = StableHash.text(of: value)
-            case .text:
-                hash = try reader.text(what: "hash")
-            }
-            if objects.updateValue(Entry(entity: entity, rowID: rowID, hash: hash), forKey: key) != nil {
-                throw reader.damage("the key \(key) is in the ledger twice")
-            }
-            read += 1
+        var summary = self
+        summary.objectCounts = [:]
+        var sections = [Self.filesSection: filesBytes()]
+        for (ordinal, list) in items.enumerated() where !list.isEmpty {
+            let slots = schema.entities[ordinal]
+            summary.objectCounts[slots.entity.name] = list.count
+            sections[Self.entityPrefix + slots.entity.name] = entityBytes(slots: slots, items: list, insertions: insertions, templates: templates)
         }
-        guard read == count else { throw reader.damage("\(read) entries where \(count) were written") }
+        sections[Self.setSection] = summary.setBytes()
+        return sections
     }
 
-    /// Reads one blob front to back, every read checked against its end.
-    private struct BlobReader {
-        let bytes: [UInt8]
-        let entity: String
-        private var offset = 0
-
-        init(bytes: [UInt8], entity: String) {
-            self.bytes = bytes
-            self.entity = entity
+    /// One entity's section: its slot names, then per entry the key's kind, root (but for identity keys, whose root
+    /// is the entity's), text, the row id, and a hash per slot.
+    private func entityBytes(slots: EntitySlots, items: [Int], insertions: Insertions, templates: TemplateSlots?) -> [UInt8] {
+        let names = (0..<slots.slotCount).map { slots.name(ofSlot: $0) }
+        @Sendable func key(_ item: Int) -> SeedKey {
+            if item >= 0 { return entries[item].key }
+            let object = insertions.objects[~item]
+            return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[object]!
         }
-
-        var isAtEnd: Bool { offset == bytes.count }
-
-        mutating func byte() throws(SeedError) -> UInt8 {
-            guard offset < bytes.count else { throw damage("it ends in the middle of an entry") }
-            defer { offset += 1 }
-            return bytes[offset]
+        @Sendable func rowID(_ item: Int) -> Int64 { item >= 0 ? entries[item].rowID : templates!.rowIDs[Int(insertions.objects[~item])] }
+        let header = LedgerBuffer.size(ofCount: names.count) + names.reduce(0) { $0 + LedgerBuffer.size(ofText: $1) }
+            + LedgerBuffer.size(ofCount: items.count)
+        // Where each item's bytes start; one more at the end.
+        var starts = [Int]()
+        starts.reserveCapacity(items.count + 1)
+        starts.append(header)
+        for item in items {
+            let key = key(item)
+            let size = 1 + (key.kind == .identity ? 0 : LedgerBuffer.size(ofText: key.root)) + LedgerBuffer.size(ofText: key.text)
+                + LedgerBuffer.size(ofVarint: UInt64(bitPattern: rowID(item))) + 8 * slots.slotCount
+            starts.append(starts[starts.count - 1] + size)
         }
-
-        mutating func varint() throws(SeedError) -> UInt64 {
-            var value: UInt64 = 0
-            for shift in stride(from: 0, to: 64, by: 7) {
-                let byte = try byte()
-                value |= UInt64(byte & 0x7f) << UInt64(shift)
-                if byte < 0x80 { return value }
+        let offsets = starts, total = starts[items.count]
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            let base = DisjointWrites(base: buffer.baseAddress!)
+            var head = LedgerBuffer(base.base)
+            head.append(count: names.count)
+            for name in names { head.append(text: name) }
+            head.append(count: items.count)
+            let chunk = 4096
+            DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { part in
+                var hasher = SlotHasher()
+                for position in part * chunk..<min(items.count, (part + 1) * chunk) {
+                    let item = items[position]
+                    var out = LedgerBuffer(base.base + offsets[position])
+                    let key = key(item)
+                    out.append(byte: key.kind.rawValue)
+                    if key.kind != .identity { out.append(text: key.root) }
+                    out.append(text: key.text)
+                    out.append(varint: UInt64(bitPattern: rowID(item)))
+                    if item >= 0 {
+                        precondition(entries[item].hashCount == slots.slotCount, "an entry has a hash per slot of its entity")
+                        for hash in hashes(of: entries[item]) { out.append(word: hash) }
+                    } else {
+                        for hash in templates!.hashes(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: hash) }
+                    }
+                }
             }
-            throw damage("a number longer than 64 bits")
+            count = total
         }
+    }
 
-        /// A length-prefixed UTF-8 string.
-        mutating func text(what: String) throws(SeedError) -> String {
-            let length = try varint()
-            guard length <= UInt64(bytes.count - offset) else { throw damage("a \(what) runs past its end") }
-            let utf8 = bytes[offset..<offset + Int(length)]
-            offset += Int(length)
-            let text = String(decoding: utf8, as: UTF8.self)
-            // Decoding repairs invalid UTF-8, which then reads back as other bytes.
-            guard text.utf8.elementsEqual(utf8) else { throw damage("a \(what) is not UTF-8") }
-            return text
+    /// The files section: per file its path, hash and stamp (empty for none).
+    func filesBytes() -> [UInt8] {
+        let files = self.files.sorted { $0.key < $1.key }
+        let texts = files.map { [$0.key, $0.value, fileStamps[$0.key] ?? ""] }
+        return LedgerBuffer.bytes(size: texts.joined().reduce(0) { $0 + LedgerBuffer.size(ofText: $1) }) { out in
+            for text in texts.joined() { out.append(text: text) }
         }
+    }
+}
 
-        func damage(_ problem: String) -> SeedError {
-            SeedError("the seed ledger is damaged: the entries of \(entity) in \(SeedLedger.packedObjectsTable): \(problem)")
+/// Memory that concurrent tasks write at disjoint offsets, each its own range: `@unchecked Sendable` is sound because
+/// no byte is written by two tasks, nor read before they all finish.
+private struct DisjointWrites: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+}
+
+/// Writes the parts of a ledger section into memory measured for them: LEB128 varints (seven bits a byte, low bits
+/// first), length-prefixed UTF-8 texts, and 64-bit words little-endian. ``LedgerReader`` reads them.
+struct LedgerBuffer {
+    private var next: UnsafeMutablePointer<UInt8>
+
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        next = start
+    }
+
+    /// Bytes of `size`, which `write` fills exactly.
+    static func bytes(size: Int, _ write: (inout LedgerBuffer) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var out = LedgerBuffer(buffer.baseAddress!)
+            write(&out)
+            precondition(out.next == buffer.baseAddress! + size, "a ledger section fills what was measured for it")
+            count = size
         }
+    }
+
+    static func size(ofVarint value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 6) / 7) }
+
+    static func size(ofCount count: Int) -> Int { size(ofVarint: UInt64(count)) }
+
+    static func size(ofText text: String) -> Int {
+        let count = text.utf8.count
+        return size(ofCount: count) + count
+    }
+
+    mutating func append(byte: UInt8) {
+        next.pointee = byte
+        next += 1
+    }
+
+    mutating func append(count: Int) { append(varint: UInt64(count)) }
+
+    mutating func append(varint value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            append(byte: UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        append(byte: UInt8(value))
+    }
+
+    mutating func append(text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(count: utf8.count)
+            if let base = utf8.baseAddress { next.update(from: base, count: utf8.count) }
+            next += utf8.count
+        }
+    }
+
+    mutating func append(word: UInt64) {
+        withUnsafeBytes(of: word.littleEndian) { bytes in next.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: 8) }
+        next += 8
     }
 }

@@ -1,207 +1,260 @@
+import Foundation
+import SeedKitSupport
+import SeedKitJSON
 import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
 
-/// What the seeder last wrote to a store, kept in the store's own tables and written in the same transaction as the
-/// objects: the template set's fingerprint, each file's hash, and each seeded object's key and value hash.
+/// What the seeder last wrote to a store, kept in the store and written in the same transaction as the rows: the
+/// template set's fingerprint, each file's hash and stamp, and for each seeded object its key, row and the hash of
+/// each slot's value as written.
 ///
-///     let ledger = try SeedLedger.read(from: store.connection)
-///     ledger.fingerprint        // nil before the first seed
+///     let ledger = try Seeder(storePath: "seed.sqlite").ledger()
+///     ledger.fingerprint          // nil before the first seed
+///     ledger.objectCounts         // ["Department": 2, "Employee": 3, …]
 ///
-/// The value hash is what lets a later seed tell an object the application changed (its stored values no longer
-/// hash to what the seeder wrote: it is kept) from one it may update.
+/// The slot hashes are what let a later seed tell, property by property, what the application changed since (the
+/// stored value no longer hashes to what the seeder wrote) from what the templates changed (the template's value
+/// no longer does): a template change to a property the application left alone is applied, and only a property both
+/// changed is a conflict. Hashes are recorded under the property's name, so that a property the model gains, loses
+/// or renames (through its aliases) leaves the others' comparisons as they were.
 ///
-/// Tables: `_seedkit_seed_sets` (one row), `_seedkit_seed_files` (path, hash), `_seedkit_seed_packed_objects`
-/// (entity, number of objects, entries), `_seedkit_seed_counts` (entity, number of objects, and the set row they
-/// were counted for) and `_seedkit_seed_file_stamps` (path, and the ``TemplateSet/Stamp`` the file had when read,
-/// for files not modified just before), which stores written before they were added lack.
-///
-/// The objects of one entity are one blob, so that writing 200,000 of them is a few statements, not 200,000 rows and
-/// index entries. The blob's first byte is its hash form (`HashForm`): 1 when every hash of the entity is 16
-/// lowercase hex digits, as ``StableHash`` writes them, else 2. Then, for each object in no particular order: the
-/// key's UTF-8 byte count and bytes, the row id (as the bit pattern of an unsigned number), and the hash — in form 1
-/// its value in 8 bytes, little-endian, in form 2 its UTF-8 byte count and bytes. Counts and row ids are LEB128
-/// varints: seven bits a byte, low bits first, the high bit set on every byte but the last.
-///
-/// Stores written before the packed table kept one row per object in `_seedkit_seed_objects` (key, entity, row id,
-/// hash). Such a store is read from it; writing a ledger drops it, so a store holds one ledger of objects, and a
-/// store that has that table was last written by a SeedKit that knows no other.
+/// The ledger is a few sections in the store's ledger storage (``RowStore``): `set` (the fingerprint, time, template
+/// directory and object counts, as JSON), `files` (each file's path, hash and stamp) and one `entity:<Name>` per
+/// entity (its slot names, then each object's key, row id and slot hashes); packed by ``sections(schema:adding:templates:)``. A store whose
+/// ledger cannot be read — damaged, or written by an earlier development version in another form — is refused with
+/// the way forward: `seed --force` seeds over it, or the store is deleted and seeded afresh.
 public struct SeedLedger: Sendable {
-    /// One seeded object.
-    public struct Entry: Sendable, Hashable {
-        /// The entity the object was seeded as.
-        public var entity: String
-        /// The object's row id in its root entity's table.
-        public var rowID: Int64
-        /// The hash of the values the seeder wrote.
-        public var hash: String
-    }
-
+    /// The fingerprint of the set last applied; nil when nothing was ever seeded.
     public var fingerprint: String?
-    /// When the set was last applied, as SQLite's `datetime('now')` in UTC.
+    /// When the set was last applied, UTC, `2024-05-01 09:30:00`.
     public var appliedAt: String?
+    /// The template directory as given to the run that applied it.
     public var templates: String?
-    /// File hashes by relative path.
+    /// The hash of each file of the set, by relative path.
     public var files: [String: String] = [:]
-    /// The stamps the files had when read, by relative path: a later launch takes a file with the same stamp for
-    /// one with the same hash, without reading it.
+    /// The number of seeded objects of each entity.
+    public var objectCounts: [String: Int] = [:]
+    /// The stamps the files had when read, by relative path (see ``TemplateSet/Stamp``).
     var fileStamps: [String: String] = [:]
-    /// Entries by object key: the root entity and identity values, or the owner's key and a position.
-    public var objects: [String: Entry] = [:]
-    /// Entries packed as they are to be written, by entity, in place of ``objects``: a first seed packs each row's
-    /// entry as it inserts the row, instead of building a dictionary only to write it.
-    var packedEntries: [String: EntityPacker] = [:]
+    /// Every seeded object; read only when asked for (``read(from:schema:)``).
+    private(set) var entries: [Entry] = []
+    /// Every entry's slot hashes, each entry's at ``Entry/hashes``: one array for the whole ledger.
+    private(set) var hashes: [UInt64] = []
 
-    static let setsTable = "_seedkit_seed_sets"
-    static let filesTable = "_seedkit_seed_files"
-    static let packedObjectsTable = "_seedkit_seed_packed_objects"
-    /// The objects of stores written before the packed table, one row each.
-    static let objectRowsTable = "_seedkit_seed_objects"
-    static let countsTable = "_seedkit_seed_counts"
-    static let fileStampsTable = "_seedkit_seed_file_stamps"
-
-    /// The ledger of the store on `connection`; empty when nothing was ever seeded.
-    ///
-    /// - Complexity: O(*n*) in the number of seeded objects and files.
-    public static func read(from connection: SQLiteConnection) throws -> SeedLedger {
-        var ledger = SeedLedger()
-        guard try hasTables(connection) else { return ledger }
-        let sets = try connection.prepare(sql: "SELECT \"fingerprint\", \"applied_at\", \"templates\" FROM \"\(setsTable)\" LIMIT 1")
-        if try sets.step() {
-            ledger.fingerprint = sets.text(at: 0)
-            ledger.appliedAt = sets.text(at: 1)
-            ledger.templates = sets.text(at: 2)
-        }
-        let files = try connection.prepare(sql: "SELECT \"path\", \"hash\" FROM \"\(filesTable)\"")
-        while try files.step() { ledger.files[files.text(at: 0)] = files.text(at: 1) }
-        if try hasTable(objectRowsTable, connection) {
-            let objects = try connection.prepare(sql: "SELECT \"key\", \"entity\", \"row_id\", \"hash\" FROM \"\(objectRowsTable)\"")
-            while try objects.step() {
-                ledger.objects[objects.text(at: 0)] = Entry(entity: objects.text(at: 1), rowID: objects.int64(at: 2), hash: objects.text(at: 3))
-            }
-        } else if try hasTable(packedObjectsTable, connection) {
-            let total = try connection.prepare(sql: "SELECT total(\"objects\") FROM \"\(packedObjectsTable)\"")
-            if try total.step() { ledger.objects.reserveCapacity(Int(total.double(at: 0))) }
-            let packed = try connection.prepare(sql: "SELECT \"entity\", \"objects\", \"entries\" FROM \"\(packedObjectsTable)\"")
-            while try packed.step() {
-                try ledger.unpack(packed.bytes(at: 2), entity: packed.text(at: 0), count: packed.int(at: 1))
-            }
-        }
-        return ledger
+    /// One seeded object.
+    struct Entry: Sendable {
+        var key: SeedKey
+        /// The entity's ordinal in the schema the ledger was read with.
+        var entity: Int32
+        var rowID: Int64
+        /// Where its slot hashes start in ``SeedLedger/hashes``: per slot of the entity (``EntitySlots``), the hash of
+        /// the value written.
+        var hashes: Int
+        var hashCount: Int32
     }
 
-    /// The fingerprint of the set last applied to the store on `connection`, reading nothing else; nil when nothing
-    /// was ever seeded.
-    ///
-    /// - Complexity: O(1): the later launch that finds its set applied needs no more.
-    static func fingerprint(in connection: SQLiteConnection) throws -> String? {
-        guard try hasTables(connection) else { return nil }
-        let sets = try connection.prepare(sql: "SELECT \"fingerprint\" FROM \"\(setsTable)\" LIMIT 1")
-        return try sets.step() ? sets.text(at: 0) : nil
+    /// An entry's slot hashes.
+    func hashes(of entry: Entry) -> ArraySlice<UInt64> { hashes[entry.hashes..<entry.hashes + Int(entry.hashCount)] }
+
+    /// Adds an entry with these slot hashes.
+    mutating func append(key: SeedKey, entity: Int32, rowID: Int64, hashes slotHashes: some Collection<UInt64>) {
+        entries.append(Entry(key: key, entity: entity, rowID: rowID, hashes: hashes.count, hashCount: Int32(slotHashes.count)))
+        hashes.append(contentsOf: slotHashes)
     }
 
-    /// The stamp and hash of each file of the set last applied that has a stamp, by relative path; empty when
-    /// nothing was seeded, or by a SeedKit that kept no stamps.
+    /// Adds an entry of another ledger, with its hashes.
+    mutating func append(_ entry: Entry, of ledger: SeedLedger) {
+        append(key: entry.key, entity: entry.entity, rowID: entry.rowID, hashes: ledger.hashes(of: entry))
+    }
+
+    mutating func reserveCapacity(entries count: Int, hashes hashCount: Int) {
+        entries.reserveCapacity(count)
+        hashes.reserveCapacity(hashCount)
+    }
+
+    public init() {}
+
+    /// The ledger sections, by name.
+    static let setSection = "set"
+    static let filesSection = "files"
+    static let entityPrefix = "entity:"
+
+    /// The ledger's summary: fingerprint, files and counts, without the objects.
     ///
+    /// - Throws: ``SeedError`` when the ledger cannot be read.
     /// - Complexity: O(*f*) in the number of files.
-    static func knownFiles(in connection: SQLiteConnection) throws -> [String: (stamp: String, hash: String)] {
-        guard try hasTables(connection), try hasTable(fileStampsTable, connection) else { return [:] }
-        let files = try connection.prepare(sql: """
-            SELECT s."path", s."stamp", f."hash" FROM "\(fileStampsTable)" s JOIN "\(filesTable)" f ON s."path" = f."path"
-            """)
-        var known: [String: (stamp: String, hash: String)] = [:]
-        while try files.step() { known[files.text(at: 0)] = (files.text(at: 1), files.text(at: 2)) }
-        return known
+    static func summary(from store: RowStore) throws -> SeedLedger {
+        try SeedLedger(sections: store.ledgerSections(named: [setSection, filesSection]), schema: nil)
     }
 
-    /// The number of seeded objects of each entity: the counts written with the ledger, else counted by the store.
+    /// The fingerprint of the set last applied, reading nothing else; nil when nothing was ever seeded.
+    static func fingerprint(in store: RowStore) throws -> String? {
+        try SeedLedger(sections: store.ledgerSections(named: [setSection]), schema: nil).fingerprint
+    }
+
+    /// The whole ledger, its objects' slots laid out as `schema` lays out their entities.
     ///
-    /// The written counts hold the fingerprint and time of the set row they were written with: a ledger rewritten
-    /// since by an older SeedKit, which does not know the counts table, no longer matches them, and neither does
-    /// the ledger of a store written before the table existed. Those are counted.
-    ///
-    /// - Complexity: O(*e*) for *e* entities; O(*n* log *n*) in the number of seeded objects, inside SQLite, for a
-    ///   store whose counts do not match and whose objects are one row each.
-    static func objectCounts(in connection: SQLiteConnection) throws -> [String: Int] {
-        guard try hasTables(connection) else { return [:] }
-        var result: [String: Int] = [:]
-        if try hasTable(countsTable, connection) {
-            let written = try connection.prepare(sql: """
-                SELECT c."entity", c."objects" FROM "\(countsTable)" c JOIN "\(setsTable)" s
-                ON c."fingerprint" = s."fingerprint" AND c."applied_at" = s."applied_at"
-                """)
-            while try written.step() { result[written.text(at: 0)] = Int(written.int64(at: 1)) }
-            if !result.isEmpty { return result }
-        }
-        let counts: Statement
-        if try hasTable(objectRowsTable, connection) {
-            counts = try connection.prepare(sql: "SELECT \"entity\", count(*) FROM \"\(objectRowsTable)\" GROUP BY \"entity\"")
-        } else if try hasTable(packedObjectsTable, connection) {
-            counts = try connection.prepare(sql: "SELECT \"entity\", \"objects\" FROM \"\(packedObjectsTable)\"")
-        } else {
-            return result
-        }
-        while try counts.step() { result[counts.text(at: 0)] = Int(counts.int64(at: 1)) }
-        return result
+    /// - Complexity: O(*n*) in the number of objects and their slots.
+    static func read(from store: RowStore, schema: SeedSchema) throws -> SeedLedger {
+        try SeedLedger(sections: store.ledgerSections(named: nil), schema: schema)
     }
 
-    private static func hasTables(_ connection: SQLiteConnection) throws -> Bool {
-        try hasTable(setsTable, connection)
+    /// Reads the sections; with a schema, the objects too.
+    init(sections: [String: [UInt8]], schema: SeedSchema?) throws {
+        if let set = sections[Self.setSection] { try readSet(set) }
+        if let files = sections[Self.filesSection] { try readFiles(files) }
+        guard let schema else { return }
+        for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
+            try readEntries(bytes, entityName: String(name.dropFirst(Self.entityPrefix.count)), schema: schema)
+        }
     }
 
-    private static func hasTable(_ name: String, _ connection: SQLiteConnection) throws -> Bool {
-        let tables = try connection.prepare(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(name)'")
-        return try tables.step() && tables.int64(at: 0) == 1
+    /// The error of a ledger that cannot be read, with what to do about it.
+    static func unreadable(_ reason: String) -> SeedError {
+        SeedError(
+            "the store's seed ledger cannot be read (\(reason)); it may have been written by an earlier development version "
+                + "of SeedKit or damaged. Seed over it with --force (the templates' values replace the application's "
+                + "changes, and the ledger is written anew), or delete the store and seed it afresh")
+    }
+}
+
+extension SeedLedger {
+    // MARK: Set
+
+    private mutating func readSet(_ bytes: [UInt8]) throws {
+        guard case .object(let members)? = try? JSONDocument(parsing: bytes).value,
+            members["formatVersion"]?.numberValue?.int64Value == Int64(Self.formatVersion)
+        else {
+            throw Self.unreadable("its set record is not of format version \(Self.formatVersion)")
+        }
+        fingerprint = members["fingerprint"]?.stringValue
+        appliedAt = members["appliedAt"]?.stringValue
+        templates = members["templates"]?.stringValue
+        if case .object(let counts)? = members["counts"] {
+            for (entity, count) in counts { objectCounts[entity] = count.numberValue?.int64Value.map(Int.init) ?? 0 }
+        }
     }
 
-    /// Replaces the ledger in the store; call it inside the transaction that writes the objects.
-    ///
-    /// - Complexity: O(*n*) in the number of objects; one statement per file and per entity.
-    func write(to connection: SQLiteConnection) throws {
-        try connection.execute(sql: """
-            CREATE TABLE IF NOT EXISTS "\(Self.setsTable)" ("fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL, "templates" TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS "\(Self.filesTable)" ("path" TEXT PRIMARY KEY, "hash" TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS "\(Self.packedObjectsTable)" ("entity" TEXT PRIMARY KEY, "objects" INTEGER NOT NULL, "entries" BLOB NOT NULL);
-            DROP TABLE IF EXISTS "\(Self.objectRowsTable)";
-            DELETE FROM "\(Self.setsTable)"; DELETE FROM "\(Self.filesTable)"; DELETE FROM "\(Self.packedObjectsTable)";
-            """)
-        try connection.execute(
-            sql: "INSERT INTO \"\(Self.setsTable)\" VALUES (?, datetime('now'), ?)",
-            arguments: [.text(fingerprint ?? ""), .text(templates ?? "")])
-        // Rewritten with the files: a stamp never outlives the hash it stands for.
-        try connection.execute(sql: """
-            CREATE TABLE IF NOT EXISTS "\(Self.fileStampsTable)" ("path" TEXT PRIMARY KEY, "stamp" TEXT NOT NULL);
-            DELETE FROM "\(Self.fileStampsTable)";
-            """)
-        let stamp = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.fileStampsTable)\" VALUES (?, ?)")
-        for (path, text) in fileStamps where files[path] != nil {
-            try stamp.execute(arguments: [.text(path), .text(text)])
-        }
-        let file = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.filesTable)\" VALUES (?, ?)")
-        for (path, hash) in files.sorted(by: { $0.key < $1.key }) {
-            try file.execute(arguments: [.text(path), .text(hash)])
-        }
-        let packed = packedObjects()
-        let entity = try connection.cachedStatement(sql: "INSERT INTO \"\(Self.packedObjectsTable)\" VALUES (?, ?, ?)")
-        for (name, count, bytes) in packed {
-            try entity.bind(name, at: 1)
-            try entity.bind(count, at: 2)
-            try entity.bind(bytes, at: 3)
-            try entity.execute()
-        }
-        try writeCounts(packed.map { ($0.entity, $0.count) }, to: connection)
+    /// The version of the ledger's form this SeedKit writes and reads.
+    static let formatVersion = 2
+
+    func setBytes() -> [UInt8] {
+        var counts = JSONObject()
+        for (entity, count) in objectCounts.sorted(by: { $0.key < $1.key }) { counts[entity] = .number(JSONNumber(Int64(count))) }
+        let set: JSON = .object([
+            "formatVersion": .number(JSONNumber(Int64(Self.formatVersion))), "fingerprint": fingerprint.map(JSON.string) ?? .null,
+            "appliedAt": appliedAt.map(JSON.string) ?? .null, "templates": templates.map(JSON.string) ?? .null,
+            "counts": .object(counts),
+        ])
+        return set.serialized(style: .canonical)
     }
 
-    /// Replaces the number of objects of each entity, for the set row just written: what a later launch that
-    /// finds its set applied reports, without reading the objects.
-    ///
-    /// - Complexity: One row per entity.
-    private func writeCounts(_ counts: [(entity: String, objects: Int)], to connection: SQLiteConnection) throws {
-        try connection.execute(sql: """
-            CREATE TABLE IF NOT EXISTS "\(Self.countsTable)" ("entity" TEXT PRIMARY KEY, "objects" INTEGER NOT NULL, "fingerprint" TEXT NOT NULL, "applied_at" TEXT NOT NULL);
-            DELETE FROM "\(Self.countsTable)";
-            """)
-        let count = try connection.cachedStatement(sql: """
-            INSERT INTO "\(Self.countsTable)" SELECT ?, ?, "fingerprint", "applied_at" FROM "\(Self.setsTable)"
-            """)
-        for (entity, objects) in counts { try count.execute(arguments: [.text(entity), .integer(Int64(objects))]) }
+    // MARK: Files
+
+    private mutating func readFiles(_ bytes: [UInt8]) throws {
+        var reader = LedgerReader(bytes: bytes, section: Self.filesSection)
+        while !reader.isAtEnd {
+            let path = try reader.text()
+            files[path] = try reader.text()
+            let stamp = try reader.text()
+            if !stamp.isEmpty { fileStamps[path] = stamp }
+        }
+    }
+
+    // MARK: Objects
+
+    /// Reads one entity's entries, mapping its slot names and entity name to the schema's by name and alias; the
+    /// entries of an entity the model no longer has are dropped with it.
+    private mutating func readEntries(_ bytes: [UInt8], entityName: String, schema: SeedSchema) throws {
+        guard let entity = schema.ordinal(of: entityName)
+            ?? schema.model.entities.firstIndex(where: { $0.declaration.aliases.contains(entityName) })
+        else { return }
+        let slots = schema.entities[entity]
+        var reader = LedgerReader(bytes: bytes, section: Self.entityPrefix + entityName)
+        let names = try (0..<reader.count()).map { _ in try reader.text() }
+        // Where each recorded hash goes; a slot no hash was recorded for gets the hash of what a migration leaves in
+        // it: its default, null, or no members.
+        let targets = names.map { slots.slot(named: $0) }
+        let fresh = (0..<slots.slotCount).map { SlotHash.migrated(slot: $0, of: slots) }
+        let count = try reader.count()
+        entries.reserveCapacity(entries.count + count)
+        hashes.reserveCapacity(hashes.count + count * slots.slotCount)
+        for _ in 0..<count {
+            let kind = try reader.byte()
+            guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
+            let root = keyKind == .identity ? slots.entity.rootName : try reader.text()
+            let key = SeedKey(kind: keyKind, root: root, text: try reader.text())
+            let rowID = Int64(bitPattern: try reader.varint())
+            let start = hashes.count
+            hashes.append(contentsOf: fresh)
+            for target in targets {
+                let hash = try reader.word()
+                if let target { hashes[start + target] = hash }
+            }
+            entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(fresh.count)))
+        }
+        guard reader.isAtEnd else { throw Self.unreadable("bytes after the last entry of \(entityName)") }
+    }
+}
+
+/// Reads a ledger section front to back, every read checked against its end.
+struct LedgerReader {
+    private let bytes: [UInt8]
+    private let section: String
+    private var offset = 0
+
+    init(bytes: [UInt8], section: String) {
+        self.bytes = bytes
+        self.section = section
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw damage("it ends in the middle of an entry") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func varint() throws -> UInt64 {
+        var value: UInt64 = 0
+        for shift in stride(from: 0, to: 64, by: 7) {
+            let byte = try byte()
+            value |= UInt64(byte & 0x7f) << UInt64(shift)
+            if byte < 0x80 { return value }
+        }
+        throw damage("a number longer than 64 bits")
+    }
+
+    mutating func count() throws -> Int {
+        let value = try varint()
+        guard value <= UInt64(bytes.count) else { throw damage("a count larger than the section") }
+        return Int(value)
+    }
+
+    mutating func text() throws -> String {
+        let length = try count()
+        guard length <= bytes.count - offset else { throw damage("a text runs past its end") }
+        let utf8 = bytes[offset..<offset + length]
+        offset += length
+        let text = String(decoding: utf8, as: UTF8.self)
+        // Decoding repairs invalid UTF-8, which then reads back as other bytes.
+        guard text.utf8.elementsEqual(utf8) else { throw damage("a text is not UTF-8") }
+        return text
+    }
+
+    mutating func word() throws -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw damage("it ends in the middle of a hash") }
+        var value: UInt64 = 0
+        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << UInt64(8 * shift) }
+        offset += 8
+        return value
+    }
+
+    private func damage(_ problem: String) -> SeedError {
+        SeedLedger.unreadable("section \(section): \(problem)")
     }
 }

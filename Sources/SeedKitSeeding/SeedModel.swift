@@ -17,6 +17,8 @@ public struct SeedModel: Sendable {
     public var issues: [Diagnostic]
     /// The model file's path as given, or nil for an inferred model.
     public var path: String?
+    /// For an inferred model, each choice inference made and why (see ``ModelInference/Result/choices``).
+    public var choices: [ModelInference.Choice] = []
 
     /// Finds, reads or infers the model of the template set in `templates`.
     ///
@@ -29,7 +31,18 @@ public struct SeedModel: Sendable {
     /// Whether the model of the set in `templates` comes from a file rather than from inference, which reads every
     /// template.
     static func isReadFromAFile(templates: URL, options: SeedOptions) -> Bool {
-        FileManager.default.fileExists(atPath: fileURL(templates: templates, options: options).path)
+        options.modelURL != nil || hasModelFile(fileURL(templates: templates, options: options))
+    }
+
+    /// Whether there is a model file at `url`: a file with more than white space in it. An empty `model.json` is what
+    /// a shell redirect into it leaves when the command fails, and is taken as no model file.
+    private static func hasModelFile(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            return FileManager.default.fileExists(atPath: url.path)
+        }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 4096)) ?? Data()
+        return !start.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } || start.count == 4096
     }
 
     /// Where the model file is: `options.modelURL`, else `model.json` in the template directory.
@@ -40,9 +53,12 @@ public struct SeedModel: Sendable {
     init(set: TemplateSet, options: SeedOptions) throws(SeedError) {
         let modelURL = Self.fileURL(templates: set.directory, options: options)
         let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/model.json"
-        guard FileManager.default.fileExists(atPath: modelURL.path) else {
+        let isThere = options.modelURL != nil
+            ? FileManager.default.fileExists(atPath: modelURL.path) : Self.hasModelFile(modelURL)
+        guard isThere else {
             guard options.modelURL == nil else { throw SeedError("no model file at \(modelPath)") }
-            (model, issues) = ModelInference.infer(from: set)
+            let inferred = ModelInference.infer(from: set)
+            (model, issues, choices) = (inferred.model, inferred.issues, inferred.choices)
             isInferred = true
             return
         }

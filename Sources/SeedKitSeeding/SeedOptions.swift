@@ -14,17 +14,26 @@ public struct SeedOptions: Sendable {
     public var prune = false
     /// Overwrite objects the application changed since they were seeded, and restore ones it deleted.
     public var force = false
+    /// Let the store's migration drop the columns and tables of properties and entities the model no longer has
+    /// (``SQLiteStore/Options/allowsDataLoss``); without it such a model change is refused and nothing is written.
+    public var allowsDataLoss = false
+    /// How long to wait for another process that holds the store before failing with
+    /// ``SQLiteResultCode/busy``. The default is 5 seconds.
+    public var busyTimeout: Duration = .seconds(5)
     /// Called as the run checks template files and writes objects (see ``SeedProgress``), on the run's thread.
     public var progress: (@Sendable (SeedProgress) -> Void)?
 
     public init(
         modelURL: URL? = nil, dryRun: Bool = false, prune: Bool = false, force: Bool = false,
+        allowsDataLoss: Bool = false, busyTimeout: Duration = .seconds(5),
         progress: (@Sendable (SeedProgress) -> Void)? = nil
     ) {
         self.modelURL = modelURL
         self.dryRun = dryRun
         self.prune = prune
         self.force = force
+        self.allowsDataLoss = allowsDataLoss
+        self.busyTimeout = busyTimeout
         self.progress = progress
     }
 }

@@ -1,4 +1,6 @@
+import SeedKitSupport
 import SeedKitJSON
+import SeedKitModel
 
 /// What a seed run did, or would do on a dry run: per entity, how many objects were inserted, updated, left
 /// unchanged, kept (changed by the application since they were seeded) and deleted.
@@ -31,13 +33,21 @@ public struct SeedReport: Sendable {
     public var entities: [String: Counts] = [:]
     /// Every problem of the set, sorted by file, line and column; empty unless ``status`` is `invalid`.
     public var issues: [Diagnostic] = []
-    /// Objects kept because the application changed them since they were seeded, as `Entity key` descriptions.
+    /// Objects kept because the application changed them since they were seeded (or deleted them), named as
+    /// `Employee[email=ann@example.com]`, sorted.
     public var keptObjects: [String] = []
+    /// The properties both the templates and the application changed since the last seed: kept as the
+    /// application left them, unless the run was forced (then written, and still listed).
+    public var conflicts: [SeedConflict] = []
+    /// Seeded objects the templates no longer hold, left in the store (`prune` deletes them), sorted.
+    public var removedFromTemplates: [String] = []
     /// The template set's fingerprint.
     public var fingerprint: String
     public var isDryRun = false
     /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
     public var isModelInferred = false
+    /// The model inferred from the templates, when ``isModelInferred``; its choices are worth a look.
+    public var inferredModel: EntityModel?
     public var fileCount = 0
 
     public init(status: Status, fingerprint: String) {
@@ -45,7 +55,8 @@ public struct SeedReport: Sendable {
         self.fingerprint = fingerprint
     }
 
-    /// The report as `{"status", "entities": {name: counts}, "errors": [{file, line, column, pointer, message}]}`.
+    /// The report as `{"status", "entities": {name: counts}, "errors": [{code, file, line, column, pointer, message,
+    /// suggestion, related}]}`.
     public var json: JSON {
         var entityObjects: JSONObject = [:]
         for (name, counts) in entities {
@@ -61,12 +72,16 @@ public struct SeedReport: Sendable {
                 "line": issue.line.map { .number(JSONNumber(Int64($0))) } ?? .null,
                 "column": issue.column.map { .number(JSONNumber(Int64($0))) } ?? .null,
                 "pointer": .string(issue.pointer?.description ?? ""), "message": .string(issue.message),
-                "code": .string(issue.code.rawValue),
+                "code": .string(issue.code.rawValue), "suggestion": issue.suggestion.map(JSON.string) ?? .null,
+                "related": issue.related.map { .string($0.description) } ?? .null,
             ])
         }
         return .object([
             "status": .string(status.rawValue), "entities": .object(entityObjects), "errors": .array(errors),
             "dryRun": .bool(isDryRun), "fingerprint": .string(fingerprint),
+            "kept": .array(keptObjects.map(JSON.string)),
+            "conflicts": .array(conflicts.map(\.json)),
+            "removedFromTemplates": .array(removedFromTemplates.map(JSON.string)),
         ])
     }
 
@@ -88,5 +103,35 @@ public struct SeedReport: Sendable {
             }.joined(separator: "  ")
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// A property that both the templates and the application changed since the last seed.
+///
+///     Employee[email=e1@example.com].salary: template 40011.5, store 40020 (changed by the application)
+public struct SeedConflict: Sendable, Hashable, CustomStringConvertible {
+    /// The object, as `Employee[email=e1@example.com]`.
+    public var object: String
+    public var property: String
+    /// The template's value and the store's, as canonical JSON (strings plain where unambiguous).
+    public var templateValue: String
+    public var storeValue: String
+
+    public init(object: String, property: String, templateValue: String, storeValue: String) {
+        self.object = object
+        self.property = property
+        self.templateValue = templateValue
+        self.storeValue = storeValue
+    }
+
+    public var description: String {
+        "\(object).\(TerminalText.escaped(property)): template \(templateValue), store \(storeValue) (changed by the application)"
+    }
+
+    var json: JSON {
+        .object([
+            "object": .string(object), "property": .string(property), "template": .string(templateValue),
+            "store": .string(storeValue),
+        ])
     }
 }

@@ -17,20 +17,20 @@ import SeedKitStore
 ///     case .invalid: print(report.issues)       // nothing was written
 ///     }
 ///
-/// A run reads every template and the model and checks them all before it opens the store: an invalid set leaves
-/// the store untouched (not even created). A later launch reads only the templates whose stamps (size, modification
-/// time, inode) differ from those the ledger recorded; when the set's fingerprint is then unchanged, it is done. Then, in one `BEGIN IMMEDIATE` transaction, it compares the set's
-/// fingerprint with the store's ``SeedLedger``: an unchanged set ends the run. Otherwise objects are upserted by
-/// identity (or, into a store with nothing to meet, inserted as read: ``SeedInsertion``) and the ledger rewritten in
-/// the same transaction. Concurrent seeders on one store serialize on that
-/// transaction: the first applies, the later ones find the fingerprint and do nothing.
+/// Every run goes one way, whatever the set's shape and the store's state, in four stages:
+/// 1. **read** (``TemplateReader``): the files into records, on all cores; nested objects are records of their own;
+/// 2. **resolve** (``SeedResolver``): records into objects, every reference resolved across files and against the
+///    store, every problem located; a set with a problem writes nothing;
+/// 3. **plan** (``SeedPlanner``): each object against the ledger (``SeedLedger``) and its row, slot by slot:
+///    insert, update, unchanged, kept, and what the templates no longer hold;
+/// 4. **write** (``SeedWriter``): the plan through the store's row interface (``RowStore``), in one transaction with
+///    the ledger and any migration of the store's schema.
 ///
-/// A first launch of a flat set (``SeedRows``: objects at the top level, with identity, referring to each other by
-/// identity) into a store that does not exist yet goes faster: the files are read straight into rows on two threads,
-/// and each file's rows are written as soon as they are numbered, into a new store beside the path that is linked
-/// there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``). A problem found on
-/// the way throws that store away, and the set is then checked like any other, with every problem reported. Of
-/// concurrent first launches, the one whose store is linked first applies; the others find it and its fingerprint.
+/// A later launch first compares the set's fingerprint with the one the ledger recorded, taking a file whose stamp
+/// (size, times, inode) the ledger recorded for unchanged without reading it; an unchanged set ends the run there,
+/// on a read-only connection. Otherwise the comparison is made again under the write lock: of concurrent seeders,
+/// the first applies and the others find its fingerprint. A store that does not exist yet is built beside its path
+/// and linked there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``).
 public struct Seeder {
     public let storePath: String
 
@@ -44,229 +44,336 @@ public struct Seeder {
     ///
     /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
     /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
-    public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) -> SeedReport {
-        var input = try SeedInput(templates: templates, options: options)
-        var report = SeedReport(status: .applied, fingerprint: input.fingerprint)
-        report.isModelInferred = input.isModelInferred
-        report.fileCount = input.set?.files.count ?? 0
-        let issues = input.decode().issues
-        if !issues.isEmpty {
-            report.status = .invalid
-            report.issues = issues
+    public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        let input = try SeedInput(templates: templates, options: options)
+        var report = input.report(options: options)
+        guard let model = input.model else {
+            report.issues = input.issues
+            return report
         }
+        let read = input.read(schema: SeedSchema(model: model), progress: nil)
+        let objects = try read.resolve(lookUp: nil)
+        report.issues = (input.issues + objects.issues).sorted()
+        report.status = report.issues.isEmpty ? .applied : .invalid
         return report
     }
 
     /// Seeds the store from the templates; see the type's description for the steps.
     ///
-    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts.
-    /// - Throws: ``SeedError`` for a missing directory or model file; ``StoreError`` or ``DatabaseError`` when the
-    ///   store cannot be opened or written; ``SaveErrors`` when the templates contradict data already in the store.
-    ///   The store is unchanged then.
+    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts,
+    ///   conflicts and what the templates no longer hold.
+    /// - Throws: ``SeedError`` for a missing directory or model file, a ledger that cannot be read, or a store path
+    ///   that names no file (see ``problem(withStorePath:)``); ``StoreError`` or ``DatabaseError`` when the store
+    ///   cannot be opened, migrated or written. The store is unchanged then.
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
-    ///   `stat` per file whose stamp the ledger recorded (see ``TemplateSet/Stamp``), reading the others, and reading
-    ///   the ledger's fingerprint.
+    ///   `stat` per file whose stamp the ledger recorded, reading the others, and reading the ledger's fingerprint.
     public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        var plan: SeedPlan?
-        return try seed(templates: templates, options: options, plan: &plan)
+        try run(templates: templates, options: options).report
     }
 
-    /// A dry run: the report of what seeding would do, and the plan of what it would change, writing nothing.
+    /// A dry run: the report of what seeding would do, and a preview of what it would change, writing nothing.
     ///
-    ///     let (report, plan) = try Seeder(storePath: "seed.sqlite").plan(templates: templatesURL)
-    ///     if let plan { print(try GraphDiff(plan).text()) }       // in the form of `seed diff`
+    ///     let (report, preview) = try Seeder(storePath: "seed.sqlite").preview(templates: templatesURL)
+    ///     if let preview { print(try GraphDiff(preview).text()) }       // in the form of `seed diff`
     ///
-    /// - Returns: The report, as ``seed(templates:options:)`` gives with ``SeedOptions/dryRun``; the plan when the
+    /// - Returns: The report, as ``seed(templates:options:)`` gives with ``SeedOptions/dryRun``; the preview when the
     ///   report's status is `applied`.
     /// - Throws: As ``seed(templates:options:)``.
-    public func plan(templates: URL, options: SeedOptions = SeedOptions()) throws -> (report: SeedReport, plan: SeedPlan?) {
+    public func preview(
+        templates: URL, options: SeedOptions = SeedOptions()
+    ) throws -> (report: SeedReport, preview: SeedPreview?) {
         var options = options
         options.dryRun = true
-        var plan: SeedPlan?
-        let report = try seed(templates: templates, options: options, plan: &plan)
-        return (report, plan)
+        return try run(templates: templates, options: options)
     }
 
-    private func seed(templates: URL, options: SeedOptions, plan: inout SeedPlan?) throws -> SeedReport {
+    private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
+        if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
-        // The usual later launch: files whose stamps the ledger knows are not read, the fingerprint is compared, done.
-        var input = try SeedInput(templates: templates, options: options, known: repeatable && storeExists ? knownFiles() : [:])
-        if let set = input.set, !set.isRead {
-            if input.issues.isEmpty, let model = input.model {
-                let store = try openStore(model: model)
-                if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
-                    return try unchangedReport(Self.report(of: input, options: options), store.connection)
-                }
-            }
-            // Changed, or with problems to report: everything is read after all.
-            input = try SeedInput(templates: templates, options: options)
-        }
-        var report = Self.report(of: input, options: options)
-        guard let model = input.model, let fileHashes = input.set.map(Self.hashes) else {
+        var input = try SeedInput(
+            templates: templates, options: options, known: repeatable && storeExists ? knownFiles(options: options) : [:])
+        var report = input.report(options: options)
+        guard let model = input.model else {
             report.issues = input.issues
-            return report
+            return (report, nil)
         }
-        if storeExists && repeatable && input.issues.isEmpty {
-            let store = try openStore(model: model)
-            if try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
-                return try unchangedReport(report, store.connection)
+        // The usual later launch: the store already holds this set. Nothing is written; a read-only store will do.
+        if storeExists, repeatable, input.issues.isEmpty, let unchanged = unchangedReport(report, model: model, options: options) {
+            return (unchanged, nil)
+        }
+        if let set = input.set, !set.isRead {
+            // Changed: every file is read.
+            input = try SeedInput(templates: templates, options: options)
+            report = input.report(options: options)
+        }
+        let schema = SeedSchema(model: model)
+        let read = input.read(schema: schema, progress: options.progress)
+        // The contents are in the records now.
+        input.set = nil
+
+        if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
+        if !storeExists {
+            // Nil: another process created the store meanwhile; the run starts again, on that store.
+            guard let created = try seedNewStore(read, input: input, report: report, options: options) else {
+                return try run(templates: templates, options: options)
             }
+            return (created, nil)
         }
-        let total = report.fileCount
-        // Each file is reported checked once: a flat reading that gives up has reported the files it read.
-        let furthestChecked = Locked(0)
-        let filesChecked = options.progress.map { report in
-            { (checked: Int) in
-                guard furthestChecked.withLock({ furthest in
-                    defer { furthest = max(furthest, checked) }
-                    return checked > furthest
-                }) else { return }
-                report(SeedProgress(phase: .checking, completed: checked, total: total))
-            }
+        let store = try openStore(model: model, options: options)
+        return (try apply(read, input: input, report: report, options: options, to: store), nil)
+    }
+
+    // MARK: Stores
+
+    /// The templates of `input` seeded into a store in memory, as a first launch into a new store would seed them:
+    /// the same pipeline, the same objects. No store when the set has issues, which are all returned.
+    package static func inMemoryStore(seeding input: SeedInput) throws -> (store: SQLiteStore?, issues: [Diagnostic]) {
+        guard let model = input.model else { return (nil, input.issues) }
+        let read = input.read(schema: SeedSchema(model: model), progress: nil)
+        let objects = try read.resolve(lookUp: nil)
+        let issues = (input.issues + objects.issues).sorted()
+        guard issues.isEmpty else { return (nil, issues) }
+        return (try inMemoryStore(holding: objects, read: read), [])
+    }
+
+    /// A store in memory holding the objects, as a first launch into a new store would write them.
+    private static func inMemoryStore(holding objects: SeedObjects, read: SeedRead) throws -> SQLiteStore {
+        let store = try SQLiteStore.inMemory(model: read.schema.model)
+        let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
+        try store.write {
+            try SeedWriter(schema: read.schema, resolved: objects, plan: plan).write(to: store, ledger: { [:] })
         }
-        if !options.dryRun, input.issues.isEmpty, let files = input.set?.files,
-            let flat = try seedFlatSet(
-                files, input: input, model: model, storeExists: storeExists, templates: templates, options: options,
-                report: report, filesChecked: filesChecked)
-        {
-            return flat
-        }
-        // The files' contents go to the decoder: the ledger needs only their paths and hashes.
-        let (decoded, issues) = input.decode(filesChecked: filesChecked)
-        guard issues.isEmpty, let templatesContext = decoded else {
+        return store
+    }
+
+    /// Seeds a store that does not exist yet: built beside its path and linked there when complete. Nil when another
+    /// process created the store meanwhile, for the caller to seed that one.
+    private func seedNewStore(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions) throws -> SeedReport? {
+        // A new store holds nothing to find: the templates are resolved first, and a set with problems creates nothing.
+        let objects = try read.resolve(lookUp: nil)
+        let issues = (input.issues + objects.issues).sorted()
+        guard issues.isEmpty else {
+            var report = report
             report.issues = issues
             return report
         }
-        if options.dryRun {
-            // An absent store would receive everything: an empty store in memory says the same without a file.
-            let store = storeExists ? try openStore(model: model) : try SQLiteStore.inMemory(model: model)
-            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
-                return try unchangedReport(report, store.connection)
-            }
-            let ledger = try SeedLedger.read(from: store.connection)
-            let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
-            try run.apply()
-            plan = SeedPlan(before: store.newContext(), after: run.context)
-            report.status = .applied
-            report.entities = run.counts
-            report.keptObjects = run.keptKeys
-            return report
+        // The rows' references were resolved by the pipeline: checking each row's foreign keys would cost SQLite a
+        // look-up per reference and find nothing.
+        let creation = try SQLiteStore.create(atomicallyAt: storePath, model: read.schema.model, checkingForeignKeys: false) {
+            store -> SeedReport? in
+            let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: options)
+            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
+            return appliedReport(report, plan: plan)
         }
-        let store = try openStore(model: model)
-        return try store.connection.inTransaction(.immediate) {
-            // Checked again under the write lock: another seeder may have applied this set meanwhile.
-            if repeatable, try SeedLedger.fingerprint(in: store.connection) == input.fingerprint {
-                return try unchangedReport(report, store.connection)
+        switch creation {
+        case .created(let report): return report
+        case .preempted, .abandoned: return nil
+        }
+    }
+
+    /// Resolves, plans and writes in one transaction on `store`, with any migration of its schema: a set with
+    /// problems, or any failure, leaves it as it was.
+    private func apply(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: SQLiteStore) throws -> SeedReport {
+        do {
+            return try store.write {
+                try store.prepareSchema()
+                // Checked under the write lock: another seeder may have applied this set meanwhile.
+                if !options.force && !options.prune, let summary = try? SeedLedger.summary(from: store),
+                    summary.fingerprint == input.fingerprint
+                {
+                    return Self.unchangedReport(report, summary: summary)
+                }
+                let ledger = try readLedger(of: store, schema: read.schema, options: options)
+                let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
+                let issues = (input.issues + objects.issues).sorted()
+                guard issues.isEmpty else { throw InvalidTemplates(issues: issues) }
+                let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: ledger, store: store, options: options)
+                let isEmpty = try ledger.entries.isEmpty && read.schema.roots.allSatisfy { try store.largestRowID(root: $0) == 0 }
+                if isEmpty {
+                    try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
+                } else {
+                    try write(plan, objects: objects, read: read, input: input, options: options, to: store)
+                }
+                return appliedReport(report, plan: plan)
             }
-            let ledger = try SeedLedger.read(from: store.connection)
-            let writing = writingProgress(options)
-            var newLedger: SeedLedger
-            if try SeedInsertion.isPossible(in: store, ledger: ledger) {
-                templatesContext.insertionProgress = writing
-                let insertion = try SeedInsertion(saving: templatesContext, to: store)
-                newLedger = insertion.ledger
-                report.entities = insertion.counts
-            } else {
-                let run = SeedRun(templates: templatesContext, context: store.newContext(), ledger: ledger, options: options)
-                try run.apply()
-                run.context.insertionProgress = writing
-                try run.context.save()
-                newLedger = run.ledgerAfterSave()
-                report.entities = run.counts
-                report.keptObjects = run.keptKeys
-            }
-            try write(newLedger, fingerprint: input.fingerprint, files: fileHashes, templates: templates, to: store)
-            report.status = .applied
+        } catch let invalid as InvalidTemplates {
+            var report = report
+            report.issues = invalid.issues
             return report
         }
     }
 
-    /// Completes a new ledger with the set's fingerprint and files, and writes it.
-    func write(
-        _ ledger: SeedLedger, fingerprint: String, files: [(path: String, hash: String, stamp: String?)], templates: URL,
-        to store: SQLiteStore
+    /// Thrown inside the write transaction to roll it back when the templates have problems.
+    private struct InvalidTemplates: Error {
+        let issues: [Diagnostic]
+    }
+
+    /// The ledger of the store; an unreadable one is an error, unless the run is forced (then it starts anew).
+    private func readLedger(of store: SQLiteStore, schema: SeedSchema, options: SeedOptions) throws -> SeedLedger {
+        do {
+            return try SeedLedger.read(from: store, schema: schema)
+        } catch let error as LedgerStorageError {
+            guard options.force else { throw SeedLedger.unreadable(error.reason) }
+        } catch let error as SeedError {
+            guard options.force else { throw error }
+        }
+        return SeedLedger()
+    }
+
+    private func write(
+        _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore
     ) throws {
-        var ledger = ledger
-        ledger.fingerprint = fingerprint
-        ledger.templates = templates.relativePath
-        for (path, hash, stamp) in files {
-            ledger.files[path] = hash
-            ledger.fileStamps[path] = stamp
-        }
-        try ledger.write(to: store.connection)
-    }
-
-    /// The callback that reports objects written as `writing` progress, when the options ask for progress.
-    func writingProgress(_ options: SeedOptions) -> ((Int, Int) -> Void)? {
-        options.progress.map { report in
+        var ledger = plan.ledger
+        ledger.fingerprint = input.fingerprint
+        ledger.templates = input.templatesPath
+        ledger.appliedAt = Self.now()
+        ledger.files = input.fileHashes
+        ledger.fileStamps = input.fileStamps
+        var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
+        writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
         }
+        // The ledger is packed on another thread while the rows are written.
+        let sections = Locked<[String: [UInt8]]>([:])
+        let packed = DispatchSemaphore(value: 0)
+        let schema = read.schema, finished = ledger, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
+        DispatchQueue.global().async {
+            let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
+            sections.withLock { $0 = packing }
+            packed.signal()
+        }
+        try writer.write(to: store) {
+            packed.wait()
+            return sections.withLock { $0 }
+        }
     }
 
-    /// Each file's path, hash and stamp, for the ledger.
-    static func hashes(of set: TemplateSet) -> [(path: String, hash: String, stamp: String?)] {
-        set.files.map { ($0.relativePath, $0.hash, $0.stamp) }
+    /// A dry run: the same stages, applied to a copy of the store (or an empty store in memory), beside a second
+    /// copy of the store as it was. The store is not written, nor migrated.
+    private func dryRun(
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions
+    ) throws -> (report: SeedReport, preview: SeedPreview?) {
+        let preview: SeedPreview
+        if FileManager.default.fileExists(atPath: storePath) {
+            preview = try SeedPreview(copying: storePath, busyTimeout: options.busyTimeout) { path in
+                try openStore(model: read.schema.model, options: options, path: path)
+            }
+        } else {
+            preview = try SeedPreview(empty: read.schema.model)
+        }
+        let report = try apply(read, input: input, report: report, options: options, to: preview.after)
+        return (report, report.status == .applied ? preview : nil)
     }
 
-    /// The report of a run over `input`, before it does anything: status invalid, no counts.
-    private static func report(of input: SeedInput, options: SeedOptions) -> SeedReport {
-        var report = SeedReport(status: .invalid, fingerprint: input.fingerprint)
-        report.isModelInferred = input.isModelInferred
-        report.isDryRun = options.dryRun
-        report.fileCount = input.set?.files.count ?? 0
-        return report
+    /// Opens the store for a run, leaving any migration to the run's transaction.
+    func openStore(model: EntityModel, options: SeedOptions, path: String? = nil) throws -> SQLiteStore {
+        var storeOptions = SQLiteStore.Options()
+        storeOptions.allowsDataLoss = options.allowsDataLoss
+        storeOptions.defersSchemaChanges = true
+        storeOptions.connection.busyTimeout = options.busyTimeout
+        return try SQLiteStore(path: path ?? storePath, model: model, options: storeOptions)
     }
 
-    /// The stamps and hashes of the files the store's ledger records. None when the ledger cannot be read: every file
-    /// is then read, and opening the store reports what is wrong with it.
-    private func knownFiles() -> [String: (stamp: String, hash: String)] {
-        var configuration = SQLiteConnection.Configuration()
-        configuration.openMode = .readOnly
-        return (try? SeedLedger.knownFiles(in: SQLiteConnection(path: storePath, configuration: configuration))) ?? [:]
+    /// The store opened for reading only, as it is: no schema change, no write.
+    private func readOnlyStore(model: EntityModel, options: SeedOptions) throws -> SQLiteStore {
+        var storeOptions = SQLiteStore.Options()
+        storeOptions.defersSchemaChanges = true
+        storeOptions.connection.openMode = .readOnly
+        storeOptions.connection.busyTimeout = options.busyTimeout
+        return try SQLiteStore(path: storePath, model: model, options: storeOptions)
     }
 
-    /// The ledger of the store at ``storePath``.
-    ///
-    /// - Throws: ``SeedError`` when there is no store file; ``DatabaseError`` when it cannot be read.
-    public func ledger() throws -> SeedLedger {
-        guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
-        var configuration = SQLiteConnection.Configuration()
-        configuration.openMode = .readOnly
-        return try SeedLedger.read(from: SQLiteConnection(path: storePath, configuration: configuration))
+    // MARK: Reports
+
+    /// The report of a run that finds the store holding this set already, read without writing; nil when it does
+    /// not, or when the store cannot be read so (the run then says why).
+    private func unchangedReport(_ report: SeedReport, model: EntityModel, options: SeedOptions) -> SeedReport? {
+        guard let store = try? readOnlyStore(model: model, options: options),
+            let summary = try? SeedLedger.summary(from: store), summary.fingerprint == report.fingerprint
+        else { return nil }
+        return Self.unchangedReport(report, summary: summary)
     }
 
-    /// Opens the store, creating it if absent. Of two first launches that both find the file empty, the later one
-    /// finds the schema when it reads the file again under the write lock (see ``SQLiteStore/init(path:model:options:)``).
-    func openStore(model: EntityModel) throws -> SQLiteStore {
-        try SQLiteStore(path: storePath, model: model)
-    }
-
-    /// The report of a run that found its set applied: every seeded object unchanged, counted by the store.
-    func unchangedReport(_ report: SeedReport, _ connection: SQLiteConnection) throws -> SeedReport {
+    private static func unchangedReport(_ report: SeedReport, summary: SeedLedger) -> SeedReport {
         var report = report
         report.status = .unchanged
-        for (entity, count) in try SeedLedger.objectCounts(in: connection) { report.entities[entity, default: .init()].unchanged = count }
+        for (entity, count) in summary.objectCounts { report.entities[entity, default: .init()].unchanged = count }
         return report
+    }
+
+    private func appliedReport(_ report: SeedReport, plan: SeedPlan) -> SeedReport {
+        var report = report
+        report.status = .applied
+        report.entities = plan.counts
+        report.keptObjects = plan.keptObjects
+        report.conflicts = plan.conflicts
+        report.removedFromTemplates = plan.removedFromTemplates
+        return report
+    }
+
+    /// The stamps and hashes of the files the store's ledger records; none when it cannot be read: every file is
+    /// then read, and the run says what is wrong with the store.
+    private func knownFiles(options: SeedOptions) -> [String: (stamp: String, hash: String)] {
+        guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options),
+            let summary = try? SeedLedger.summary(from: store)
+        else { return [:] }
+        var known: [String: (stamp: String, hash: String)] = [:]
+        for (path, stamp) in summary.fileStamps { if let hash = summary.files[path] { known[path] = (stamp, hash) } }
+        return known
+    }
+
+    /// The ledger of the store at ``storePath``, without its objects.
+    ///
+    /// - Throws: ``SeedError`` when there is no store file or its ledger cannot be read; ``DatabaseError`` when it
+    ///   cannot be opened.
+    public func ledger() throws -> SeedLedger {
+        guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
+        let model = try SQLiteStore.storedModel(atPath: storePath)
+        do {
+            return try SeedLedger.summary(from: readOnlyStore(model: model, options: SeedOptions()))
+        } catch let error as LedgerStorageError {
+            throw SeedLedger.unreadable(error.reason)
+        }
+    }
+
+    /// Now, as the ledger records it: UTC, `2024-05-01 09:30:00`.
+    private static func now() -> String {
+        var time = time_t(Date().timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }
 
-/// A template set and its model, read and checked for everything short of decoding.
+/// A template set and its model, read and checked for everything short of the pipeline's stages.
 package struct SeedInput {
     package var model: EntityModel?
     package var set: TemplateSet?
-    var issues: [Diagnostic] = []
+    package var issues: [Diagnostic] = []
     var fingerprint = ""
     package var isModelInferred = false
+    let templatesPath: String
+    /// Each file's hash and stamp, by relative path, for the ledger: kept when ``set`` lets its contents go.
+    let fileHashes: [String: String]
+    let fileStamps: [String: String]
+    let fileCount: Int
 
     /// Reads the set and its model.
     ///
     /// - Parameter known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
     ///   ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
     package init(templates: URL, options: SeedOptions, known: [String: (stamp: String, hash: String)] = [:]) throws(SeedError) {
+        templatesPath = templates.relativePath
         let set = try TemplateSet(
             directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [:])
         self.set = set
+        fileHashes = Dictionary(set.files.map { ($0.relativePath, $0.hash) }, uniquingKeysWith: { first, _ in first })
+        var stamps: [String: String] = [:]
+        for file in set.files { stamps[file.relativePath] = file.stamp }
+        fileStamps = stamps
+        fileCount = set.files.count
         let source = try SeedModel(set: set, options: options)
         model = source.model
         isModelInferred = source.isInferred
@@ -274,37 +381,71 @@ package struct SeedInput {
         if let model { fingerprint = set.fingerprint(modelFingerprint: model.fingerprint) }
     }
 
-    /// The templates decoded into a context of their own, with every problem: syntax, types, references, and
-    /// objects that could not be saved.
-    ///
-    /// The set's own issues (refused links) come first, but the files are decoded anyway: every problem at once. The
-    /// files go to the decoder, which lets each one's contents go once it is read, and reads a file again only to
-    /// locate a problem in it (when it still has the hash it was read with): ``set`` is nil afterwards, so read what
-    /// is needed of it first.
-    ///
-    /// - Parameter filesChecked: Called with the number of files checked so far, after each one.
-    package mutating func decode(filesChecked: ((Int) -> Void)? = nil) -> (context: ObjectContext?, issues: [Diagnostic]) {
-        guard let model, let taken = set else { return (nil, issues) }
-        set = nil
-        let directory = taken.directory
-        let files = (consume taken).files
-        let context = ObjectContext(model: model)
-        var decoder = GraphDecoder(context: context)
-        for file in consume files {
-            let path = directory.appendingPathComponent(file.relativePath).path, hash = file.hash
-            decoder.add(bytes: file.bytes, file: file.displayPath) {
-                (try? TemplateSet.contents(ofFile: path).get()).flatMap { StableHash.hex(of: $0) == hash ? $0 : nil }
-            }
+    /// The report of a run over this input, before it does anything: status invalid, no counts.
+    func report(options: SeedOptions) -> SeedReport {
+        var report = SeedReport(status: .invalid, fingerprint: fingerprint)
+        report.isModelInferred = isModelInferred
+        if isModelInferred { report.inferredModel = model }
+        report.isDryRun = options.dryRun
+        report.fileCount = fileCount
+        return report
+    }
+
+    /// The read stage over the set's files, each file's records added to a resolver as soon as they are read;
+    /// `progress` hears of each file checked.
+    func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?) -> SeedRead {
+        let files = set?.files ?? []
+        let locator = IssueLocator(files: files, directory: set?.directory ?? URL(fileURLWithPath: "."))
+        var resolver = SeedResolver(schema: schema, locator: locator)
+        TemplateReader.read(files, schema: schema) { records in
+            resolver.add(records)
+            progress?(SeedProgress(phase: .checking, completed: records.file + 1, total: files.count))
         }
-        var issues = issues
-        do {
-            try decoder.decodeReleasingInputs(inputsRead: filesChecked)
-        } catch {
-            issues += error.errors.map(\.diagnostic)
-        }
-        if issues.isEmpty {
-            issues += context.validationErrors().map { Diagnostic(Diagnostic.Code($0.kind), message: $0.description) }
-        }
-        return (context, issues.sorted())
+        // The files' contents are in the records now: a problem reads its file again.
+        locator.releaseContents()
+        return SeedRead(schema: schema, resolver: resolver)
+    }
+}
+
+/// The read stage's output: every file's records, added to a resolver, to be resolved once.
+final class SeedRead {
+    let schema: SeedSchema
+    private var resolver: SeedResolver?
+
+    init(schema: SeedSchema, resolver: SeedResolver) {
+        self.schema = schema
+        self.resolver = resolver
+    }
+
+    /// The resolve stage, finished against the store `lookUp` searches (nil: the templates alone). The records go
+    /// with it: what follows needs only the objects.
+    func resolve(lookUp: SeedResolver.StoreLookup?) throws -> SeedObjects {
+        guard let resolver = resolver.take() else { preconditionFailure("a read is resolved once") }
+        return try resolver.finish(lookUp: lookUp)
+    }
+}
+
+extension SeedResolver.StoreLookup {
+    /// Finds keys in the store's identity index; identities near a name for suggestions.
+    init(store: RowStore, schema: SeedSchema) {
+        self.init(
+            objects: { keys in
+                var byRoot: [String: [(index: Int, values: [AttributeValue])]] = [:]
+                for (index, key) in keys.enumerated() where key.kind == .identity {
+                    guard let root = schema.model.entity(named: key.root) else { continue }
+                    byRoot[key.root, default: []].append((index, key.identityValues(of: root)))
+                }
+                var found = [StoredObject?](repeating: nil, count: keys.count)
+                for (root, asked) in byRoot {
+                    for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: root)) {
+                        guard let row, let entity = schema.ordinal(of: row.entity) else { continue }
+                        found[ask.index] = StoredObject(entity: Int32(entity), rowID: row.rowID)
+                    }
+                }
+                return found
+            },
+            identities: { root in
+                try store.identities(root: root).map { SeedKey.identityText($0.values) }
+            })
     }
 }

@@ -40,25 +40,30 @@ public struct TemplateSet: Sendable {
         var isRead = true
     }
 
-    /// What a file's metadata say about its contents: its size, modification time (to the nanosecond) and inode.
+    /// What a file's metadata say about its contents: its size, modification and change times (to the nanosecond)
+    /// and inode.
     ///
     /// An unchanged stamp is taken for unchanged contents, as `make`, `rsync` and `git` do, so that a launch that finds
-    /// its set unchanged needs no file's contents. Like `git`, a file modified just before it was read gets no stamp:
-    /// a change within the file system's time granularity might keep the time. Just before means within 2 seconds for
-    /// a time without fraction (file systems with whole or even seconds), else within 100 milliseconds (nanosecond
+    /// its set unchanged needs no file's contents. The change time is the kernel's own, set by every write and never
+    /// set back, so a file rewritten in place with its old size and modification time restored (`cp -p`, `tar -x`,
+    /// `rsync -t --inplace`) has another stamp. Like `git`, a file modified just before it was read gets no stamp: a
+    /// change within the file system's time granularity might keep the time. Just before means within 2 seconds for a
+    /// time without fraction (file systems with whole or even seconds), else within 100 milliseconds (nanosecond
     /// times, set from a clock that ticks every few milliseconds).
     enum Stamp {
         /// The stamp of a file with this status, read at `readTime`; nil when the file was modified too recently.
         static func of(_ status: stat, readTime: timespec) -> String? {
             #if canImport(Darwin)
-            let modified = status.st_mtimespec
+            let modified = status.st_mtimespec, changed = status.st_ctimespec
             #else
-            let modified = status.st_mtim
+            let modified = status.st_mtim, changed = status.st_ctim
             #endif
-            let margin: Int64 = modified.tv_nsec == 0 ? 2_000_000_000 : 100_000_000
-            let age = (Int64(readTime.tv_sec) - Int64(modified.tv_sec)) * 1_000_000_000 + Int64(readTime.tv_nsec) - Int64(modified.tv_nsec)
-            guard age > margin else { return nil }
-            return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(status.st_ino)"
+            for time in [modified, changed] {
+                let margin: Int64 = time.tv_nsec == 0 ? 2_000_000_000 : 100_000_000
+                let age = (Int64(readTime.tv_sec) - Int64(time.tv_sec)) * 1_000_000_000 + Int64(readTime.tv_nsec) - Int64(time.tv_nsec)
+                guard age > margin else { return nil }
+            }
+            return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec) \(status.st_ino)"
         }
 
         /// The current time, against which stamps are taken.

@@ -137,7 +137,8 @@ extension SQLiteStore {
     }
 
     package func write<Result>(_ body: () throws -> Result) throws -> Result {
-        try connection.inTransaction(.immediate, body)
+        guard !connection.isInsideTransaction else { return try body() }
+        return try connection.inTransaction(.immediate, body)
     }
 
     // MARK: Rows

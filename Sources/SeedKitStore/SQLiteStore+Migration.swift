@@ -16,8 +16,10 @@ extension SQLiteStore {
         let old = try StoreSchema(model: storedModel)
         var statements: [(sql: String, arguments: [AttributeValue?])] = []
         var refusals: [StoreError] = []
-        func refuse(_ object: String, _ key: String?, _ message: String) {
-            refusals.append(StoreError(.migrationRefused, object: object, keys: key.map { [$0] } ?? [], message))
+        func refuse(_ object: String, _ key: String?, _ message: String, unlessDataLossIsAllowed: Bool = false) {
+            var refusal = StoreError(.migrationRefused, object: object, keys: key.map { [$0] } ?? [], message)
+            refusal.migratesWithDataLoss = unlessDataLossIsAllowed
+            refusals.append(refusal)
         }
         func run(_ sql: String, _ arguments: [AttributeValue?] = []) { statements.append((sql, arguments)) }
 
@@ -81,7 +83,11 @@ extension SQLiteStore {
             }
             for oldColumn in oldTable.columns where !matchedOldColumns.contains(oldColumn.name) {
                 guard options.allowsDataLoss else {
-                    refuse(name, oldColumn.name, "dropping the column would lose its values; the new model has no property named \(oldColumn.name) or aliased to it")
+                    refuse(
+                        name, oldColumn.name,
+                        "dropping the column would lose its values; the new model has no property named "
+                            + "\(oldColumn.name) or aliased to it",
+                        unlessDataLossIsAllowed: true)
                     continue
                 }
                 run("DROP INDEX IF EXISTS \(SQLIdentifier.quote("\(name)_\(oldColumn.name)"))")
@@ -92,7 +98,11 @@ extension SQLiteStore {
         }
         for name in old.tables.keys.sorted() where !matchedOldTables.contains(name) {
             guard options.allowsDataLoss else {
-                refuse(name, nil, "dropping the table would lose its rows; the new model has no entity named \(name) or aliased to it")
+                refuse(
+                    name, nil,
+                    "dropping the table would lose its rows; the new model has no entity named \(name) "
+                        + "or aliased to it",
+                    unlessDataLossIsAllowed: true)
                 continue
             }
             run("DROP TABLE \(SQLIdentifier.quote(name))")
@@ -102,7 +112,7 @@ extension SQLiteStore {
         }
         for name in old.joinTables.keys.sorted() where schema.joinTables[name] == nil {
             guard options.allowsDataLoss else {
-                refuse(name, nil, "dropping the join table would lose its relationships")
+                refuse(name, nil, "dropping the join table would lose its relationships", unlessDataLossIsAllowed: true)
                 continue
             }
             run("DROP TABLE \(SQLIdentifier.quote(name))")
@@ -110,6 +120,7 @@ extension SQLiteStore {
         // Refuse before writing anything: the file stays as it was.
         if let first = refusals.first {
             var error = first
+            error.migratesWithDataLoss = refusals.allSatisfy(\.migratesWithDataLoss)
             if refusals.count > 1 {
                 error.message += " (and \(refusals.count - 1) more: \(refusals.dropFirst().map(\.description).joined(separator: "; ")))"
             }

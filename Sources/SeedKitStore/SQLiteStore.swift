@@ -25,6 +25,9 @@ public final class SQLiteStore: PersistentStore {
         public var allowsDataLoss = false
         /// How the connection is opened.
         public var connection = SQLiteConnection.Configuration()
+        /// Whether opening leaves creating or migrating the schema to ``prepareSchema()``, so that a caller can make
+        /// it part of its own transaction (the seeder's, with the rows and the ledger).
+        package var defersSchemaChanges = false
 
         public init() {}
     }
@@ -34,10 +37,17 @@ public final class SQLiteStore: PersistentStore {
     public let connection: SQLiteConnection
     /// A hash of the model's canonical JSON: two models with the same fingerprint have the same schema.
     public let modelFingerprint: String
+    /// The options the store was opened with, for a deferred ``prepareSchema()``.
+    let options: Options
 
     package let schema: StoreSchema
     /// The INSERT statement text of each entity of the model, by entity, built on first use.
     var insertSQLByEntity: [ObjectIdentifier: String] = [:]
+    /// The multi-row INSERT statements of bulk inserts (``RowStore/insert(_:)``), by entity and row count: found
+    /// without hashing their long texts.
+    var rowInsertStatements: [RowInsertShape: Statement] = [:]
+    /// The multi-row INSERT statements of join rows, by table and row count.
+    var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
     public static let schemaVersion = 1
@@ -53,8 +63,10 @@ public final class SQLiteStore: PersistentStore {
         self.schema = try StoreSchema(model: model)
         self.modelFingerprint = model.fingerprint
         self.connection = try SQLiteConnection(path: path, configuration: options.connection)
+        self.options = options
+        guard !options.defersSchemaChanges else { return }
         do {
-            try prepareSchema(options: options)
+            try prepareSchema()
         } catch var error as StoreError {
             error.path = path
             throw error
@@ -75,11 +87,13 @@ public final class SQLiteStore: PersistentStore {
     ///
     /// The usual open finds the store up to date and takes no write lock. Otherwise the state is read again inside
     /// a `BEGIN IMMEDIATE` transaction before anything is written: another process may have created or migrated the
-    /// store between the two reads, and SQLite serializes only the second one.
-    private func prepareSchema(options: Options) throws {
+    /// store between the two reads, and SQLite serializes only the second one. Inside the caller's transaction,
+    /// which holds the write lock, it is part of that transaction.
+    package func prepareSchema() throws {
         guard let pending = try pendingSchemaChange() else { return }
         if case .creation = pending, connection.isReadOnly { return }
-        try connection.inTransaction(.immediate) {
+        let inCallersTransaction = connection.isInsideTransaction
+        func change() throws {
             switch try pendingSchemaChange() {
             case nil:
                 return
@@ -92,6 +106,7 @@ public final class SQLiteStore: PersistentStore {
                 try migrate(from: storedModel, existingTables: tables, options: options)
             }
         }
+        if inCallersTransaction { try connection.inSavepoint(change) } else { try connection.inTransaction(.immediate, change) }
     }
 
     /// What opening must write: nothing, the whole schema, or a migration from the model the store holds.
@@ -142,6 +157,18 @@ public final class SQLiteStore: PersistentStore {
         while try select.step() { metadata[select.text(at: 0)] = select.text(at: 1) }
         return metadata
     }
+}
+
+/// What a multi-row INSERT statement depends on.
+struct RowInsertShape: Hashable {
+    let entity: ObjectIdentifier
+    let rowCount: Int
+}
+
+/// What a multi-row INSERT statement of join rows depends on.
+struct JoinInsertShape: Hashable {
+    let table: String
+    let rowCount: Int
 }
 
 // A store is confined like its connection.

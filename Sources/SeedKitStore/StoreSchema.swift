@@ -53,33 +53,22 @@ package struct StoreSchema {
         for entity in model.entities {
             var storages: [RelationshipStorage] = []
             for relationship in entity.relationships {
-                let declaring = Self.declaringEntity(of: relationship.name, in: entity, model: model)
-                let destination = model.destination(of: relationship)
-                let inverse = relationship.inverse.flatMap { destination.relationship(named: $0) }
-                if !relationship.isToMany {
+                switch model.linkStorage(of: relationship, in: entity) {
+                case .sourceColumn:
                     storages.append(.foreignKey(column: relationship.name))
-                } else if let inverse, !inverse.isToMany {
+                case .memberColumn(let inverse, let isOrdered):
+                    let destination = model.destination(of: relationship)
                     var positionColumn: String?
-                    if relationship.isOrdered {
-                        let name = try Self.identifier("\(inverse.name)_position")
+                    if isOrdered {
+                        let name = try Self.identifier("\(inverse)_position")
                         positionColumn = name
                         try tables[destination.rootName]!.add(
                             ColumnSchema(name: name, kind: .position, aliases: [], attribute: nil),
                             entity: destination.name)
                     }
-                    storages.append(
-                        .inverseForeignKey(
-                            table: destination.rootName, column: inverse.name, positionColumn: positionColumn))
-                } else {
-                    // One join table per pair: the owner side names it and keeps its order.
-                    var isOwner = true
-                    var tableName = "\(declaring)_\(relationship.name)"
-                    if let inverse {
-                        let inverseDeclaring = Self.declaringEntity(of: inverse.name, in: destination, model: model)
-                        let mine = (declaring, relationship.name), theirs = (inverseDeclaring, inverse.name)
-                        isOwner = relationship.isOrdered != inverse.isOrdered ? relationship.isOrdered : mine <= theirs
-                        if !isOwner { tableName = "\(inverseDeclaring)_\(inverse.name)" }
-                    }
+                    storages.append(.inverseForeignKey(table: destination.rootName, column: inverse, positionColumn: positionColumn))
+                case .joinTable(let tableName, let isOwner, _):
+                    let destination = model.destination(of: relationship)
                     let name = try Self.identifier(tableName)
                     let sourceTable = isOwner ? entity.rootName : destination.rootName
                     let targetTable = isOwner ? destination.rootName : entity.rootName
@@ -101,12 +90,6 @@ package struct StoreSchema {
         self.tables = tables
         self.joinTables = joinTables
         self.layouts = layouts
-    }
-
-    /// The entity of `entity`'s lineage that declares the relationship `name`.
-    private static func declaringEntity(of name: String, in entity: Entity, model: EntityModel) -> String {
-        entity.lineage.last { model.entity(named: $0)?.declaration.relationships.contains { $0.name == name } ?? false }
-            ?? entity.name
     }
 
     private static func identifier(_ name: String) throws -> String {

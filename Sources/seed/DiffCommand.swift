@@ -1,31 +1,29 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
-func runDiff(_ arguments: [String]) throws -> Int32 {
-    let parsed = try Arguments.parse(
-        arguments, values: ["--templates", "--store", "--model", "--format", "--ignore"], flags: [], operands: 2)
-    let format = parsed.value("--format") ?? "text"
-    guard ["text", "json", "json-patch", "github"].contains(format) else {
-        throw UsageError("unknown format '\(format)'; use text, json, json-patch or github")
-    }
-    let modelURL = parsed.value("--model").map { URL(fileURLWithPath: $0) }
+func runDiff(_ arguments: Arguments) throws -> ExitCode {
+    let format = arguments.value(.diffFormat) ?? "text"
+    let modelURL = arguments.value(.model).map { URL(fileURLWithPath: $0) }
     let oldPath: String
     let newPath: String
     var options = GraphDiff.Options()
-    switch (parsed.operands.count, parsed.value("--templates"), parsed.value("--store")) {
+    switch (arguments.operands.count, arguments.value(.templates), arguments.value(.store)) {
     case (2, nil, nil):
-        (oldPath, newPath) = (parsed.operands[0], parsed.operands[1])
+        (oldPath, newPath) = (arguments.operands[0], arguments.operands[1])
     case (0, let templates?, let store?):
         (oldPath, newPath) = (templates, store)
         options = .driftCheck
-        guard FileManager.default.fileExists(atPath: store) else { throw SeedError("no store at \(store)") }
+        guard FileManager.default.fileExists(atPath: store) else {
+            throw CommandFailure("no store at \(TerminalText.quoted(store))")
+        }
     default:
         throw UsageError("give OLD and NEW, or --templates DIR and --store PATH")
     }
-    options.ignoredProperties = parsed.values("--ignore")
+    options.ignoredProperties = arguments.values(.ignore)
     let sides = try ExportDocument.read(paths: [oldPath, newPath], modelURL: modelURL)
     for (path, side) in zip([oldPath, newPath], sides) where side.isModelInferred {
-        Output.inferredModelWarning(templates: path)
+        Warnings.inferredModel(side.model, templates: path)
     }
     let diff = try GraphDiff(from: sides[0], to: sides[1], options: options)
     switch format {
@@ -34,10 +32,9 @@ func runDiff(_ arguments: [String]) throws -> Int32 {
     case "json-patch":
         Output.json(JSONPatch(from: sides[0], to: sides[1]).json)
     case "github":
-        FileHandle.standardOutput.write(Data(diff.githubAnnotations().utf8))
+        Output.block(diff.githubAnnotations())
     default:
-        let colored = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        FileHandle.standardOutput.write(Data(diff.text(colored: colored).utf8))
+        Output.block(diff.text(colored: Output.isColored))
     }
-    return diff.hasDifferences ? 1 : 0
+    return diff.hasDifferences ? .problems : .success
 }

@@ -1,39 +1,41 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
-func runExport(_ arguments: [String]) throws -> Int32 {
-    let parsed = try Arguments.parse(arguments, values: ["--store", "--output", "--entity", "--format", "--model"], flags: [])
-    let storePath = parsed.value("--store") ?? "seed.sqlite"
-    let format = parsed.value("--format") ?? "json"
-    guard format == "json" || format == "templates" else {
-        throw UsageError("unknown format '\(format)'; use json or templates")
+func runExport(_ arguments: Arguments) throws -> ExitCode {
+    let store = try StoreArgument(arguments)
+    guard FileManager.default.fileExists(atPath: store.path) else {
+        throw CommandFailure("no store at \(TerminalText.quoted(store.path))")
     }
+    let format = arguments.value(.exportFormat) ?? "json"
+    let output = arguments.value(.output)
+    if format == "templates" && output == nil { throw UsageError("--format templates needs --output DIR") }
     var options = SQLiteStore.Options()
     options.connection.openMode = .readOnly
-    guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
-    let store: SQLiteStore
-    if let modelPath = parsed.value("--model") {
+    options.connection.busyTimeout = store.busyTimeout
+    let sqliteStore: SQLiteStore = try store.run {
+        guard let modelPath = arguments.value(.model) else {
+            return try SQLiteStore(existingAt: store.path, options: options)
+        }
         let model = try EntityModel(contentsOf: URL(fileURLWithPath: modelPath))
         // Opening with another model would migrate the store, which a read-only export must not do.
-        if let stored = try? SQLiteStore.storedModel(atPath: storePath), stored != model {
-            throw SeedError("the model in \(modelPath) is not the one \(storePath) holds; leave out --model to read the store with its own")
+        if let stored = try? SQLiteStore.storedModel(atPath: store.path), stored != model {
+            throw CommandFailure(
+                "the model in \(TerminalText.quoted(modelPath)) is not the one \(TerminalText.quoted(store.path)) "
+                    + "holds; leave out --model to read the store with its own")
         }
-        store = try SQLiteStore(path: storePath, model: model, options: options)
-    } else {
-        store = try SQLiteStore(existingAt: storePath, options: options)
+        return try SQLiteStore(path: store.path, model: model, options: options)
     }
-    let export = GraphExport(entityNames: parsed.values("--entity").isEmpty ? nil : parsed.values("--entity"))
-    let context = store.newContext()
-    switch (format, parsed.value("--output")) {
-    case ("templates", nil):
-        throw UsageError("--format templates needs --output DIR")
+    let entities = arguments.values(.entity)
+    let export = GraphExport(entityNames: entities.isEmpty ? nil : entities)
+    switch (format, output) {
     case ("templates", let directory?):
-        let paths = try export.writeTemplates(context, to: URL(fileURLWithPath: directory))
-        Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(directory)")
+        let paths = try export.writeTemplates(store: sqliteStore, to: URL(fileURLWithPath: directory))
+        Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(TerminalText.quoted(directory))")
     case (_, let path?):
-        try export.write(context, toFileAtPath: path)
+        try export.write(store: sqliteStore, toFileAtPath: path)
     case (_, nil):
-        FileHandle.standardOutput.write(Data(try export.document(of: context)))
+        FileHandle.standardOutput.write(Data(try export.document(of: sqliteStore)))
     }
-    return 0
+    return .success
 }

@@ -50,24 +50,23 @@ extension ExportDocument {
         var options = SQLiteStore.Options()
         options.connection.openMode = .readOnly
         let store = try SQLiteStore(existingAt: path, options: options)
-        try self.init(exporting: store.newContext(), entityNames: entityNames, file: nil)
+        try self.init(bytes: GraphExport(entityNames: entityNames).document(of: store), file: nil)
     }
 
     /// The export of what a template set says: its objects decoded into memory and exported.
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
     public init(templates: URL, modelURL: URL? = nil) throws {
-        var input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
-        // Read before decoding, which takes the files.
-        let definitions = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } }
-        let (context, issues) = input.decode()
-        guard let context, issues.isEmpty else {
+        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        let (store, issues) = try Seeder.inMemoryStore(seeding: input)
+        guard let store else {
             throw ExportError(
-                "the templates in \(templates.relativePath) are invalid (seed validate shows the same):\n"
-                    + issues.map(\.description).joined(separator: "\n"))
+                "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
+                    + "(seed validate shows the same):",
+                issues: issues)
         }
-        try self.init(exporting: context)
-        sourceLocations = definitions ?? [:]
+        try self.init(bytes: GraphExport().document(of: store), file: nil)
+        sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]
         isModelInferred = input.isModelInferred
     }
 

@@ -1,3 +1,4 @@
+import SeedKitSupport
 import SeedKitJSON
 
 extension GraphDiff {
@@ -25,7 +26,8 @@ extension GraphDiff {
         return summary
     }
 
-    /// One line per change, then a summary line; ANSI colours when `colored`.
+    /// One line per change, then a summary line; ANSI colours when `colored`. Control characters in keys and values
+    /// are escaped (``TerminalText``): a value cannot forge a line or colour the terminal.
     ///
     ///     - Project[code=APOLLO]
     ///     + Employee[email=zoe@example.com] {"class":"Employee","email":"zoe@example.com","name":"Zoe"}
@@ -36,7 +38,7 @@ extension GraphDiff {
         var lines: [String] = []
         for change in changes {
             let (sign, body) = Self.describe(change)
-            let line = "\(sign) \(body)"
+            let line = "\(sign) \(TerminalText.escaped(body))"
             guard colored else {
                 lines.append(line)
                 continue

@@ -82,4 +82,7 @@ struct ObjectKeyer: Sendable {
         }
         return values
     }
+
+    /// A value as a key shows it (``JSON/keyText``).
+    static func plainText(_ value: JSON) -> String { value.keyText }
 }

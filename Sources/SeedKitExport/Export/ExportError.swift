@@ -12,16 +12,22 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     public var pointer: JSONPointer?
     /// What is wrong, saying what would be valid.
     public var message: String
+    /// For a template set that cannot be read, every problem of its templates, each on a line of the description.
+    public var issues: [Diagnostic] = []
 
-    public init(_ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil) {
+    public init(
+        _ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil, issues: [Diagnostic] = []
+    ) {
         self.message = message
         self.location = location
         self.pointer = pointer
+        self.issues = issues
     }
 
     /// `file:line:column: /pointer: message`, leaving out what is unknown.
     public var description: String {
-        Diagnostic(Self.code, location: location, pointer: pointer, message: message).description
+        ([Diagnostic(Self.code, location: location, pointer: pointer, message: message).description]
+            + issues.map(\.description)).joined(separator: "\n")
     }
 
     /// The code of every export error.

@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitStore
 import SeedKitSupport
 import SeedKitJSON
 import SeedKitModel
@@ -20,6 +21,16 @@ extension GraphExport {
     /// - Complexity: as ``document(of:)``, plus one file per top-level object.
     @discardableResult
     public func writeTemplates(_ context: ObjectContext, to directory: URL) throws -> [String] {
+        try writeTemplates(lines: { try lines(of: context) }, model: context.model, to: directory)
+    }
+
+    /// Writes the export of a store's rows as a template set (see ``writeTemplates(_:to:)``).
+    @discardableResult
+    public func writeTemplates(store: SQLiteStore, to directory: URL) throws -> [String] {
+        try writeTemplates(lines: { try lines(of: store) }, model: store.model, to: directory)
+    }
+
+    private func writeTemplates(lines: () throws -> [[UInt8]], model: EntityModel, to directory: URL) throws -> [String] {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
@@ -28,8 +39,8 @@ extension GraphExport {
                 throw ExportError("\(directory.path) already exists and is not an empty directory; give a new or empty one")
             }
         }
-        let objects = try topLevelObjects(of: context)
-        let model = context.model
+        // Read back from the canonical lines: each within the nesting every reader accepts.
+        let objects = try lines().map { try JSONDocument(parsing: $0).value }
         let staging = directory.deletingLastPathComponent()
             .appendingPathComponent(".\(directory.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         try? fileManager.removeItem(at: staging)

@@ -3,6 +3,7 @@ import SeedKitJSON
 import SeedKitModel
 import SeedKitObjects
 import SeedKitCoding
+import SeedKitStore
 import SeedKitSupport
 
 /// A canonical export of a context's object graph: one JSON document that gives the same bytes for the same data,
@@ -51,130 +52,115 @@ public struct GraphExport {
     /// The export document of every object the context holds or its store has (with unsaved changes applied).
     ///
     /// - Throws: ``ExportError`` for an entity name the model lacks; the store's errors when fetching fails.
-    /// - Complexity: O(*n* log *n*) for *n* objects, and memory for their encoded form.
+    /// - Complexity: O(*n* log *n*) for *n* objects.
     public func document(of context: ObjectContext) throws -> [UInt8] {
-        let roots = try topLevelObjects(of: context)
         var bytes: [UInt8] = []
-        try write(roots, model: context.model) { bytes.append(contentsOf: $0) }
+        try write(lines(of: context), model: context.model) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
-    /// Writes the export document to a file, replacing it only once the whole document is written.
+    /// Writes the export document of a context to a file, replacing it only once the whole document is written.
     ///
     /// - Complexity: as ``document(of:)``.
     public func write(_ context: ObjectContext, toFileAtPath path: String) throws {
-        let roots = try topLevelObjects(of: context)
-        try FileReplacement.write(toPath: path) { handle in
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(1 << 17)
-            try write(roots, model: context.model) { chunk in
-                buffer.append(contentsOf: chunk)
-                if buffer.count >= 1 << 16 {
-                    try handle.write(contentsOf: buffer)
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-            try handle.write(contentsOf: buffer)
-        }
+        let lines = try lines(of: context)
+        try FileReplacement.write(toPath: path) { handle in try write(lines, model: context.model, to: handle) }
     }
 
-    /// The objects written at the top level, in document order, and how each is written: read in one transaction
-    /// when the context has a store, so that the export is one snapshot even while other connections write.
-    func topLevelObjects(of context: ObjectContext) throws -> [JSON] {
-        guard let store = context.store else { return try encodedTopLevelObjects(of: context) }
-        return try store.read { try encodedTopLevelObjects(of: context) }
-    }
-
-    private func encodedTopLevelObjects(of context: ObjectContext) throws -> [JSON] {
-        let objects = try selectedObjects(of: context)
-        var owned = Set<ObjectIdentifier>()
-        for object in objects {
-            for (index, relationship) in object.entity.relationships.enumerated() where relationship.owns {
-                for child in object.related(at: index) { owned.insert(ObjectIdentifier(child)) }
-            }
-        }
-        // Owners before the objects they own, so that an owned child whose owner is not exported still appears.
-        let candidates = Self.canonicalOrder(objects.filter { !owned.contains(ObjectIdentifier($0)) })
-            + Self.canonicalOrder(objects.filter { owned.contains(ObjectIdentifier($0)) })
-        var nested = Set<ObjectIdentifier>()
-        var roots: [ManagedObject] = []
-        for candidate in candidates where !nested.contains(ObjectIdentifier(candidate)) {
-            roots.append(candidate)
-            markNested(from: candidate, in: &nested)
-        }
-        return GraphEncoder(options: GraphEncodingOptions(nesting: .owned)).encode(roots)
-    }
-
-    /// Marks `root` and every object the encoder writes nested under it: those reached through owned
-    /// relationships, and those without identity, which are written in full where first met.
-    private func markNested(from root: ManagedObject, in nested: inout Set<ObjectIdentifier>) {
-        var pending = [root]
-        nested.insert(ObjectIdentifier(root))
-        while let object = pending.popLast() {
-            for (index, relationship) in object.entity.relationships.enumerated() {
-                for member in object.related(at: index)
-                where relationship.owns || !GraphWalk<JSONOutput>.hasIdentity(member) {
-                    if nested.insert(ObjectIdentifier(member)).inserted { pending.append(member) }
-                }
-            }
-        }
-    }
-
-    /// Every object of the selected entities, fetched by root entity.
-    private func selectedObjects(of context: ObjectContext) throws -> [ManagedObject] {
-        let model = context.model
-        var selected: Set<String>?
-        if let entityNames {
-            var names = Set<String>()
-            for name in entityNames {
-                guard let entity = model.entity(named: name) else {
-                    throw ExportError(
-                        "unknown entity '\(name)'\(Suggestion.didYouMean(name, among: model.entityNames)); "
-                            + "the model has \(model.entityNames.joined(separator: ", "))")
-                }
-                names.formUnion(entity.kinds)
-            }
-            selected = names
-        }
-        var objects: [ManagedObject] = []
-        for root in model.entities where root.parentName == nil {
-            for object in try context.fetch(root.name) where selected?.contains(object.entity.name) ?? true {
-                objects.append(object)
-            }
-        }
-        return objects
-    }
-
-    /// Sorted by entity name, then as ``GraphEncoder/canonicalOrder(_:)`` sorts the objects of one entity; objects
-    /// without identity whose attributes are equal, which that order leaves as stored, by their encoded form.
-    private static func canonicalOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
-        let byEntity = Dictionary(grouping: objects) { $0.entity.name }
-        return byEntity.keys.sorted(by: JSONEmitter.precedes).flatMap { name in
-            var sorted = GraphEncoder.canonicalOrder(byEntity[name]!)
-            var start = 0
-            while start < sorted.count {
-                var end = start + 1
-                while end < sorted.count, GraphEncoder.compare(sorted[start], sorted[end]) == .orderedSame { end += 1 }
-                if end - start > 1 {
-                    let tied = sorted[start..<end].map { (form: encodedForm(of: $0), object: $0) }
-                    sorted.replaceSubrange(
-                        start..<end, with: tied.sorted { $0.form.lexicographicallyPrecedes($1.form) }.map(\.object))
-                }
-                start = end
-            }
-            return sorted
-        }
-    }
-
-    /// An object with what it owns and references, on its own: what tells apart objects whose attributes are equal.
+    /// The export document of a store, read from its rows in one snapshot, without managed objects.
     ///
-    /// - Complexity: O(*n*) in the objects it reaches; used for ties only.
-    private static func encodedForm(of object: ManagedObject) -> [UInt8] {
-        GraphEncoder(options: GraphEncodingOptions(nesting: .owned)).encode([object])[0].serialized(style: .canonical)
+    ///     let store = try SQLiteStore(existingAt: "company.sqlite")
+    ///     try GraphExport().write(store: store, toFileAtPath: "company.export.json")
+    ///
+    /// The same bytes as ``document(of:)`` of a context of the store.
+    ///
+    /// - Complexity: O(*n* log *n*) for *n* rows.
+    public func document(of store: SQLiteStore) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try write(lines(of: store), model: store.model) { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
-    /// Writes the document around `objects`, one canonical line each, handing the bytes to `sink` in pieces.
-    private func write(_ objects: [JSON], model: EntityModel, to sink: ([UInt8]) throws -> Void) throws {
+    /// Writes the export document of a store to a file (see ``document(of:)-(SQLiteStore)``), replacing it only once
+    /// the whole document is written.
+    public func write(store: SQLiteStore, toFileAtPath path: String) throws {
+        // Each line goes to the file as it is written: the document is never whole in memory.
+        let graph = try store.read { try ExportGraph(store: store) }
+        let writer = CanonicalExportWriter(graph: graph)
+        let roots = writer.topLevel(selecting: try selectedEntities(of: graph.model))
+        try FileReplacement.write(toPath: path) { handle in
+            try write(model: store.model, lines: { line in try writer.write(roots, line: line) }, to: handle)
+        }
+    }
+
+    /// The canonical line of each top-level object of a context's objects, in document order: read in one
+    /// transaction when the context has a store, so that the export is one snapshot even while others write.
+    func lines(of context: ObjectContext) throws -> [[UInt8]] {
+        func read() throws -> [[UInt8]] {
+            var objects: [ManagedObject] = []
+            for root in context.model.entities where root.parentName == nil { objects += try context.fetch(root.name) }
+            return try lines(of: ExportGraph(objects: objects, model: context.model))
+        }
+        guard let store = context.store else { return try read() }
+        return try store.read(read)
+    }
+
+    /// The canonical line of each top-level object of a store's rows, read in one snapshot.
+    func lines(of store: RowStore) throws -> [[UInt8]] {
+        try lines(of: store.read { try ExportGraph(store: store) })
+    }
+
+    private func lines(of graph: ExportGraph) throws -> [[UInt8]] {
+        let writer = CanonicalExportWriter(graph: graph)
+        return writer.lines(of: writer.topLevel(selecting: try selectedEntities(of: graph.model)))
+    }
+
+    /// The selected entities with their subentities; nil for every entity.
+    ///
+    /// - Throws: ``ExportError`` for a name the model lacks.
+    private func selectedEntities(of model: EntityModel) throws -> Set<String>? {
+        guard let entityNames else { return nil }
+        var names = Set<String>()
+        for name in entityNames {
+            guard let entity = model.entity(named: name) else {
+                throw ExportError(
+                    "unknown entity '\(TerminalText.escaped(name))'\(Suggestion.didYouMean(name, among: model.entityNames)); "
+                        + "the model has \(model.entityNames.joined(separator: ", "))")
+            }
+            names.formUnion(entity.kinds)
+        }
+        return names
+    }
+
+    /// Writes the document to a file handle, in pieces.
+    private func write(_ lines: [[UInt8]], model: EntityModel, to handle: FileHandle) throws {
+        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: handle)
+    }
+
+    private func write(
+        model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to handle: FileHandle
+    ) throws {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 17)
+        try write(model: model, lines: lines) { chunk in
+            buffer.append(contentsOf: chunk)
+            if buffer.count >= 1 << 16 {
+                try handle.write(contentsOf: buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        try handle.write(contentsOf: buffer)
+    }
+
+    /// Writes the document around `lines`, the canonical objects, handing the bytes to `sink` in pieces.
+    private func write(_ lines: [[UInt8]], model: EntityModel, to sink: ([UInt8]) throws -> Void) throws {
+        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: sink)
+    }
+
+    /// Writes the document around the lines `lines` gives, one at a time, handing the bytes to `sink` in pieces.
+    private func write(
+        model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to sink: ([UInt8]) throws -> Void
+    ) throws {
         // The model, pretty, indented one level to sit inside the document.
         var modelText: [UInt8] = []
         for byte in model.json.serialized(style: .pretty) {
@@ -183,16 +169,15 @@ public struct GraphExport {
         }
         try sink(Array("{\n  \"format\": \"\(Self.format)\",\n  \"formatVersion\": \(Self.formatVersion),\n  \"model\": ".utf8))
         try sink(modelText)
-        if objects.isEmpty {
-            try sink(Array(",\n  \"objects\": []\n}\n".utf8))
-            return
+        var count = 0
+        try withoutActuallyEscaping(sink) { sink in
+            try lines { line in
+                try sink(Array((count == 0 ? ",\n  \"objects\": [\n    " : ",\n    ").utf8))
+                try sink(line)
+                count += 1
+            }
         }
-        try sink(Array(",\n  \"objects\": [".utf8))
-        for (index, object) in objects.enumerated() {
-            try sink(Array((index == 0 ? "\n    " : ",\n    ").utf8))
-            try sink(object.serialized(style: .canonical))
-        }
-        try sink(Array("\n  ]\n}\n".utf8))
+        try sink(Array((count == 0 ? ",\n  \"objects\": []\n}\n" : "\n  ]\n}\n").utf8))
     }
 }
 

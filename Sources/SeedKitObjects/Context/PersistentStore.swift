@@ -56,7 +56,8 @@ package protocol PersistentStore: AnyObject {
     func read<Result>(_ body: () throws -> Result) throws -> Result
 
     /// Runs `body` in one write transaction that holds the store's write lock from the start, committing when it
-    /// returns and rolling back when it throws. Saves inside `body` join it.
+    /// returns and rolling back when it throws. Saves inside `body` join it; inside a transaction already, simply runs
+    /// it.
     func write<Result>(_ body: () throws -> Result) throws -> Result
 }
 

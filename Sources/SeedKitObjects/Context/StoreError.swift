@@ -28,6 +28,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var keys: [String]
     /// The store file.
     public var path: String?
+    /// For a refused migration: whether ``SQLiteStore/Options/allowsDataLoss`` would let it go ahead, every refusal
+    /// being a drop of what the new model no longer has (not a type change, nor a value required of old rows).
+    public var migratesWithDataLoss = false
 
     public init(_ kind: Kind, object: String? = nil, keys: [String] = [], path: String? = nil, _ message: String) {
         self.kind = kind

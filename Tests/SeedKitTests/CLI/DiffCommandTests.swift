@@ -85,7 +85,8 @@ struct DiffCommandTests {
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("already exists and is not an empty directory"))
         let missingOutput = try Fixtures.runSeed(["export", "--format", "templates"], in: directory)
-        #expect(missingOutput.status == 2 && missingOutput.stderr.hasPrefix("seed: --format templates needs --output DIR\nusage: seed export"))
+        #expect(missingOutput.status == 2)
+        #expect(missingOutput.stderr == "seed: --format templates needs --output DIR; see 'seed export --help'\n")
     }
 
     @Test func exportWithAModelReadsOnlyAStoreOfThatModel() throws {
@@ -266,17 +267,25 @@ struct DiffCommandTests {
         let diffHelp = try Fixtures.runSeed(["diff", "--help"])
         #expect(diffHelp.status == 0 && diffHelp.stdout.hasPrefix("usage: seed diff OLD NEW"))
         let unknown = try Fixtures.runSeed(["diff", "a.json", "b.json", "--frobnicate"])
-        #expect(unknown.status == 2 && unknown.stderr.hasPrefix("seed: unknown argument '--frobnicate'\nusage: seed diff"))
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "seed: unknown option '--frobnicate'; see 'seed diff --help'\n")
         let exportUnknown = try Fixtures.runSeed(["export", "--frobnicate"])
-        #expect(exportUnknown.status == 2 && exportUnknown.stderr.hasPrefix("seed: unknown argument '--frobnicate'\nusage: seed export"))
+        #expect(exportUnknown.status == 2)
+        #expect(exportUnknown.stderr == "seed: unknown option '--frobnicate'; see 'seed export --help'\n")
         let oneSide = try Fixtures.runSeed(["diff", "a.json"])
-        #expect(oneSide.status == 2 && oneSide.stderr.hasPrefix("seed: give OLD and NEW, or --templates DIR and --store PATH\n"))
+        #expect(oneSide.status == 2)
+        #expect(oneSide.stderr
+            == "seed: give OLD and NEW, or --templates DIR and --store PATH; see 'seed diff --help'\n")
         let threeSides = try Fixtures.runSeed(["diff", "a.json", "b.json", "c.json"])
-        #expect(threeSides.status == 2 && threeSides.stderr.hasPrefix("seed: unknown argument 'c.json'"))
+        #expect(threeSides.status == 2)
+        #expect(threeSides.stderr
+            == "seed: unexpected argument 'c.json': at most 2 are taken; see 'seed diff --help'\n")
         let templatesOnly = try Fixtures.runSeed(["diff", "--templates", "Templates"])
         #expect(templatesOnly.status == 2)
         let format = try Fixtures.runSeed(["diff", "a.json", "b.json", "--format", "yaml"])
-        #expect(format.status == 2 && format.stderr.hasPrefix("seed: unknown format 'yaml'"))
+        #expect(format.status == 2)
+        #expect(format.stderr
+            == "seed: --format 'yaml' is not one of text, json, json-patch, github; see 'seed diff --help'\n")
         let noStore = try Fixtures.runSeed(["export", "--store", "/nonexistent-seedkit/seed.sqlite"])
         #expect(noStore.status == 2 && noStore.stderr == "seed: no store at /nonexistent-seedkit/seed.sqlite\n")
     }

@@ -29,7 +29,7 @@ struct SeedCommandTests {
     @Test func usageErrorsExitTwo() throws {
         let unknown = try Fixtures.runSeed(["--frobnicate"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.hasPrefix("seed: unknown argument '--frobnicate'"))
+        #expect(unknown.stderr == "seed: unknown option '--frobnicate'; see 'seed --help'\n")
         let missingValue = try Fixtures.runSeed(["--templates"])
         #expect(missingValue.status == 2)
         let missingDirectory = try Fixtures.runSeed(["--templates", "/nonexistent-seedkit-dir"])

@@ -91,6 +91,7 @@ struct TemplateSchemaTests {
 
     @Test func schemaUsage() throws {
         let both = try Fixtures.runSeed(["schema", "--model", "m.json", "--templates", "T"])
-        #expect(both.status == 2 && both.stderr.hasPrefix("seed: give --model FILE or --templates DIR, not both\nusage: seed schema"))
+        #expect(both.status == 2)
+        #expect(both.stderr == "seed: give --model FILE or --templates DIR, not both; see 'seed schema --help'\n")
     }
 }

@@ -68,7 +68,7 @@ struct EntityModelFileTests {
             #"4:78 /entities/Employee/attributes/hired/default invalid default: "yesterday" is not an ISO 8601 date: expected a digit in the year at character 1, found 'y'"#,
             "5:40 /entities/Employee/relationships/department missing \"to\": the destination entity's name",
             "5:42 /entities/Employee/relationships/department/too unknown key 'too'; did you mean 'to'?; keys are: to, many, ordered, inverse, owns, deleteRule, aliases",
-            "6:7 /entities/Employee/idenity unknown key 'idenity'; did you mean 'identity'?; keys are: parent, identity, attributes, relationships, aliases",
+            "6:7 /entities/Employee/idenity unknown key 'idenity'; did you mean 'identity'?; keys are: parent, identity, attributes, relationships, aliases, createdByReference",
         ])
         #expect(errors.allSatisfy { $0.description.hasPrefix(file.path + ":") })
     }

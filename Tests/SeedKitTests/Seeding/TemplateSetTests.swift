@@ -129,6 +129,8 @@ struct TemplateSetTests {
     /// Sets a file's modification time to an hour ago: old enough for a stamp.
     static func age(_ url: URL) throws {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
+        // Setting the time changed the file just now: its change time, which no one sets back, must age too.
+        Thread.sleep(forTimeInterval: 0.12)
     }
 
     /// A file modified a while ago is stamped; one modified just now is not, since a change within the same tick of
@@ -168,11 +170,16 @@ struct TemplateSetTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let file = templates.appendingPathComponent("a.template").path
         let now = Date().timeIntervalSince1970.rounded(.down)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 1)], ofItemAtPath: file)
+        func setTime(_ time: TimeInterval) throws {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: time)], ofItemAtPath: file)
+            // The change time, set to now by setting the other, must be older than its own margin.
+            Thread.sleep(forTimeInterval: 0.12)
+        }
+        try setTime(now - 1)
         #expect(try TemplateSet(directory: templates).files[0].stamp == nil)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 1.5)], ofItemAtPath: file)
+        try setTime(now - 1.5)
         #expect(try TemplateSet(directory: templates).files[0].stamp != nil, "a fraction: fine-grained times")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: now - 3)], ofItemAtPath: file)
+        try setTime(now - 3)
         #expect(try TemplateSet(directory: templates).files[0].stamp != nil)
     }
 }

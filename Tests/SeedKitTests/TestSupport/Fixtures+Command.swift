@@ -27,11 +27,16 @@ extension Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `seed` with `arguments` and collects its exit status and output.
-    static func runSeed(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+    static func runSeed(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = seedExecutable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -43,5 +48,32 @@ extension Fixtures {
         return CommandResult(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+// Running `seed` on a terminal: util-linux's `script` gives it one for all three streams.
+extension Fixtures {
+    static let script = "/usr/bin/script"
+    static var canRunOnTerminal: Bool { FileManager.default.isExecutableFile(atPath: script) }
+
+    /// What a terminal shows of `seed` run with `arguments` in `directory`, stdout and stderr together, and its exit
+    /// status; `shell`, when given, is a `sh` command line run instead, in which `$SEED` is the binary.
+    static func runSeedOnTerminal(
+        _ arguments: [String] = [], shell: String? = nil, in directory: URL, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        let command = shell ?? ([seedExecutable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(["SEED": seedExecutable.path]) { $1 }
+            .merging(environment) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -130,6 +130,16 @@ extension Fixtures {
         return directory
     }
 
+    /// A copy of the sample set (as ``sampleTemplatesCopy()``) seeded into its `seed.sqlite`, whose templates then
+    /// gained Project ZEUS: a store that no longer holds what its templates say.
+    static func seededSampleWithANewProject() throws -> URL {
+        let directory = try sampleTemplatesCopy()
+        let seeded = try runSeed(["--quiet"], in: directory)
+        guard seeded.status == 0 else { throw SeedError("the sample set did not seed: \(seeded.stderr)") }
+        try write(#"{"class": "Project", "code": "ZEUS", "title": "Zeus"}"#, to: "Templates/projects/zeus.template", in: directory)
+        return directory
+    }
+
     /// The sample set's model, read from Templates/model.json.
     static func sampleModel() throws -> EntityModel {
         try EntityModel(contentsOf: packageRoot.appendingPathComponent("Templates/model.json"))
