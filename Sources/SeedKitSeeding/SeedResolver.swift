@@ -132,7 +132,7 @@ struct SeedResolver {
             problems.append(
                 PlacedProblem(
                     kind: .duplicateID, place: place,
-                    message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(other.object)) at \(describe(other.place)) has it already",
+                    message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(other.object)) has it already",
                     related: other.place))
             return
         }
@@ -177,7 +177,7 @@ struct SeedResolver {
                 problems.append(
                     PlacedProblem(
                         kind: .identityConflict, place: place(of: reference, [name]),
-                        message: "\(describe(object)).\(name) is \(Self.text(of: value)) here but \(Self.text(of: earlier)) at \(describe(earlierPlace))",
+                        message: "\(describe(object)).\(name) is \(Self.text(of: value)) here but \(Self.text(of: earlier)) where it is stated first",
                         related: earlierPlace))
             } else {
                 result.values[slot] = value
@@ -394,7 +394,7 @@ struct SeedResolver {
         problems.append(
             PlacedProblem(
                 kind: .identityConflict, place: here,
-                message: "\(describe(object)).\(name) is \(describeTarget(target)) here but \(describeTarget(earlier.target)) at \(describe(earlierPlace))",
+                message: "\(describe(object)).\(name) is \(describeTarget(target)) here but \(describeTarget(earlier.target)) where it is stated first",
                 related: earlierPlace))
     }
 
