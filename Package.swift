@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "SeedKitCoding", dependencies: ["SeedKitObjects"]),
         // The SQLite store: every line of SQL of saves, fetches, faults, schema and migration.
         .target(name: "SeedKitStore", dependencies: ["SeedKitCoding", "SeedKitSQLite"]),
+        // The PostgreSQL store: the same layout, ledger and row interface on a shared server.
+        .target(name: "SeedKitPostgreSQLStore", dependencies: ["SeedKitCoding", "SeedKitPostgreSQL"]),
         // Template sets, the seeding pipeline and its ledger, model inference, the template schema.
         .target(name: "SeedKitSeeding", dependencies: ["SeedKitStore"]),
         // Canonical exports, export documents, the semantic graph diff and its formats.
@@ -54,6 +56,9 @@ let package = Package(
         // A throwaway PostgreSQL server for tests and benchmarks; in no product.
         .target(name: "PostgreSQLTestServer", dependencies: ["SeedKitPostgreSQL"], path: "Tests/PostgreSQLTestServer"),
         .testTarget(name: "SeedKitPostgreSQLTests", dependencies: ["SeedKitPostgreSQL", "PostgreSQLTestServer"]),
+        .testTarget(
+            name: "SeedKitPostgreSQLStoreTests",
+            dependencies: ["SeedKitPostgreSQLStore", "SeedKit", "seed", "PostgreSQLTestServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

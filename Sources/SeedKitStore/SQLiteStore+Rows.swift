@@ -308,37 +308,6 @@ extension SQLiteStore: RowStore {
     }
 }
 
-/// Identity values as a hash table key, strings compared byte for byte: the store's own comparison.
-private struct ExactValues: Hashable {
-    let values: [AttributeValue]
-
-    init(_ values: [AttributeValue]) {
-        self.values = values
-    }
-
-    static func == (lhs: ExactValues, rhs: ExactValues) -> Bool {
-        guard lhs.values.count == rhs.values.count else { return false }
-        for (left, right) in zip(lhs.values, rhs.values) {
-            if case .string(let a) = left, case .string(let b) = right {
-                guard a.utf8.elementsEqual(b.utf8) else { return false }
-            } else if left != right {
-                return false
-            }
-        }
-        return true
-    }
-
-    func hash(into hasher: inout Hasher) {
-        for value in values {
-            if case .string(var text) = value {
-                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            } else {
-                hasher.combine(value)
-            }
-        }
-    }
-}
-
 /// Binds the rows of a multi-row insert: texts gathered in one buffer and bound where they lie, so that SQLite does
 /// not copy each into memory of its own, and a date is not made a string first.
 private struct RowInserter {
