@@ -139,7 +139,10 @@ extension PostgreSQLStore {
             let indexes = schema.indexes
             for index in indexes { try connection.execute(sql: "DROP INDEX IF EXISTS \(quoted(index.name))") }
             let result = try body()
+            // PostgreSQL builds no index on a table with reference checks pending: they run now, the rows all in.
+            try connection.execute(sql: "SET CONSTRAINTS ALL IMMEDIATE")
             for index in indexes { try connection.execute(sql: index.creationSQL) }
+            try connection.execute(sql: "SET CONSTRAINTS ALL DEFERRED")
             return result
         }
     }

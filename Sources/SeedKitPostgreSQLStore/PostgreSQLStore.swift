@@ -142,6 +142,11 @@ package final class PostgreSQLStore: RowStore {
         return model
     }
 
+    /// `url` as messages show it: without its password.
+    package static func redacted(url: String) throws -> String {
+        try PostgreSQLURL(parsing: url).description
+    }
+
     // MARK: Transactions
 
     package func read<Result>(_ body: () throws -> Result) throws -> Result {
