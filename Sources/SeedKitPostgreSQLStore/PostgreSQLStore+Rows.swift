@@ -63,12 +63,6 @@ extension PostgreSQLStore {
         return rowIDs.map { found[$0] }
     }
 
-    package func allRows(root: String) throws -> [StoredRow] {
-        var rows: [StoredRow] = []
-        try forEachRow(root: root) { rows.append($0) }
-        return rows
-    }
-
     package func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws {
         guard let table = schema.tables[root] else { return }
         try connection.copy(from: selectSQL(table, "ORDER BY \"_id\"")) { row in

@@ -70,12 +70,6 @@ extension SQLiteStore: RowStore {
         return rowIDs.map { found[$0] }
     }
 
-    package func allRows(root: String) throws -> [StoredRow] {
-        var rows: [StoredRow] = []
-        try forEachRow(root: root) { rows.append($0) }
-        return rows
-    }
-
     package func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws {
         guard let table = schema.tables[root] else { return }
         let select = try connection.prepare(sql: selectSQL(table, "ORDER BY \"_id\""))
