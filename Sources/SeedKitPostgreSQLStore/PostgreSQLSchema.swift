@@ -85,26 +85,34 @@ struct PostgreSQLSchema {
 
     /// The statements that create the schema, indexes included, in an empty database.
     var creationSQL: [String] {
-        let tableNames = tables.keys.sorted()
-        return tableNames.map { tables[$0]!.creationSQL }
-            + joinTables.keys.sorted().flatMap { name -> [String] in
-                let (source, target) = joinTables[name]!
-                let reference = "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
-                return [
-                    """
-                    CREATE TABLE \(quoted(name)) ("source" bigint NOT NULL REFERENCES \(quoted(source))("_id") \
-                    \(reference), "target" bigint NOT NULL REFERENCES \(quoted(target))("_id") \(reference), \
-                    "position" bigint, PRIMARY KEY ("source", "target"))
-                    """,
-                    "CREATE INDEX \(quoted("\(name)_target")) ON \(quoted(name)) (\"target\")",
-                ]
-            }
-            + tableNames.flatMap { tables[$0]!.foreignKeySQL + tables[$0]!.indexes.map(\.creationSQL) }
+        let entityTables: [String] = tables.keys.sorted().map { tables[$0]!.creationSQL }
+        let joins: [String] = joinTables.keys.sorted().map { name in
+            """
+            CREATE TABLE \(quoted(name)) ("source" bigint NOT NULL, "target" bigint NOT NULL, "position" bigint, \
+            PRIMARY KEY ("source", "target"))
+            """
+        }
+        return entityTables + joins + indexes.map(\.creationSQL) + foreignKeys.map(\.creationSQL)
     }
 
-    /// Every entity table's indexes: its identity's, then its foreign keys'.
+    /// Every entity table's indexes (its identity's, then its foreign keys'), then the join tables' on `target`.
     var indexes: [PostgreSQLIndex] {
         tables.keys.sorted().flatMap { tables[$0]!.indexes }
+            + joinTables.keys.sorted().map {
+                PostgreSQLIndex(name: "\($0)_target", table: $0, columns: ["target"], isIdentity: false)
+            }
+    }
+
+    /// Every reference between tables: the entity tables' to-ones, then the join tables' two ends.
+    var foreignKeys: [PostgreSQLForeignKey] {
+        tables.keys.sorted().flatMap { tables[$0]!.foreignKeys }
+            + joinTables.keys.sorted().flatMap { name in
+                let (source, target) = joinTables[name]!
+                return [
+                    PostgreSQLForeignKey(table: name, column: "source", target: source, deletes: true),
+                    PostgreSQLForeignKey(table: name, column: "target", target: target, deletes: true),
+                ]
+            }
     }
 }
 
@@ -179,13 +187,11 @@ struct PostgreSQLTable {
         return "CREATE TABLE \(quoted(name)) (\(definitions.joined(separator: ", ")))"
     }
 
-    /// The references of the table's foreign keys, added once every table exists (they may point either way).
-    var foreignKeySQL: [String] {
+    /// The references of the table's to-ones, added once every table exists (they may point either way).
+    var foreignKeys: [PostgreSQLForeignKey] {
         columns.compactMap { column, kind in
             guard case .foreignKey(let target) = kind else { return nil }
-            // Deferred: rows go in any order and the references only need to hold at commit.
-            return "ALTER TABLE \(quoted(name)) ADD FOREIGN KEY (\(quoted(column))) REFERENCES \(quoted(target))(\"_id\") "
-                + "ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
+            return PostgreSQLForeignKey(table: name, column: column, target: target, deletes: false)
         }
     }
 
@@ -213,6 +219,28 @@ struct PostgreSQLIndex {
 
     var creationSQL: String {
         "CREATE \(isIdentity ? "UNIQUE " : "")INDEX \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
+    }
+}
+
+/// A reference from a column to the `_id` of a root table, as a named constraint that a bulk load drops and adds
+/// again: added to full tables, it checks every row in one join rather than one look-up per row.
+struct PostgreSQLForeignKey {
+    let table: String
+    let column: String
+    let target: String
+    /// Whether deleting the target deletes the row (a join row), rather than emptying the column (a to-one).
+    let deletes: Bool
+
+    var name: String { "\(table)_\(column)_fkey" }
+
+    var creationSQL: String {
+        // Deferred: rows go in any order and the references only need to hold at commit.
+        "ALTER TABLE \(quoted(table)) ADD CONSTRAINT \(quoted(name)) FOREIGN KEY (\(quoted(column))) "
+            + "REFERENCES \(quoted(target))(\"_id\") ON DELETE \(deletes ? "CASCADE" : "SET NULL") DEFERRABLE INITIALLY DEFERRED"
+    }
+
+    var dropSQL: String {
+        "ALTER TABLE \(quoted(table)) DROP CONSTRAINT \(quoted(name))"
     }
 }
 

@@ -126,17 +126,18 @@ extension PostgreSQLStore {
 
     // MARK: Writing
 
-    /// Drops the identity and foreign-key indexes, runs `body`, and builds them again from all the rows: once each,
-    /// rather than row by row. A duplicate identity fails the unique index's building, and the transaction with it.
+    /// Drops the indexes and references, runs `body`, then builds each index from all the rows and checks each
+    /// reference in one join, rather than row by row. A duplicate identity fails the unique index's building, a
+    /// dangling reference its constraint's, and the transaction with them.
     package func bulkLoad<Result>(_ body: () throws -> Result) throws -> Result {
         try write {
-            let indexes = schema.indexes
-            for index in indexes { try connection.execute(sql: "DROP INDEX IF EXISTS \(quoted(index.name))") }
+            // Checks pending from earlier rows of the transaction run now: no table may have any when altered.
+            try connection.execute(sql: "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
+            for foreignKey in schema.foreignKeys { try connection.execute(sql: foreignKey.dropSQL) }
+            for index in schema.indexes { try connection.execute(sql: "DROP INDEX \(quoted(index.name))") }
             let result = try body()
-            // PostgreSQL builds no index on a table with reference checks pending: they run now, the rows all in.
-            try connection.execute(sql: "SET CONSTRAINTS ALL IMMEDIATE")
-            for index in indexes { try connection.execute(sql: index.creationSQL) }
-            try connection.execute(sql: "SET CONSTRAINTS ALL DEFERRED")
+            for index in schema.indexes { try connection.execute(sql: index.creationSQL) }
+            for foreignKey in schema.foreignKeys { try connection.execute(sql: foreignKey.creationSQL) }
             return result
         }
     }

@@ -149,5 +149,24 @@ extension PostgreSQLStoreServerTests {
             let indexes = try database.connect().query(sql: "SELECT count(*) FROM pg_indexes WHERE tablename = 'Department'")
             #expect(try indexes[0].int64(at: 0) == 2)
         }
+
+        @Test func bulkLoadRefusesADanglingReferenceWhenItChecksTheReferences() throws {
+            let database = try PostgreSQLStoreServerTests.makeDatabase()
+            let model = try PostgreSQLStoreServerTests.sampleModel()
+            let store = try PostgreSQLStore(url: database.url.description, model: model)
+            let employee = try #require(model.entity(named: "Employee"))
+            let error = #expect(throws: PostgreSQLError.self) {
+                try store.bulkLoad {
+                    var rows = RowBatch(entity: employee)
+                    let targets = employee.relationships.map { $0.name == "department" ? Int64(99) : nil }
+                    rows.append(
+                        rowID: 1, values: values(employee, ["name": .string("Ann"), "email": .string("a@example.com")]),
+                        targets: targets, positions: targets.map { _ in nil })
+                    try store.insert(rows)
+                }
+            }
+            #expect(error?.kind == .foreignKeyViolation)
+            #expect(try store.allRows(root: "Employee").isEmpty)
+        }
     }
 }
