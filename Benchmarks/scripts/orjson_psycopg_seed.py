@@ -14,7 +14,7 @@ import sys
 
 import psycopg
 
-from orjson_seed import read
+from orjson_seed import nested_rows, read
 
 
 TABLES = {
@@ -45,24 +45,7 @@ def copy(cursor, name, columns, rows):
 
 def main(templates, conninfo):
     objects = read(templates)
-    projects = [o for o in objects if o["class"] == "Project"]
-    project_ids = {p["code"]: index + 1 for index, p in enumerate(projects)}
-    departments, employees, addresses, joins = [], [], [], []
-    for d in objects:
-        if d["class"] != "Department":
-            continue
-        department_id = len(departments) + 1
-        departments.append((department_id, d["name"], d["budget"]))
-        for e in d.get("employees", []):
-            employee_id = len(employees) + 1
-            address = e.get("address")
-            address_id = None
-            if address is not None:
-                address_id = len(addresses) + 1
-                addresses.append((address_id, address["street"], address["city"], address["postcode"], employee_id))
-            employees.append((employee_id, e["email"], e["name"], e["salary"], e["hired"], department_id, address_id))
-            for p in e.get("projects", []):
-                joins.append((employee_id, project_ids[p["code"]]))
+    projects, departments, employees, addresses, joins = nested_rows(objects)
     with psycopg.connect(conninfo) as connection, connection.transaction(), connection.cursor() as cursor:
         for name, columns in TABLES.items():
             cursor.execute(f'CREATE TABLE "{name}" ("_id" bigint PRIMARY KEY, "_entity" text COLLATE "C" NOT NULL, '

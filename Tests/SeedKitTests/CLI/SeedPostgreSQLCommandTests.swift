@@ -91,4 +91,16 @@ struct SeedPostgreSQLCommandTests {
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }
     }
+
+    @Test func aMissingDatabaseExitsTwoNamingIt() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        var url = try PostgreSQLTestServer.shared().url
+        url.database = "seedkit_no_such_database"
+        for arguments in [["--store", url.description], ["status", "--store", url.description]] {
+            let result = try Fixtures.runSeed(arguments, in: directory)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("seedkit_no_such_database"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
 }
