@@ -14,8 +14,8 @@ extension PostgreSQLStore {
         guard !identities.isEmpty, let table = schema.tables[root], !table.identity.isEmpty else {
             return Array(repeating: nil, count: identities.count)
         }
-        // Many at once: one read of the table's identities costs less than a round trip each.
-        if identities.count > 16 {
+        // Many at once, against the size of the table: one read of its identities costs less than a round trip each.
+        if identities.count > 16, identities.count * 8 > (try largestRowID(root: root)) {
             var index: [ExactValues: StoredIdentity] = [:]
             for (values, row) in try self.identities(root: root) { index[ExactValues(values)] = row }
             return identities.map { index[ExactValues($0)] }

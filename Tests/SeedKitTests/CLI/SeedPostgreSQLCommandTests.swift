@@ -103,4 +103,14 @@ struct SeedPostgreSQLCommandTests {
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }
     }
+
+    @Test func aDryRunIsRefusedWritingNothing() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let database = try PostgreSQLTestServer.shared().makeDatabase()
+        let result = try Fixtures.runSeed(["--dry-run", "--store", database.url.description], in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("seed: --dry-run needs a copy of the store"), "\(result.stderr)")
+        let tables = try database.connect().query(sql: "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+        #expect(try tables[0].int64(at: 0) == 0)
+    }
 }
