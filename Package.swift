@@ -39,8 +39,16 @@ let package = Package(
         .target(name: "SeedKitCoding", dependencies: ["SeedKitObjects"]),
         // The SQLite store: every line of SQL of saves, fetches, faults, schema and migration.
         .target(name: "SeedKitStore", dependencies: ["SeedKitCoding", "SeedKitSQLite"]),
+        // The PostgreSQL store: the same layout, ledger and row interface on a shared server.
+        .target(name: "SeedKitPostgreSQLStore", dependencies: ["SeedKitCoding", "SeedKitPostgreSQL"]),
         // Template sets, the seeding pipeline and its ledger, model inference, the template schema.
-        .target(name: "SeedKitSeeding", dependencies: ["SeedKitStore"]),
+        // The PostgreSQL store comes where libpq does: not on iOS, tvOS, watchOS or visionOS.
+        .target(
+            name: "SeedKitSeeding",
+            dependencies: [
+                "SeedKitStore",
+                .target(name: "SeedKitPostgreSQLStore", condition: .when(platforms: [.linux, .macOS, .windows])),
+            ]),
         // Canonical exports, export documents, the semantic graph diff and its formats.
         .target(name: "SeedKitExport", dependencies: ["SeedKitSeeding"]),
         .target(name: "SeedKit", dependencies: ["SeedKitExport"]),
@@ -50,10 +58,11 @@ let package = Package(
             name: "seed-benchmarks",
             dependencies: ["SeedKit", "CSQLite", "SeedKitPostgreSQL", "CPostgreSQL", "PostgreSQLTestServer"],
             path: "Benchmarks/seed-benchmarks"),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seed"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "seed", "PostgreSQLTestServer"]),
         // A throwaway PostgreSQL server for tests and benchmarks; in no product.
         .target(name: "PostgreSQLTestServer", dependencies: ["SeedKitPostgreSQL"], path: "Tests/PostgreSQLTestServer"),
         .testTarget(name: "SeedKitPostgreSQLTests", dependencies: ["SeedKitPostgreSQL", "PostgreSQLTestServer"]),
+        .testTarget(name: "SeedKitPostgreSQLStoreTests", dependencies: ["SeedKitPostgreSQLStore", "PostgreSQLTestServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

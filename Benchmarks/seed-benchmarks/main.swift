@@ -4,6 +4,7 @@ import Foundation
 let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + seederBenchmarks + diffBenchmarks + [
     sqliteInsertBenchmark,
     postgresCopyBenchmark,
+    seedPostgresBenchmark,
     jsonParseBenchmark,
     jsonWriteBenchmark,
     jsonParseMemoryBenchmark,

@@ -25,6 +25,7 @@ extension Seeder {
             return "':memory:' is a private in-memory database that would vanish when the run ends: give a file path "
                 + "(an app wanting an in-memory store uses SQLiteStore.inMemory(model:) instead)"
         }
+        if isServerURL(path) { return problem(withServerURL: path) }
         if let scheme = urlScheme(of: path) {
             return "'\(path)' is a store URL, and this SeedKit has no store for '\(scheme)://': a SQLite store is "
                 + "a file path, such as seed.sqlite"
@@ -35,6 +36,17 @@ extension Seeder {
                 + "or ./\(path) for a file whose name starts with 'file:'"
         }
         return nil
+    }
+
+    /// Whether `path` is the URL of a PostgreSQL store (`postgresql://…` or `postgres://…`) that this SeedKit can
+    /// open: not on platforms without libpq.
+    package static func isServerURL(_ path: String) -> Bool {
+        #if canImport(SeedKitPostgreSQLStore)
+        guard let scheme = urlScheme(of: path) else { return false }
+        return scheme == "postgresql" || scheme == "postgres"
+        #else
+        return false
+        #endif
     }
 
     /// `postgresql` for `postgresql://…`: a letter, then letters, digits, `+`, `-` or `.`, then `://` (RFC 3986).

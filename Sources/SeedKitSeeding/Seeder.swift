@@ -89,6 +89,9 @@ public struct Seeder {
 
     private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
         if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
+        #if canImport(SeedKitPostgreSQLStore)
+        if Self.isServerURL(storePath) { return (try seedServerStore(templates: templates, options: options), nil) }
+        #endif
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
         var input = try SeedInput(
@@ -121,7 +124,7 @@ public struct Seeder {
             return (created, nil)
         }
         let store = try openStore(model: model, options: options)
-        return (try apply(read, input: input, report: report, options: options, to: store), nil)
+        return (try apply(read, input: input, report: report, options: options, to: store, prepareSchema: store.prepareSchema), nil)
     }
 
     // MARK: Stores
@@ -172,12 +175,15 @@ public struct Seeder {
         }
     }
 
-    /// Resolves, plans and writes in one transaction on `store`, with any migration of its schema: a set with
-    /// problems, or any failure, leaves it as it was.
-    private func apply(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: SQLiteStore) throws -> SeedReport {
+    /// Resolves, plans and writes in one transaction on `store`, with `prepareSchema` creating or migrating its
+    /// schema first: a set with problems, or any failure, leaves it as it was.
+    func apply(
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
+        prepareSchema: () throws -> Void
+    ) throws -> SeedReport {
         do {
             return try store.write {
-                try store.prepareSchema()
+                try prepareSchema()
                 // Checked under the write lock: another seeder may have applied this set meanwhile.
                 if !options.force && !options.prune, let summary = try? SeedLedger.summary(from: store),
                     summary.fingerprint == input.fingerprint
@@ -210,7 +216,7 @@ public struct Seeder {
     }
 
     /// The ledger of the store; an unreadable one is an error, unless the run is forced (then it starts anew).
-    private func readLedger(of store: SQLiteStore, schema: SeedSchema, options: SeedOptions) throws -> SeedLedger {
+    private func readLedger(of store: RowStore, schema: SeedSchema, options: SeedOptions) throws -> SeedLedger {
         do {
             return try SeedLedger.read(from: store, schema: schema)
         } catch let error as LedgerStorageError {
@@ -262,7 +268,8 @@ public struct Seeder {
         } else {
             preview = try SeedPreview(empty: read.schema.model)
         }
-        let report = try apply(read, input: input, report: report, options: options, to: preview.after)
+        let report = try apply(
+            read, input: input, report: report, options: options, to: preview.after, prepareSchema: preview.after.prepareSchema)
         return (report, report.status == .applied ? preview : nil)
     }
 
@@ -295,14 +302,14 @@ public struct Seeder {
         return Self.unchangedReport(report, summary: summary)
     }
 
-    private static func unchangedReport(_ report: SeedReport, summary: SeedLedger) -> SeedReport {
+    static func unchangedReport(_ report: SeedReport, summary: SeedLedger) -> SeedReport {
         var report = report
         report.status = .unchanged
         for (entity, count) in summary.objectCounts { report.entities[entity, default: .init()].unchanged = count }
         return report
     }
 
-    private func appliedReport(_ report: SeedReport, plan: SeedPlan) -> SeedReport {
+    func appliedReport(_ report: SeedReport, plan: SeedPlan) -> SeedReport {
         var report = report
         report.status = .applied
         report.entities = plan.counts
@@ -318,6 +325,11 @@ public struct Seeder {
         guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options),
             let summary = try? SeedLedger.summary(from: store)
         else { return [:] }
+        return Self.knownFiles(summary)
+    }
+
+    /// The stamps and hashes of the files a ledger records.
+    static func knownFiles(_ summary: SeedLedger) -> [String: (stamp: String, hash: String)] {
         var known: [String: (stamp: String, hash: String)] = [:]
         for (path, stamp) in summary.fileStamps { if let hash = summary.files[path] { known[path] = (stamp, hash) } }
         return known
@@ -328,6 +340,9 @@ public struct Seeder {
     /// - Throws: ``SeedError`` when there is no store file or its ledger cannot be read; ``DatabaseError`` when it
     ///   cannot be opened.
     public func ledger() throws -> SeedLedger {
+        #if canImport(SeedKitPostgreSQLStore)
+        if Self.isServerURL(storePath) { return try serverLedger() }
+        #endif
         guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
         let model = try SQLiteStore.storedModel(atPath: storePath)
         do {

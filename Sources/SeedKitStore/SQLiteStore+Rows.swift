@@ -70,12 +70,6 @@ extension SQLiteStore: RowStore {
         return rowIDs.map { found[$0] }
     }
 
-    package func allRows(root: String) throws -> [StoredRow] {
-        var rows: [StoredRow] = []
-        try forEachRow(root: root) { rows.append($0) }
-        return rows
-    }
-
     package func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws {
         guard let table = schema.tables[root] else { return }
         let select = try connection.prepare(sql: selectSQL(table, "ORDER BY \"_id\""))
@@ -304,37 +298,6 @@ extension SQLiteStore: RowStore {
             try insert.bind(name, at: 1)
             try insert.bind(bytes, at: 2)
             try insert.execute()
-        }
-    }
-}
-
-/// Identity values as a hash table key, strings compared byte for byte: the store's own comparison.
-private struct ExactValues: Hashable {
-    let values: [AttributeValue]
-
-    init(_ values: [AttributeValue]) {
-        self.values = values
-    }
-
-    static func == (lhs: ExactValues, rhs: ExactValues) -> Bool {
-        guard lhs.values.count == rhs.values.count else { return false }
-        for (left, right) in zip(lhs.values, rhs.values) {
-            if case .string(let a) = left, case .string(let b) = right {
-                guard a.utf8.elementsEqual(b.utf8) else { return false }
-            } else if left != right {
-                return false
-            }
-        }
-        return true
-    }
-
-    func hash(into hasher: inout Hasher) {
-        for value in values {
-            if case .string(var text) = value {
-                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            } else {
-                hasher.combine(value)
-            }
         }
     }
 }

@@ -41,14 +41,14 @@ func runSeed(_ arguments: Arguments) throws -> ExitCode {
         guard !json && !quiet else { break }
         let total = report.entities.values.reduce(0) { $0 + $1.unchanged }
         Output.out(
-            "seed: unchanged — \(TerminalText.quoted(store.path)) already holds \(TerminalText.quoted(templates)) "
+            "seed: unchanged — \(TerminalText.quoted(store.displayName)) already holds \(TerminalText.quoted(templates)) "
                 + "(\(report.fileCount) files, \(total) objects)")
     case .applied:
         guard !json && !quiet else { break }
         let verb = report.isDryRun ? "would apply" : "applied"
         Output.out(
             "seed: \(verb) \(report.fileCount) template files from \(TerminalText.quoted(templates)) "
-                + "to \(TerminalText.quoted(store.path))")
+                + "to \(TerminalText.quoted(store.displayName))")
         Output.block(report.table)
         if let plan {
             Output.out("plan, as seed diff shows it:")

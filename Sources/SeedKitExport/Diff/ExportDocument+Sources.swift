@@ -17,6 +17,10 @@ extension ExportDocument {
     /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
     ///   the store's errors for a store that cannot be read.
     public init(path: String, modelURL: URL? = nil) throws {
+        if Seeder.isServerURL(path) {
+            try self.init(bytes: GraphExport().document(ofRows: Seeder.openServerStore(url: path)), file: nil)
+            return
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ExportError("no such file or directory: \(path)")

@@ -76,6 +76,11 @@ public struct GraphExport {
     ///
     /// - Complexity: O(*n* log *n*) for *n* rows.
     public func document(of store: SQLiteStore) throws -> [UInt8] {
+        try document(ofRows: store)
+    }
+
+    /// The export document of any store's rows (an SQLite or a PostgreSQL store), read in one snapshot.
+    package func document(ofRows store: RowStore) throws -> [UInt8] {
         var bytes: [UInt8] = []
         try write(lines(of: store), model: store.model) { bytes.append(contentsOf: $0) }
         return bytes
@@ -84,6 +89,11 @@ public struct GraphExport {
     /// Writes the export document of a store to a file (see ``document(of:)-(SQLiteStore)``), replacing it only once
     /// the whole document is written.
     public func write(store: SQLiteStore, toFileAtPath path: String) throws {
+        try write(rows: store, toFileAtPath: path)
+    }
+
+    /// Writes the export document of any store's rows to a file, replacing it only once the whole document is written.
+    package func write(rows store: RowStore, toFileAtPath path: String) throws {
         // Each line goes to the file as it is written: the document is never whole in memory.
         let graph = try store.read { try ExportGraph(store: store) }
         let writer = CanonicalExportWriter(graph: graph)

@@ -66,6 +66,15 @@ package protocol RowStore: PersistentStore {
     func replaceLedger(_ sections: [String: [UInt8]]) throws
 }
 
+extension RowStore {
+    /// Every row of a root entity, in row id order: the rows of ``forEachRow(root:_:)`` gathered.
+    package func allRows(root: String) throws -> [StoredRow] {
+        var rows: [StoredRow] = []
+        try forEachRow(root: root) { rows.append($0) }
+        return rows
+    }
+}
+
 /// A seed ledger in a form this SeedKit does not read, found where the ledger is kept.
 package struct LedgerStorageError: Error {
     package let reason: String

@@ -138,9 +138,9 @@ struct StoreArgumentCommandTests {
                 + "or ./file:abc.sqlite for a file whose name starts with 'file:'; see 'seed --help'\n"
         ),
         (
-            "postgresql://seed@localhost/app",
-            "seed: --store 'postgresql://seed@localhost/app' is a store URL, and this SeedKit "
-                + "has no store for 'postgresql://': a SQLite store is a file path, such as seed.sqlite; "
+            "mysql://seed@localhost/app",
+            "seed: --store 'mysql://seed@localhost/app' is a store URL, and this SeedKit "
+                + "has no store for 'mysql://': a SQLite store is a file path, such as seed.sqlite; "
                 + "see 'seed --help'\n"
         ),
     ])
