@@ -242,7 +242,7 @@ struct LedgerReader {
         offset += length
         let text = String(decoding: utf8, as: UTF8.self)
         // Decoding repairs invalid UTF-8, which then reads back as other bytes.
-        guard text.utf8.elementsEqual(utf8) else { throw damage("a text is not UTF-8") }
+        guard text.hasSameBytes(as: utf8) else { throw damage("a text is not UTF-8") }
         return text
     }
 

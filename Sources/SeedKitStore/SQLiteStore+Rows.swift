@@ -320,7 +320,7 @@ private struct ExactValues: Hashable {
         guard lhs.values.count == rhs.values.count else { return false }
         for (left, right) in zip(lhs.values, rhs.values) {
             if case .string(let a) = left, case .string(let b) = right {
-                guard a.utf8.elementsEqual(b.utf8) else { return false }
+                guard a.hasSameBytes(as: b) else { return false }
             } else if left != right {
                 return false
             }
