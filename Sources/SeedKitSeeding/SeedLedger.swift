@@ -90,9 +90,15 @@ public struct SeedLedger: Sendable {
         try SeedLedger(sections: store.ledgerSections(named: [setSection, filesSection]), schema: nil)
     }
 
+    /// The record of the set last applied (fingerprint, counts, when and from where), reading neither its files nor
+    /// its objects: what tells a launch that the store holds its set.
+    static func setRecord(from store: RowStore) throws -> SeedLedger {
+        try SeedLedger(sections: store.ledgerSections(named: [setSection]), schema: nil)
+    }
+
     /// The fingerprint of the set last applied, reading nothing else; nil when nothing was ever seeded.
     static func fingerprint(in store: RowStore) throws -> String? {
-        try SeedLedger(sections: store.ledgerSections(named: [setSection]), schema: nil).fingerprint
+        try setRecord(from: store).fingerprint
     }
 
     /// The whole ledger, its objects' slots laid out as `schema` lays out their entities.
