@@ -78,8 +78,8 @@ struct SeedKey: Hashable, Sendable {
     }
 
     static func == (lhs: SeedKey, rhs: SeedKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.kind == rhs.kind && lhs.root.utf8.elementsEqual(rhs.root.utf8)
-            && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        lhs.hash == rhs.hash && lhs.kind == rhs.kind && lhs.root.hasSameBytes(as: rhs.root)
+            && lhs.text.hasSameBytes(as: rhs.text)
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }

@@ -315,7 +315,7 @@ struct SeedResolver {
 
     private mutating func danglingKey(_ key: SeedKey, entity: Int32, at place: StatementPlace, suggestions lookUp: StoreLookup?) {
         let stubEntity = schema.entities[Int(entity)].entity
-        var candidates = Set(byKey.keys.lazy.filter { $0.kind == .identity && $0.root.utf8.elementsEqual(key.root.utf8) }.map(\.text))
+        var candidates = Set(byKey.keys.lazy.filter { $0.kind == .identity && $0.root.hasSameBytes(as: key.root) }.map(\.text))
         if let more = try? lookUp?.identities(key.root) { candidates.formUnion(more) }
         let near = candidates.lazy.filter { abs($0.count - key.text.count) <= 3 }.prefix(50_000)
         let suggestion = Suggestion.nearest(to: key.text, among: near)
@@ -540,7 +540,7 @@ struct SeedResolver {
 
     /// Whether two values are equal, strings byte for byte.
     static func exactlyEqual(_ lhs: AttributeValue?, _ rhs: AttributeValue?) -> Bool {
-        if case .string(let left)? = lhs, case .string(let right)? = rhs { return left.utf8.elementsEqual(right.utf8) }
+        if case .string(let left)? = lhs, case .string(let right)? = rhs { return left.hasSameBytes(as: right) }
         return lhs == rhs
     }
 

@@ -185,7 +185,7 @@ public struct Seeder {
             return try store.write {
                 try prepareSchema()
                 // Checked under the write lock: another seeder may have applied this set meanwhile.
-                if !options.force && !options.prune, let summary = try? SeedLedger.summary(from: store),
+                if !options.force && !options.prune, let summary = try? SeedLedger.setRecord(from: store),
                     summary.fingerprint == input.fingerprint
                 {
                     return Self.unchangedReport(report, summary: summary)
@@ -297,7 +297,7 @@ public struct Seeder {
     /// not, or when the store cannot be read so (the run then says why).
     private func unchangedReport(_ report: SeedReport, model: EntityModel, options: SeedOptions) -> SeedReport? {
         guard let store = try? readOnlyStore(model: model, options: options),
-            let summary = try? SeedLedger.summary(from: store), summary.fingerprint == report.fingerprint
+            let summary = try? SeedLedger.setRecord(from: store), summary.fingerprint == report.fingerprint
         else { return nil }
         return Self.unchangedReport(report, summary: summary)
     }
@@ -331,6 +331,7 @@ public struct Seeder {
     /// The stamps and hashes of the files a ledger records.
     static func knownFiles(_ summary: SeedLedger) -> [String: (stamp: String, hash: String)] {
         var known: [String: (stamp: String, hash: String)] = [:]
+        known.reserveCapacity(summary.fileStamps.count)
         for (path, stamp) in summary.fileStamps { if let hash = summary.files[path] { known[path] = (stamp, hash) } }
         return known
     }

@@ -1,3 +1,4 @@
+import SeedKitSupport
 import SeedKitModel
 
 /// Identity values as a hash table key, strings compared byte for byte: the stores' own comparison (SQLite's
@@ -13,7 +14,7 @@ package struct ExactValues: Hashable {
         guard lhs.values.count == rhs.values.count else { return false }
         for (left, right) in zip(lhs.values, rhs.values) {
             if case .string(let a) = left, case .string(let b) = right {
-                guard a.utf8.elementsEqual(b.utf8) else { return false }
+                guard a.hasSameBytes(as: b) else { return false }
             } else if left != right {
                 return false
             }
