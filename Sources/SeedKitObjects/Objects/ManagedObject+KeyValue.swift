@@ -69,11 +69,15 @@ extension ManagedObject {
 
     /// The value at a key path through to-one relationships, e.g. `"department.name"`; nil when a step is nil.
     ///
-    /// A step through a to-many relationship collects the values of every member, as Core Data does.
+    /// A step through a to-many relationship collects the values of every member, as Core Data does; a collection
+    /// operator after one (`"employees.@sum.salary"`) reduces them (see ``collectionOperatorValue(_:steps:at:)``).
     ///
     /// - Throws: ``ObjectError`` of kind `unknownKey`, naming the step and entity.
     public func value(forKeyPath keyPath: String) throws -> Any? {
         var steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let position = steps.firstIndex(where: { $0.hasPrefix("@") }) {
+            return try collectionOperatorValue(keyPath, steps: steps, at: position)
+        }
         let last = steps.removeLast()
         var current: [ManagedObject] = [self]
         var collects = false
