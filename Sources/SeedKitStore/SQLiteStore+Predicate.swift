@@ -60,7 +60,8 @@ struct FetchQuery {
             aliases[key] = alias
             source = alias
         }
-        return "\(source).\(SQLIdentifier.quote(path.entity.attributes[path.attribute].name))"
+        let name = path.entity.attributes[path.attribute].name
+        return path.steps.isEmpty ? table.column(name) : "\(source).\(SQLIdentifier.quote(name))"
     }
 
     /// The predicate as a two-valued SQL condition.

@@ -44,6 +44,7 @@ extension EntityModel {
     /// - Throws: ``ObjectError`` of kind `unknownKey` or `brokenKeyPath`, naming the step.
     /// - Complexity: O(*k*) in the number of steps.
     package func attributePath(_ key: String, from entity: Entity) throws -> AttributePath {
+        if let index = entity.attributeIndex(named: key) { return AttributePath(steps: [], entity: entity, attribute: index) }
         var steps: [(entity: Entity, relationship: Int)] = []
         var current = entity
         let names = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

@@ -60,10 +60,17 @@ extension ObjectContext {
     @inlinable
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
         var request = request ?? FetchRequest(objectClass.entityName)
-        request.entityName = objectClass.entityName
+        request.entityName = entityName(of: objectClass, requested: request.entityName)
         // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
         // a row does.
         return try fetch(request).compactMap { $0 as? Object }
+    }
+
+    /// The entity name of a class: the requested one when it is that class's, without asking the class, whose default
+    /// name is made by reflection (which costs about what a fetch by identity does).
+    @usableFromInline
+    func entityName(of objectClass: ManagedObject.Type, requested: String) -> String {
+        model.entity(named: requested)?.bindings?.objectClass == objectClass ? requested : objectClass.entityName
     }
 
     /// The number of objects a request matches, after its offset and up to its limit.
