@@ -59,18 +59,21 @@ extension ObjectContext {
     ///     let departments = try context.fetch(Department.self)
     @inlinable
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
-        var request = request ?? FetchRequest(objectClass.entityName)
-        request.entityName = entityName(of: objectClass, requested: request.entityName)
         // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
         // a row does.
-        return try fetch(request).compactMap { $0 as? Object }
+        return try fetch(self.request(for: objectClass, request)).compactMap { $0 as? Object }
     }
 
-    /// The entity name of a class: the requested one when it is that class's, without asking the class, whose default
-    /// name is made by reflection (which costs about what a fetch by identity does).
+    /// The request of a typed fetch, of the class's entity: its own name is only asked of the class when the request
+    /// names another, since the class's default name is made by reflection (costing about what a fetch by identity
+    /// does).
     @usableFromInline
-    func entityName(of objectClass: ManagedObject.Type, requested: String) -> String {
-        model.entity(named: requested)?.bindings?.objectClass == objectClass ? requested : objectClass.entityName
+    func request(for objectClass: ManagedObject.Type, _ request: FetchRequest?) -> FetchRequest {
+        guard var request else { return FetchRequest(objectClass.entityName) }
+        if model.entity(named: request.entityName)?.bindings?.objectClass != objectClass {
+            request.entityName = objectClass.entityName
+        }
+        return request
     }
 
     /// The number of objects a request matches, after its offset and up to its limit.
