@@ -67,34 +67,13 @@ extension ManagedObject {
 
     /// The members the steps reach, through to-ones and to-manies; at least one step must be to-many.
     private func members(atPath steps: [String], keyPath: String) throws -> [ManagedObject] {
-        var current: [ManagedObject] = [self]
-        var passesToMany = false
-        for step in steps {
-            var next: [ManagedObject] = []
-            for object in current {
-                guard let index = object.entity.relationshipIndex(named: step) else {
-                    if object.entity.attributeIndex(named: step) != nil {
-                        throw ObjectError(
-                            .brokenKeyPath, object: object.description, key: keyPath,
-                            "'\(step)' is an attribute; a collection operator follows a to-many relationship")
-                    }
-                    throw object.unknownKey(step)
-                }
-                if object.entity.relationships[index].isToMany {
-                    passesToMany = true
-                    next += object.objects(at: index)
-                } else if let target = object.object(at: index) {
-                    next.append(target)
-                }
-            }
-            current = next
-        }
+        let (members, passesToMany) = try objects(along: steps, keyPath: keyPath)
         guard passesToMany else {
             throw ObjectError(
                 .brokenKeyPath, object: description, key: keyPath,
                 "a collection operator follows a to-many relationship, as in 'employees.@count'")
         }
-        return current
+        return members
     }
 
     /// The distinct values at `path` of the members, first seen first: attribute values by equality, objects by
