@@ -96,10 +96,11 @@ struct FetchQuery {
             return Condition(sql: "(\(column) IS NOT NULL AND \(column) IN (\(list)))", arguments: values, isExact: true)
         case .string(let path, let match, let pattern, let options):
             let column = column(path)
-            if match == .equals && options.isEmpty {
+            if match == .equals && options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty {
                 return Condition(sql: "\(column) IS ?", arguments: [.string(pattern)], isExact: true)
             }
-            let mode = FetchPredicate.StringMatch.allCases.firstIndex(of: match)! * 4 + options.rawValue
+            let known = options.intersection([.caseInsensitive, .diacriticInsensitive])
+            let mode = FetchPredicate.StringMatch.allCases.firstIndex(of: match)! * 4 + known.rawValue
             return Condition(
                 sql: "\(Self.matchFunction)(\(column), ?, \(mode))", arguments: [.string(pattern)], isExact: true)
         }
