@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// Tells SQLite to copy a bound string or blob before the bind call returns, so the Swift buffer may go away.
-private var transientDestructor: sqlite3_destructor_type {
+var transientDestructor: sqlite3_destructor_type {
     unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 

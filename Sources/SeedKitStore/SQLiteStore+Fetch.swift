@@ -7,64 +7,63 @@ extension SQLiteStore {
     // MARK: PersistentStore: reading
 
     package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
-        let entity = fetch.entity
-        let table = schema.tables[entity.rootName]!
-        var conditions: [String] = []
-        var arguments: [AttributeValue?] = []
-        if let condition = entityCondition(for: entity, includesSubentities: fetch.request.includesSubentities) {
-            conditions.append(condition.sql)
-            arguments += condition.arguments
-        }
-        var isFinal = fetch.mayBeFinal
-        for (index, filter) in fetch.filters {
-            let attribute = entity.attributes[index]
-            if let condition = filter.sqlCondition(column: table.column(attribute.name), type: attribute.type) {
-                conditions.append(condition.sql)
-                arguments += condition.arguments
-            } else {
+        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
+        var (conditions, arguments) = filter(fetch, query: &query)
+        var isFinal = fetch.mayBeFinal && conditions.isExact
+        var order: [String] = []
+        for key in fetch.sortKeys where isFinal {
+            guard key.path.type.sortsInSQL else {
                 isFinal = false
+                break
             }
+            order.append("\(query.column(key.path)) \(key.ascending ? "ASC" : "DESC")")
         }
-        if fetch.sortKeys.contains(where: { !entity.attributes[$0.attribute].type.sortsInSQL }) { isFinal = false }
-        var sql = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
+        var sql = query.clauses(where: conditions.sql)
         if isFinal {
-            let order = fetch.sortKeys.map {
-                "\(table.column(entity.attributes[$0.attribute].name)) \($0.ascending ? "ASC" : "DESC")"
-            }
-            sql += " ORDER BY \((order + [table.column("_id")]).joined(separator: ", "))"
-            if let limit = fetch.request.limit {
-                sql += " LIMIT ?"
-                arguments.append(.integer(Int64(max(0, limit))))
+            sql += " ORDER BY \((order + [query.table.column("_id")]).joined(separator: ", "))"
+            let offset = max(0, fetch.request.offset)
+            if fetch.request.limit != nil || offset > 0 {
+                sql += " LIMIT ? OFFSET ?"
+                // No limit is -1 to SQLite.
+                arguments += [.integer(Int64(fetch.request.limit.map { max(0, $0) } ?? -1)), .integer(Int64(offset))]
             }
         }
-        try readRows(selectSQL(table, sql), arguments, table: table, into: &rows)
+        try readRows(selectSQL(query.table, sql), arguments, table: query.table, into: &rows)
         return isFinal
     }
 
-    package func count(_ request: FetchRequest, of entity: Entity) throws -> Int? {
-        let table = schema.tables[entity.rootName]!
-        var conditions: [String] = []
-        var arguments: [AttributeValue?] = []
-        if let condition = entityCondition(for: entity, includesSubentities: request.includesSubentities) {
-            conditions.append(condition.sql)
-            arguments += condition.arguments
-        }
-        for filter in request.filters {
-            guard let index = entity.attributeIndex(named: filter.key) else { return nil }
-            let attribute = entity.attributes[index]
-            guard filter.value == nil || filter.value?.type == attribute.type,
-                let condition = filter.sqlCondition(column: table.column(attribute.name), type: attribute.type)
-            else { return nil }
-            conditions.append(condition.sql)
-            arguments += condition.arguments
-        }
+    package func count(_ fetch: StoreFetch) throws -> Int? {
+        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
+        let (conditions, arguments) = filter(fetch, query: &query)
+        guard conditions.isExact else { return nil }
         let statement = try connection.cachedStatement(
-            sql: "SELECT count(*) FROM \(table.quoted)"
-                + (conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"))
+            sql: "SELECT count(*) FROM \(query.table.quoted) \(query.clauses(where: conditions.sql))")
         defer { statement.reset() }
         for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
         _ = try statement.step()
         return statement.int(at: 0)
+    }
+
+    /// The conditions that select a fetch's rows — its entities', then its predicate's — and their arguments.
+    private func filter(
+        _ fetch: StoreFetch, query: inout FetchQuery
+    ) -> (conditions: (sql: [String], isExact: Bool), arguments: [AttributeValue?]) {
+        var conditions: [String] = []
+        var arguments: [AttributeValue?] = []
+        if let condition = entityCondition(for: fetch.entity, includesSubentities: fetch.request.includesSubentities) {
+            conditions.append(condition.sql)
+            arguments += condition.arguments
+        }
+        var isExact = true
+        if let predicate = fetch.predicate {
+            let condition = query.condition(predicate)
+            if condition.sql != "1" {
+                conditions.append(condition.sql)
+                arguments += condition.arguments
+            }
+            isExact = condition.isExact
+        }
+        return ((conditions, isExact), arguments)
     }
 
     package func fetchRows(root: String, rowIDs: [Int64], into rows: inout StoredRows) throws {
@@ -235,26 +234,5 @@ extension SQLiteStore {
         if kinds.count == model.entity(named: entity.rootName)!.kinds.count { return nil }
         let placeholders = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
         return ("\(SQLIdentifier.quote(entity.rootName)).\"_entity\" IN (\(placeholders))", kinds.map { .string($0) })
-    }
-}
-
-extension AttributeFilter {
-    /// The filter as an SQL condition on `column`, with the same meaning for missing values as ``matches(_:)``; nil
-    /// when SQL can't order values of `type` as ``AttributeValue`` does.
-    func sqlCondition(column: String, type: AttributeType) -> (sql: String, arguments: [AttributeValue?])? {
-        guard let value else {
-            switch comparison {
-            case .equal, .lessOrEqual, .greaterOrEqual: return ("\(column) IS NULL", [])
-            case .notEqual: return ("\(column) IS NOT NULL", [])
-            case .less, .greater: return ("0", [])
-            }
-        }
-        switch comparison {
-        case .equal: return ("\(column) = ?", [value])
-        case .notEqual: return ("(\(column) IS NULL OR \(column) <> ?)", [value])
-        case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard type.sortsInSQL else { return nil }
-            return ("\(column) \(comparison.rawValue) ?", [value])
-        }
     }
 }

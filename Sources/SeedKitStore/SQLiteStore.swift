@@ -64,6 +64,7 @@ public final class SQLiteStore: PersistentStore {
         self.modelFingerprint = model.fingerprint
         self.connection = try SQLiteConnection(path: path, configuration: options.connection)
         self.options = options
+        try defineMatchFunction()
         guard !options.defersSchemaChanges else { return }
         do {
             try prepareSchema()

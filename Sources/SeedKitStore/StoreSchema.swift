@@ -115,10 +115,24 @@ package struct TableSchema {
     private(set) var columnIndex: [String: Int] = [:]
     /// The identity columns, from the root entity.
     var identity: [String] = []
+    package let quoted: String
+    /// Each column's qualified name (see ``column(_:)``), bookkeeping ones too: made once, as SQL is made per fetch.
+    private var qualifiedColumns: [String: String] = [:]
+    /// `"Employee"."_id", "Employee"."_entity", "Employee"."_version", "Employee"."name", ...`: the columns a row is
+    /// read with, in order.
+    private(set) var selectList = ""
 
     init(name: String, aliases: [String]) {
         self.name = name
         self.aliases = aliases
+        self.quoted = SQLIdentifier.quote(name)
+        for column in StoreSchema.bookkeepingColumns { addQualified(column) }
+    }
+
+    private mutating func addQualified(_ column: String) {
+        let qualified = "\(quoted).\(SQLIdentifier.quote(column))"
+        qualifiedColumns[column] = qualified
+        selectList += selectList.isEmpty ? qualified : ", " + qualified
     }
 
     /// Adds a column, or checks an existing one of the same name agrees with it.
@@ -137,18 +151,12 @@ package struct TableSchema {
         }
         columnIndex[column.name] = columns.count
         columns.append(column)
+        addQualified(column.name)
     }
-
-    package var quoted: String { SQLIdentifier.quote(name) }
 
     /// A column of the table, qualified: `"Employee"."name"`.
     func column(_ name: String) -> String {
-        "\(quoted).\(SQLIdentifier.quote(name))"
-    }
-
-    /// `"_id", "_entity", "_version", "name", ...`: the columns a row is read with, in order.
-    var selectList: String {
-        (StoreSchema.bookkeepingColumns + columns.map(\.name)).map(column).joined(separator: ", ")
+        qualifiedColumns[name] ?? "\(quoted).\(SQLIdentifier.quote(name))"
     }
 
     var creationSQL: [String] {

@@ -17,20 +17,26 @@ extension ObjectContext {
     // MARK: Fetching
 
     /// Runs a fetch in the store. The result is final when the store did all of it; otherwise it is the candidates —
-    /// stored objects matching the filters the store can run, plus the changed and inserted objects — for the
+    /// stored objects the store's part of the predicate holds for, plus the changed and inserted objects — for the
     /// in-memory pass.
     func fetchFromStore(
-        _ request: FetchRequest, entity: Entity, filters: [(Int, AttributeFilter)], sortKeys: [(Int, Bool)]
+        _ request: FetchRequest, entity: Entity, predicate: ResolvedPredicate?,
+        sortKeys: [(path: AttributePath, ascending: Bool)]
     ) throws -> (objects: [ManagedObject], isFinal: Bool) {
         let store = store!
-        if request.limit == nil, let count = try countInStore(request) {
+        var fetch = StoreFetch(
+            request: request, entity: entity, predicate: predicate, sortKeys: sortKeys, mayBeFinal: !hasChanges)
+        if let predicate, hasChanges, case let roots = predicate.destinationRoots, !roots.isEmpty,
+            (updatedObjects + deletedObjects).contains(where: { roots.contains($0.entity.rootName) })
+        {
+            // A stored object whose destination changed in memory matches by the new values, which the store can't see.
+            fetch.predicate = nil
+        }
+        if predicate == nil, request.limit == nil, let count = try store.count(fetch) {
             // Growing the registry row by row copies it again and again; one count is far cheaper for a big fetch.
             registered.table(named: entity.rootName).reserve(count)
         }
         var rows = StoredRows(context: self, root: entity.rootName)
-        let fetch = StoreFetch(
-            request: request, entity: entity, filters: filters.map { ($0, $1) }, sortKeys: sortKeys.map { ($0, $1) },
-            mayBeFinal: !hasChanges)
         let isFinal = try store.fetch(fetch, into: &rows)
         var objects = rows.objects
         noteFaultSiblings(objects)
@@ -45,12 +51,15 @@ extension ObjectContext {
         return (objects, isFinal)
     }
 
-    /// The count of a request in the store, or nil when it needs the in-memory pass.
+    /// The count of a request in the store, after its offset and up to its limit, or nil when it needs the in-memory
+    /// pass.
     func countInStore(_ request: FetchRequest) throws -> Int? {
-        guard let store, !hasChanges, let entity = model.entity(named: request.entityName),
-            let count = try store.count(request, of: entity)
-        else { return nil }
-        return min(count, request.limit ?? .max)
+        guard let store, !hasChanges, let entity = model.entity(named: request.entityName) else { return nil }
+        let fetch = StoreFetch(
+            request: request, entity: entity, predicate: try request.predicate?.resolved(for: entity, in: model),
+            sortKeys: [], mayBeFinal: true)
+        guard let count = try store.count(fetch) else { return nil }
+        return min(max(0, count - max(0, request.offset)), request.limit.map { max(0, $0) } ?? .max)
     }
 
     /// The object of a root entity's row, registered or read from the store; nil when the row is gone.

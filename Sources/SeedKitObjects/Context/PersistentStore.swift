@@ -19,14 +19,14 @@ package protocol PersistentStore: AnyObject {
 
     /// Reads the stored objects a fetch asks for into `rows`.
     ///
-    /// - Returns: Whether the store applied all of the fetch — every filter, the sort and the limit — so that the
-    ///   rows are the final result. When false, the rows are candidates matching the filters the store could run
-    ///   (all of its entity's rows at worst), and the context finishes the fetch in memory.
+    /// - Returns: Whether the store applied all of the fetch — the predicate, the sort, the offset and the limit — so
+    ///   that the rows are the final result. When false, the rows are candidates: a superset of the rows the
+    ///   predicate holds for (all of its entity's rows at worst), and the context finishes the fetch in memory.
     func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool
 
-    /// The number of stored objects a request matches, ignoring its limit; nil when the store cannot count it
-    /// exactly (a filter it cannot run).
-    func count(_ request: FetchRequest, of entity: Entity) throws -> Int?
+    /// The number of stored objects a fetch's predicate holds for, ignoring its offset and limit; nil when the store
+    /// cannot count them exactly (a condition it cannot run).
+    func count(_ fetch: StoreFetch) throws -> Int?
 
     /// Reads the rows of a root entity with these row ids, in any order, into `rows`; ids with no row are skipped.
     func fetchRows(root: String, rowIDs: [Int64], into rows: inout StoredRows) throws
@@ -65,10 +65,12 @@ package protocol PersistentStore: AnyObject {
 package struct StoreFetch {
     package var request: FetchRequest
     package var entity: Entity
-    /// The request's filters, each with its attribute's index in ``entity``.
-    package var filters: [(attribute: Int, filter: AttributeFilter)]
-    /// The request's sort keys, each with its attribute's index in ``entity``.
-    package var sortKeys: [(attribute: Int, ascending: Bool)]
+    /// The request's predicate, resolved; nil for every object, and when the store is not to filter: while the
+    /// context has unsaved changes to objects its key paths pass through, stored values would decide wrongly which
+    /// rows are candidates.
+    package var predicate: ResolvedPredicate?
+    /// The request's sort keys, resolved.
+    package var sortKeys: [(path: AttributePath, ascending: Bool)]
     /// Whether the result may be final: false while the context has unsaved changes, which the store cannot see,
     /// so that sorting and limiting are left to the context.
     package var mayBeFinal: Bool

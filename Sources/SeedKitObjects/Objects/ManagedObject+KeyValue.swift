@@ -69,14 +69,28 @@ extension ManagedObject {
 
     /// The value at a key path through to-one relationships, e.g. `"department.name"`; nil when a step is nil.
     ///
-    /// A step through a to-many relationship collects the values of every member, as Core Data does.
+    /// A step through a to-many relationship collects the values of every member, as Core Data does; a collection
+    /// operator after one (`"employees.@sum.salary"`) reduces them (see ``collectionOperatorValue(_:steps:at:)``).
     ///
     /// - Throws: ``ObjectError`` of kind `unknownKey`, naming the step and entity.
     public func value(forKeyPath keyPath: String) throws -> Any? {
         var steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let position = steps.firstIndex(where: { $0.hasPrefix("@") }) {
+            return try collectionOperatorValue(keyPath, steps: steps, at: position)
+        }
         let last = steps.removeLast()
+        let (current, collects) = try objects(along: steps, keyPath: keyPath)
+        if collects { return try current.map { try $0.value(forKey: last) as Any } }
+        return try current.first?.value(forKey: last)
+    }
+
+    /// The objects a key path's relationship steps reach from this object, and whether a step was to-many.
+    ///
+    /// - Throws: ``ObjectError``: `brokenKeyPath` for a step that is an attribute, `unknownKey` for one that is nothing.
+    /// - Complexity: O(*m*) in the objects reached.
+    func objects(along steps: [String], keyPath: String) throws -> (objects: [ManagedObject], passesToMany: Bool) {
         var current: [ManagedObject] = [self]
-        var collects = false
+        var passesToMany = false
         for step in steps {
             var next: [ManagedObject] = []
             for object in current {
@@ -89,7 +103,7 @@ extension ManagedObject {
                     throw object.unknownKey(step)
                 }
                 if object.entity.relationships[index].isToMany {
-                    collects = true
+                    passesToMany = true
                     next += object.objects(at: index)
                 } else if let target = object.object(at: index) {
                     next.append(target)
@@ -97,8 +111,7 @@ extension ManagedObject {
             }
             current = next
         }
-        if collects { return try current.map { try $0.value(forKey: last) as Any } }
-        return try current.first?.value(forKey: last)
+        return (current, passesToMany)
     }
 
     /// Sets the value at a key path whose every step before the last is a to-one relationship.

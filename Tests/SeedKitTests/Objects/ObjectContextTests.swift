@@ -200,12 +200,12 @@ struct ObjectContextTests {
         let managers = try context.fetch(Manager.self, FetchRequest("Manager", sortedBy: [SortKey("level", ascending: false)]))
         #expect(managers.map(\.name) == ["Al", "Bo", "Cy"])
         let senior = try context.fetch(
-            FetchRequest("Manager", filters: [AttributeFilter("level", .greaterOrEqual, .integer(2))], sortedBy: [SortKey("name")], limit: 1))
+            FetchRequest("Manager", predicate: FetchKey("level") >= 2, sortedBy: [SortKey("name")], limit: 1))
         #expect(senior.map { $0 as? Manager }.map { $0?.name } == ["Al"])
-        #expect(try context.count(FetchRequest("Employee", filters: [AttributeFilter("name", .notEqual, "Ann")])) == 3)
+        #expect(try context.count(FetchRequest("Employee", predicate: FetchKey("name") != "Ann")) == 3)
         let typo = #expect(throws: ObjectError.self) { try context.fetch(FetchRequest("Employee", sortedBy: [SortKey("nmae")])) }
         #expect(typo?.message.contains("did you mean 'name'?") == true)
-        #expect(throws: ObjectError.self) { try context.fetch(FetchRequest("Employee", filters: [AttributeFilter("name", .equal, .integer(1))])) }
+        #expect(throws: ObjectError.self) { try context.fetch(FetchRequest("Employee", predicate: FetchKey("name") == 1)) }
         let unknown = #expect(throws: ObjectError.self) { try context.fetch("Employe") }
         #expect(unknown?.message.contains("did you mean 'Employee'?") == true)
     }

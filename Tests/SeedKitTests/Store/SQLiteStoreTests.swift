@@ -124,13 +124,13 @@ struct SQLiteStoreTests {
         #expect(try fresh.fetch(Manager.self).map(\.name).sorted() == ["Ann", "Dee"])
         let sorted = try fresh.fetch(FetchRequest("Employee", sortedBy: [SortKey("name", ascending: false)], limit: 3))
         #expect(sorted.compactMap { try? $0.value(forKey: "name") as? String } == ["Dee", "Cy", "Bob"])
-        let filtered = try fresh.fetch(FetchRequest("Employee", filters: [AttributeFilter("name", .greater, "Bob")]))
+        let filtered = try fresh.fetch(FetchRequest("Employee", predicate: FetchKey("name") > "Bob"))
         #expect(filtered.count == 2)
-        #expect(try fresh.count(FetchRequest("Employee", filters: [AttributeFilter("hired", .equal, nil)])) == 4)
+        #expect(try fresh.count(FetchRequest("Employee", predicate: FetchKey("hired").isNil)) == 4)
         // Uniqued: fetching again returns the same objects, unsaved edits kept.
         let cy = try #require(fresh.object("Employee", identity: ["email": "Cy@example.com"]) as? Employee)
         cy.name = "Cyrus"
-        let again = try fresh.fetch(FetchRequest("Employee", filters: [AttributeFilter("name", .equal, "Cyrus")]))
+        let again = try fresh.fetch(FetchRequest("Employee", predicate: FetchKey("name") == "Cyrus"))
         #expect(again.count == 1 && again[0] === cy)
     }
 
