@@ -13,10 +13,11 @@ extension PostgreSQLStore {
         return false
     }
 
-    /// Counts a request without filters; nil for one with filters, which the context counts itself.
-    package func count(_ request: FetchRequest, of entity: Entity) throws -> Int? {
-        guard request.filters.isEmpty else { return nil }
-        let (condition, arguments) = entityCondition(entity, includesSubentities: request.includesSubentities)
+    /// Counts a fetch without a predicate; nil for one with a predicate, which the context counts itself.
+    package func count(_ fetch: StoreFetch) throws -> Int? {
+        guard fetch.predicate == nil else { return nil }
+        let entity = fetch.entity
+        let (condition, arguments) = entityCondition(entity, includesSubentities: fetch.request.includesSubentities)
         let result = try connection.cachedStatement(
             sql: "SELECT count(*) FROM \(quoted(entity.rootName)) WHERE \(condition)").query(arguments: arguments)
         return Int(try result[0].int64(at: 0) ?? 0)
