@@ -4,7 +4,8 @@ extension ObjectContext {
     /// Checks every inserted and changed object, then makes the changes the context's saved state and tells observers.
     ///
     /// Over a store, every change is written in one transaction, and inserted objects get their permanent ids
-    /// (their row ids) before the change set is built.
+    /// (their row ids) before the change set is built. A child context (``newChildContext()``) saves into its
+    /// parent instead: the changes become the parent's unsaved changes.
     ///
     /// - Returns: The change set: inserted and deleted ids, and the changed keys of each updated object.
     /// - Throws: ``SaveErrors`` listing every required attribute without a value and every identity held by two
@@ -14,7 +15,7 @@ extension ObjectContext {
     @discardableResult
     public func save() throws -> ChangeSet {
         try validate()
-        try persistChanges()
+        if let parent { try pushChanges(into: parent) } else { try persistChanges() }
         return commit()
     }
 

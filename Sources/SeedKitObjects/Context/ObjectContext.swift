@@ -21,6 +21,8 @@ public final class ObjectContext {
     public let model: EntityModel
     /// The store fetches read from and saves write to; nil for a context that lives in memory only.
     package private(set) var store: (any PersistentStore)?
+    /// The context a child context saves into and reads its objects from; nil for a context of its own.
+    public internal(set) var parent: ObjectContext?
     /// How saves and merges settle an object changed both here and in the store.
     public var mergePolicy: MergePolicy = .rejectConflicts
 
@@ -164,14 +166,22 @@ public final class ObjectContext {
     ///
     /// - Parameter identity: The object's identity values when the caller has them already, to index it without
     ///   gathering them again.
-    package func register(inserted object: ManagedObject, identity: [AttributeValue]? = nil) {
+    /// - Parameter id: The id the object keeps, for an object a child context saved into this one.
+    package func register(inserted object: ManagedObject, identity: [AttributeValue]? = nil, id: ObjectID? = nil) {
         object.context = self
-        // Over a store, temporary numbers are negative: row ids, which become the permanent numbers, are positive.
-        object.objectID = ObjectID(entityName: object.entity.rootName, number: store == nil ? nextNumber : -nextNumber)
-        nextNumber += 1
+        object.objectID = id ?? ObjectID(entityName: object.entity.rootName, number: newObjectNumber())
         registered[object.objectID] = object
         inserted.insert(object)
         if let identity = identity ?? object.identityValues { index(object, identity: identity) }
+    }
+
+    /// A number no object of this context's family (its ancestors and descendants) has: a child's inserted object
+    /// keeps its id in the parent, so the root context numbers them all.
+    private func newObjectNumber() -> Int64 {
+        if let parent { return parent.newObjectNumber() }
+        defer { nextNumber += 1 }
+        // Over a store, temporary numbers are negative: row ids, which become the permanent numbers, are positive.
+        return store == nil ? nextNumber : -nextNumber
     }
 
     // MARK: State
@@ -211,6 +221,7 @@ public final class ObjectContext {
     /// The object ``registeredObject(rootEntity:identity:)`` gives, for a key made already.
     func registeredObject(_ key: IdentityKey) -> ManagedObject? {
         if let object = identityIndex[key] { return object }
+        if let parent { return parentObject(key, in: parent) }
         return store == nil ? nil : storedObject(key)
     }
 
