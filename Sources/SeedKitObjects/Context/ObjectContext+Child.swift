@@ -18,6 +18,7 @@ extension ObjectContext {
         let child = ObjectContext(model: model)
         child.parent = self
         child.mergePolicy = mergePolicy
+        child.isObservable = isObservable
         return child
     }
 

@@ -10,7 +10,8 @@ extension ObjectContext {
     /// keeps the old version, so that save reports the conflict. Objects deleted in the store leave the context,
     /// unless they have unsaved changes.
     ///
-    /// A child context refreshes its objects from its parent's instead, as they are there now.
+    /// A child context refreshes its objects from its parent's instead, as they are there now. Observers then hear
+    /// ``ContextEvent/objectsDidChange(_:)``.
     ///
     /// - Throws: ``ObjectError`` of kind `mergeWithoutSource` for a context with neither a store nor a parent, which
     ///   has nowhere to read the changed values from; the store's error when reading it fails.
@@ -34,6 +35,7 @@ extension ObjectContext {
             }
             refresh(object, from: stored)
         }
+        if !observers.isEmpty && !changes.isEmpty { notify(.objectsDidChange(changes)) }
     }
 
     private func refresh(_ object: ManagedObject, from stored: StoredValues) {

@@ -25,6 +25,15 @@ public final class ObjectContext {
     public internal(set) var parent: ObjectContext?
     /// How saves and merges settle an object changed both here and in the store.
     public var mergePolicy: MergePolicy = .rejectConflicts
+    /// Whether the context's objects take part in Swift Observation, so that `withObservationTracking` and SwiftUI
+    /// views follow their properties: set it on the contexts views read (macOS 14, iOS 17 and later). Off by default,
+    /// since each object then carries an observation registrar; other contexts' objects cost nothing for it.
+    ///
+    ///     list.isObservable = true
+    ///     withObservationTracking { _ = sales.budget } onChange: { print("budget will change") }
+    public var isObservable = false {
+        didSet { if isObservable && !oldValue { registered.forEach { _ = $0.startObserving() } } }
+    }
 
     let registered = ObjectRegistry()
     /// The objects of the last fetch from the store, whose pending to-one faults load their destinations together;
@@ -38,7 +47,11 @@ public final class ObjectContext {
     var updated = OrderedObjects()
     var deleted = OrderedObjects()
     private var nextNumber: Int64 = 1
-    private var observers: [(ChangeSet) -> Void] = []
+    /// Who hears of this context's saves and changes; see ObjectContext+Observing.
+    var observers: [ContextObserver] = []
+    var nextObserverNumber = 0
+    /// Ends the ``changes`` sequences handed out, when the context goes away.
+    var finishers: [() -> Void] = []
     /// Called during a save over a store with the number of inserted objects written so far and their total, every
     /// thousand or so objects: for a long save's progress display.
     package var insertionProgress: ((Int, Int) -> Void)?
@@ -74,6 +87,7 @@ public final class ObjectContext {
         // Relationships hold their objects strongly in both directions; break those cycles with the context.
         registered.forEach { $0.detachRelationships() }
         for object in deleted.objects { object.detachRelationships() }
+        for finish in finishers { finish() }
     }
 
     // MARK: Inserting
@@ -141,6 +155,7 @@ public final class ObjectContext {
         let objectClass = entity.bindings?.objectClass ?? ManagedObject.self
         let object = objectClass.init(entity: entity, context: nil)
         object.context = self
+        if isObservable { _ = object.startObserving() }
         return object
     }
 
@@ -169,6 +184,7 @@ public final class ObjectContext {
     /// - Parameter id: The id the object keeps, for an object a child context saved into this one.
     package func register(inserted object: ManagedObject, identity: [AttributeValue]? = nil, id: ObjectID? = nil) {
         object.context = self
+        if isObservable { _ = object.startObserving() }
         object.objectID = id ?? ObjectID(entityName: object.entity.rootName, number: newObjectNumber())
         registered[object.objectID] = object
         inserted.insert(object)
@@ -272,13 +288,6 @@ public final class ObjectContext {
         }
     }
 
-    // MARK: Observing
-
-    /// Calls `observer` with the change set of every later save of this context.
-    public func onSave(_ observer: @escaping (ChangeSet) -> Void) {
-        observers.append(observer)
-    }
-
     // MARK: Deleting, saving, rolling back — internal state transitions
 
     func markDeleted(_ object: ManagedObject) {
@@ -310,7 +319,7 @@ public final class ObjectContext {
         inserted = OrderedObjects()
         updated = OrderedObjects()
         deleted = OrderedObjects()
-        for observer in observers { observer(changes) }
+        if !observers.isEmpty { notify(.didSave(changes)) }
         return changes
     }
 
