@@ -39,6 +39,7 @@ struct ManagedObjectObservingTests {
         #expect(error.kind == .unknownKey && error.message.contains("budget"))
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func observationTrackingFollowsPropertiesOfObservableContexts() throws {
         let (_, list) = try Fixtures.savedCompany()
         list.isObservable = true
@@ -61,6 +62,7 @@ struct ManagedObjectObservingTests {
         #expect(byKey.value)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func aChildOfAnObservableContextIsObservable() throws {
         let (_, list) = try Fixtures.savedCompany()
         list.isObservable = true
