@@ -31,9 +31,8 @@ extension ObjectContext {
     /// - Complexity: O(1) on average for a registered object; one store read, or one lookup per parent, otherwise.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
         if let object = try lookUp(id) { return object }
-        throw ObjectError(
-            .missingObject, object: id.description,
-            "no object has this id in the context\(parent == nil ? "" : ", its parents")\(store == nil ? "" : " or its store")")
+        let places = "the context" + (parent == nil ? "" : ", its parents") + (store == nil ? "" : " or its store")
+        throw ObjectError(.missingObject, object: id.description, "no object has this id in \(places)")
     }
 
     /// The object ``existingObject(with:)`` gives, or nil.
