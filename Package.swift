@@ -8,7 +8,8 @@ import PackageDescription
 // checks the imports too); `SeedKit` re-exports them all, so users import that one module.
 let package = Package(
     name: "SeedKit",
-    platforms: [.macOS(.v13)],
+    // Duration and ContinuousClock set the floor; Observation support is marked available from macOS 14 and iOS 17.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "SeedKit", targets: ["SeedKit"]),
         .executable(name: "seed", targets: ["seed"]),
@@ -54,6 +55,7 @@ let package = Package(
         .target(name: "SeedKit", dependencies: ["SeedKitExport"]),
         .executableTarget(name: "seed", dependencies: ["SeedKit", "SeedKitSupport"]),
         .executableTarget(name: "company-example", dependencies: ["SeedKit"], path: "Examples/Company"),
+        .executableTarget(name: "edit-screen-example", dependencies: ["SeedKit"], path: "Examples/EditScreen"),
         .executableTarget(
             name: "seed-benchmarks",
             dependencies: ["SeedKit", "CSQLite", "SeedKitPostgreSQL", "CPostgreSQL", "PostgreSQLTestServer"],

@@ -30,7 +30,13 @@ extension ObjectContext {
                 }
             }
         }
-        for candidate in doomed.objects {
+        removeDeleted(doomed.objects)
+    }
+
+    /// Unlinks `objects` from everything they relate to and marks them deleted, with no delete rule: the caller has
+    /// applied them already (a child context's save brings its deletions here with their cascades).
+    func removeDeleted(_ objects: [ManagedObject]) {
+        for candidate in objects {
             for index in candidate.entity.relationships.indices {
                 if candidate.entity.relationships[index].isToMany {
                     candidate.setObjects([], at: index)
@@ -39,7 +45,7 @@ extension ObjectContext {
                 }
             }
         }
-        for candidate in doomed.objects { markDeleted(candidate) }
+        for candidate in objects { markDeleted(candidate) }
     }
 }
 

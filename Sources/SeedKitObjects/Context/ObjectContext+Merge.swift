@@ -10,22 +10,32 @@ extension ObjectContext {
     /// keeps the old version, so that save reports the conflict. Objects deleted in the store leave the context,
     /// unless they have unsaved changes.
     ///
-    /// - Throws: The store's error when reading it fails.
-    /// - Complexity: One store read per updated object registered here.
+    /// A child context refreshes its objects from its parent's instead, as they are there now. Observers then hear
+    /// ``ContextEvent/objectsDidChange(_:)``.
+    ///
+    /// - Throws: ``ObjectError`` of kind `mergeWithoutSource` for a context with neither a store nor a parent, which
+    ///   has nowhere to read the changed values from; the store's error when reading it fails.
+    /// - Complexity: One store read (or parent lookup) per updated object registered here.
     public func merge(_ changes: ChangeSet) throws {
-        guard let store else { return }
+        guard store != nil || parent != nil else {
+            throw ObjectError(
+                .mergeWithoutSource, object: "context",
+                "has neither a store nor a parent context to read the \(changes.updated.count + changes.deleted.count) changed objects from; merge into a context of the same store, or a child context")
+        }
         for id in changes.deleted {
             guard let object = registered[id], !object.hasChanges || mergePolicy == .storeWins else { continue }
             forget(object)
         }
         for id in changes.updated.keys.sorted() {
             guard let object = registered[id] else { continue }
-            guard let stored = try store.storedValues(of: object) else {
+            let stored = try store.map { try $0.storedValues(of: object) } ?? parentValues(of: object)
+            guard let stored else {
                 if !object.hasChanges || mergePolicy == .storeWins { forget(object) }
                 continue
             }
             refresh(object, from: stored)
         }
+        if !observers.isEmpty && !changes.isEmpty { notify(.objectsDidChange(changes)) }
     }
 
     private func refresh(_ object: ManagedObject, from stored: StoredValues) {

@@ -4,7 +4,11 @@ extension ObjectContext {
     /// Checks every inserted and changed object, then makes the changes the context's saved state and tells observers.
     ///
     /// Over a store, every change is written in one transaction, and inserted objects get their permanent ids
-    /// (their row ids) before the change set is built.
+    /// (their row ids) before the change set is built. A child context (``newChildContext()``) saves into its
+    /// parent instead: the changes become the parent's unsaved changes.
+    ///
+    /// Observers hear ``ContextEvent/willSave`` before the checks and ``ContextEvent/didSave(_:)`` after; a child's
+    /// parent hears ``ContextEvent/objectsDidChange(_:)`` with the same change set.
     ///
     /// - Returns: The change set: inserted and deleted ids, and the changed keys of each updated object.
     /// - Throws: ``SaveErrors`` listing every required attribute without a value and every identity held by two
@@ -13,9 +17,16 @@ extension ObjectContext {
     /// - Complexity: O(*n*) in the number of changed objects and their attributes.
     @discardableResult
     public func save() throws -> ChangeSet {
+        if !observers.isEmpty { notify(.willSave) }
         try validate()
-        try persistChanges()
-        return commit()
+        guard let parent else {
+            try persistChanges()
+            return commit()
+        }
+        try pushChanges(into: parent)
+        let changes = commit()
+        if !parent.observers.isEmpty && !changes.isEmpty { parent.notify(.objectsDidChange(changes)) }
+        return changes
     }
 
     /// The problems that would stop a save, in object order.

@@ -82,6 +82,7 @@ extension ObjectContext {
     ///   so no registry lookup is needed here.
     func loadFault(of object: ManagedObject, relationship index: Int) {
         guard let store else {
+            if parent != nil { return loadFaultFromParent(of: object, relationship: index) }
             object.faults = []
             return
         }
@@ -114,7 +115,7 @@ extension ObjectContext {
     }
 
     /// Gives a relationship whose fault just fired its loaded value.
-    private func settle(_ object: ManagedObject, relationship index: Int, as value: RelationshipValue) {
+    func settle(_ object: ManagedObject, relationship index: Int, as value: RelationshipValue) {
         object.relationshipValues[index] = value
         // The snapshot holds the saved state, which is what was just loaded.
         object.snapshot?.relationships[index] = value
@@ -176,7 +177,7 @@ extension ObjectContext {
     /// How many to-one destinations one fault loads at most.
     static let destinationBatchSize = 500
 
-    private static func related(_ objects: [ManagedObject]) -> RelatedObjects {
+    static func related(_ objects: [ManagedObject]) -> RelatedObjects {
         var related = RelatedObjects()
         for object in objects { related.append(object) }
         return related

@@ -21,8 +21,19 @@ public final class ObjectContext {
     public let model: EntityModel
     /// The store fetches read from and saves write to; nil for a context that lives in memory only.
     package private(set) var store: (any PersistentStore)?
+    /// The context a child context saves into and reads its objects from; nil for a context of its own.
+    public internal(set) var parent: ObjectContext?
     /// How saves and merges settle an object changed both here and in the store.
     public var mergePolicy: MergePolicy = .rejectConflicts
+    /// Whether the context's objects take part in Swift Observation, so that `withObservationTracking` and SwiftUI
+    /// views follow their properties: set it on the contexts views read (macOS 14, iOS 17 and later). Off by default,
+    /// since each object then carries an observation registrar; other contexts' objects cost nothing for it.
+    ///
+    ///     list.isObservable = true
+    ///     withObservationTracking { _ = sales.budget } onChange: { print("budget will change") }
+    public var isObservable = false {
+        didSet { if isObservable && !oldValue { registered.forEach { _ = $0.startObserving() } } }
+    }
 
     let registered = ObjectRegistry()
     /// The objects of the last fetch from the store, whose pending to-one faults load their destinations together;
@@ -36,7 +47,11 @@ public final class ObjectContext {
     var updated = OrderedObjects()
     var deleted = OrderedObjects()
     private var nextNumber: Int64 = 1
-    private var observers: [(ChangeSet) -> Void] = []
+    /// Who hears of this context's saves and changes; see ObjectContext+Observing.
+    var observers: [ContextObserver] = []
+    var nextObserverNumber = 0
+    /// Ends the ``changes`` sequences handed out, when the context goes away.
+    var finishers: [() -> Void] = []
     /// Called during a save over a store with the number of inserted objects written so far and their total, every
     /// thousand or so objects: for a long save's progress display.
     package var insertionProgress: ((Int, Int) -> Void)?
@@ -72,6 +87,7 @@ public final class ObjectContext {
         // Relationships hold their objects strongly in both directions; break those cycles with the context.
         registered.forEach { $0.detachRelationships() }
         for object in deleted.objects { object.detachRelationships() }
+        for finish in finishers { finish() }
     }
 
     // MARK: Inserting
@@ -139,6 +155,7 @@ public final class ObjectContext {
         let objectClass = entity.bindings?.objectClass ?? ManagedObject.self
         let object = objectClass.init(entity: entity, context: nil)
         object.context = self
+        if isObservable { _ = object.startObserving() }
         return object
     }
 
@@ -164,14 +181,23 @@ public final class ObjectContext {
     ///
     /// - Parameter identity: The object's identity values when the caller has them already, to index it without
     ///   gathering them again.
-    package func register(inserted object: ManagedObject, identity: [AttributeValue]? = nil) {
+    /// - Parameter id: The id the object keeps, for an object a child context saved into this one.
+    package func register(inserted object: ManagedObject, identity: [AttributeValue]? = nil, id: ObjectID? = nil) {
         object.context = self
-        // Over a store, temporary numbers are negative: row ids, which become the permanent numbers, are positive.
-        object.objectID = ObjectID(entityName: object.entity.rootName, number: store == nil ? nextNumber : -nextNumber)
-        nextNumber += 1
+        if isObservable { _ = object.startObserving() }
+        object.objectID = id ?? ObjectID(entityName: object.entity.rootName, number: newObjectNumber())
         registered[object.objectID] = object
         inserted.insert(object)
         if let identity = identity ?? object.identityValues { index(object, identity: identity) }
+    }
+
+    /// A number no object of this context's family (its ancestors and descendants) has: a child's inserted object
+    /// keeps its id in the parent, so the root context numbers them all.
+    private func newObjectNumber() -> Int64 {
+        if let parent { return parent.newObjectNumber() }
+        defer { nextNumber += 1 }
+        // Over a store, temporary numbers are negative: row ids, which become the permanent numbers, are positive.
+        return store == nil ? nextNumber : -nextNumber
     }
 
     // MARK: State
@@ -211,6 +237,7 @@ public final class ObjectContext {
     /// The object ``registeredObject(rootEntity:identity:)`` gives, for a key made already.
     func registeredObject(_ key: IdentityKey) -> ManagedObject? {
         if let object = identityIndex[key] { return object }
+        if let parent { return parentObject(key, in: parent) }
         return store == nil ? nil : storedObject(key)
     }
 
@@ -261,13 +288,6 @@ public final class ObjectContext {
         }
     }
 
-    // MARK: Observing
-
-    /// Calls `observer` with the change set of every later save of this context.
-    public func onSave(_ observer: @escaping (ChangeSet) -> Void) {
-        observers.append(observer)
-    }
-
     // MARK: Deleting, saving, rolling back — internal state transitions
 
     func markDeleted(_ object: ManagedObject) {
@@ -299,7 +319,7 @@ public final class ObjectContext {
         inserted = OrderedObjects()
         updated = OrderedObjects()
         deleted = OrderedObjects()
-        for observer in observers { observer(changes) }
+        if !observers.isEmpty { notify(.didSave(changes)) }
         return changes
     }
 

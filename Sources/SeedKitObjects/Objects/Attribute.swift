@@ -48,6 +48,7 @@ public struct Attribute<Value: AttributeRepresentable>: ReflectableProperty {
     ) -> Value {
         get {
             let index = object.attributeSlot(for: object[keyPath: storageKeyPath].key)
+            if let observation = object.observation { observation.access(object, slot: index) }
             guard let value = Value(attributeValue: object.attributeValues[index]) else {
                 object.missingRequiredValue(at: index)
             }

@@ -14,7 +14,7 @@ extension ManagedObject {
     /// - Throws: ``ObjectError`` of kind `unknownKey`, suggesting the nearest property name.
     /// - Complexity: O(1) on average.
     public func value(forKey key: String) throws -> Any? {
-        if let index = entity.attributeIndex(named: key) { return attributeValues[index]?.anyValue }
+        if let index = entity.attributeIndex(named: key) { return attributeValue(at: index)?.anyValue }
         if let index = entity.relationshipIndex(named: key) {
             return entity.relationships[index].isToMany ? objects(at: index) : object(at: index)
         }
@@ -153,7 +153,10 @@ extension ManagedObject {
     /// The raw value of the attribute at `index` in ``Entity/attributes``.
     ///
     /// - Complexity: O(1).
-    public func attributeValue(at index: Int) -> AttributeValue? { attributeValues[index] }
+    public func attributeValue(at index: Int) -> AttributeValue? {
+        if let observation { observation.access(self, slot: index) }
+        return attributeValues[index]
+    }
 
     /// Sets the attribute at `index`, checking its type and, for identity attributes, that the identity stays unique.
     ///
@@ -189,7 +192,9 @@ extension ManagedObject {
         let isIdentity = entity.identityIndices.contains(index)
         let oldIdentity = isIdentity ? identityValues : nil
         willChange(attribute: index)
+        willChange(slot: index)
         attributeValues[index] = value
+        didChange(slot: index)
         if isIdentity { context?.identityDidChange(self, from: oldIdentity) }
     }
 

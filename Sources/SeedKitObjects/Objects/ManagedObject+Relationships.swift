@@ -3,6 +3,7 @@ extension ManagedObject {
     ///
     /// - Complexity: O(1).
     public func object(at index: Int) -> ManagedObject? {
+        if let observation { observation.access(self, slot: entity.attributes.count + index) }
         fireFaultIfNeeded(index)
         guard case .toOne(let target) = relationshipValues[index] else { return nil }
         return target
@@ -12,6 +13,7 @@ extension ManagedObject {
     ///
     /// - Complexity: O(1).
     public func objects(at index: Int) -> [ManagedObject] {
+        if let observation { observation.access(self, slot: entity.attributes.count + index) }
         fireFaultIfNeeded(index)
         guard case .toMany(let related) = relationshipValues[index] else { return [] }
         return related.members
@@ -32,7 +34,9 @@ extension ManagedObject {
             if let target { target.linkPrimitive(self, inverse: inverse) }
         }
         willChange(relationship: index)
+        willChange(slot: entity.attributes.count + index)
         relationshipValues[index] = .toOne(target)
+        didChange(slot: entity.attributes.count + index)
     }
 
     /// Replaces the members of a to-many relationship, keeping inverses consistent.
@@ -48,7 +52,9 @@ extension ManagedObject {
         for target in incoming.members { addObject(target, at: index) }
         if relationship.isOrdered, objects(at: index).map(ObjectIdentifier.init) != incoming.members.map(ObjectIdentifier.init) {
             willChange(relationship: index)
+            willChange(slot: entity.attributes.count + index)
             relationshipValues[index] = .toMany(incoming)
+            didChange(slot: entity.attributes.count + index)
         }
     }
 
@@ -84,7 +90,9 @@ extension ManagedObject {
                 previous.unlinkPrimitive(self, inverse: back)
             }
             willChange(relationship: index)
+            willChange(slot: entity.attributes.count + index)
             relationshipValues[index] = .toOne(source)
+            didChange(slot: entity.attributes.count + index)
         case .toMany:
             appendPrimitive(source, at: index)
         }
@@ -98,7 +106,9 @@ extension ManagedObject {
         case .toOne(let previous):
             guard previous === source else { return }
             willChange(relationship: index)
+            willChange(slot: entity.attributes.count + index)
             relationshipValues[index] = .toOne(nil)
+            didChange(slot: entity.attributes.count + index)
         case .toMany:
             removePrimitive(source, at: index)
         }
@@ -108,18 +118,22 @@ extension ManagedObject {
         fireFaultIfNeeded(index)
         guard case .toMany(var related) = relationshipValues[index], !related.contains(target) else { return }
         willChange(relationship: index)
+        willChange(slot: entity.attributes.count + index)
         // Move the storage out first so the append mutates it in place instead of copying it.
         relationshipValues[index] = .toOne(nil)
         related.append(target)
         relationshipValues[index] = .toMany(related)
+        didChange(slot: entity.attributes.count + index)
     }
 
     private func removePrimitive(_ target: ManagedObject, at index: Int) {
         fireFaultIfNeeded(index)
         guard case .toMany(var related) = relationshipValues[index], related.contains(target) else { return }
         willChange(relationship: index)
+        willChange(slot: entity.attributes.count + index)
         relationshipValues[index] = .toOne(nil)
         related.remove(target, keepingOrder: entity.relationships[index].isOrdered)
         relationshipValues[index] = .toMany(related)
+        didChange(slot: entity.attributes.count + index)
     }
 }

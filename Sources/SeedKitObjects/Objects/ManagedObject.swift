@@ -40,6 +40,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @usableFromInline package final var faults: [Int64] = []
     /// The row version the object was fetched or last saved at, for conflict detection; 0 when not stored.
     package final var rowVersion: Int64 = 0
+    /// Who observes the object; nil until something does (see ManagedObject+Observing).
+    @usableFromInline package final var observation: ObjectObservation?
 
     /// The names of the properties changed since the last save.
     public final var changedKeys: Set<String> {

@@ -17,6 +17,10 @@ public struct ObjectError: Error, Sendable, Hashable, CustomStringConvertible {
         case wrongContext
         /// A key path passed through a missing object.
         case brokenKeyPath
+        /// No object has this id in the context, its parents or its store: it was deleted, or never saved there.
+        case missingObject
+        /// A change set was merged into a context with neither a store nor a parent to read the changes from.
+        case mergeWithoutSource
     }
 
     public var kind: Kind

@@ -48,6 +48,9 @@ public struct Relationship<Value: RelationshipRepresentable>: ReflectablePropert
     ) -> Value {
         get {
             let index = object.relationshipSlot(for: object[keyPath: storageKeyPath].key)
+            if let observation = object.observation {
+                observation.access(object, slot: object.entity.attributes.count + index)
+            }
             object.fireFaultIfNeeded(index)
             return Value(relationshipValue: RelationshipValueView(value: object.relationshipValues[index]))
         }
