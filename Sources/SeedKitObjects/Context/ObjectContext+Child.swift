@@ -57,6 +57,11 @@ extension ObjectContext {
         return adopt(source)
     }
 
+    /// Brings the parent's objects here, but for those deleted here.
+    func adoptAll(_ objects: [ManagedObject]) throws {
+        for object in objects where !isDeletedHere(object.objectID) { _ = adopt(object) }
+    }
+
     /// This context's copy of a parent's object: its attributes as they are there, its relationships faults that
     /// load from the parent on first access.
     private func adopt(_ source: ManagedObject) -> ManagedObject {

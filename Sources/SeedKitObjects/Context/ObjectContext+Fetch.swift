@@ -24,6 +24,16 @@ extension ObjectContext {
             let stored = try fetchFromStore(request, entity: entity, predicate: predicate, sortKeys: sortKeys)
             if stored.isFinal { return stored.objects }
             candidates = stored.objects
+        } else if let parent {
+            // A child sees what its parent holds, unsaved changes included, as its own copies: the parent's objects
+            // of the entity, then the predicate and sort here, where the child's edits are.
+            var everything = request
+            everything.predicate = nil
+            everything.sortedBy = []
+            everything.offset = 0
+            everything.limit = nil
+            try adoptAll(try parent.fetch(everything))
+            candidates = registered.objects
         } else {
             candidates = registered.objects
         }

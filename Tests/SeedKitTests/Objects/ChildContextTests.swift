@@ -123,4 +123,25 @@ struct ChildContextTests {
         #expect(error.errors.map(\.kind) == [.identityConflict])
         #expect(list.insertedObjects == [ops])
     }
+
+    /// A fetch in a child finds the parent's objects — stored ones and the parent's unsaved inserts — as the child's
+    /// own copies, and judges the predicate on the child's edits; objects deleted in the child are gone.
+    @Test func aFetchInAChildSeesTheParentAndItsOwnEdits() throws {
+        let (_, list) = try Fixtures.savedCompany()
+        let north = Department(context: list)
+        (north.name, north.budget) = ("North", 300)
+        let editor = list.newChildContext()
+        let names = { (predicate: FetchPredicate?) in
+            try editor.fetch(FetchRequest("Department", predicate: predicate, sortedBy: [SortKey("name")]))
+                .map { ($0 as! Department).name }
+        }
+        #expect(try names(nil) == ["North", "Sales"])
+        let draft = try department(editor, "Sales")
+        #expect(draft !== (try department(list, "Sales")))
+        draft.budget = 500
+        #expect(try names(FetchKey("budget") > Decimal(400)) == ["Sales"])
+        try editor.delete(try department(editor, "North"))
+        #expect(try names(nil) == ["Sales"])
+        #expect(try list.fetch(FetchRequest("Department")).count == 2)
+    }
 }
