@@ -58,13 +58,8 @@ def flat(db, objects):
     """
 
 
-def nested(db, objects):
-    db.execute(table("Department", ["name", "budget"]))
-    db.execute(table("Employee", ["email", "name", "salary", "hired", "department", "address"]))
-    db.execute(table("Address", ["street", "city", "postcode", "employee"]))
-    db.execute(table("Project", ["code", "title"]))
-    db.execute('CREATE TABLE Employee_projects (source INTEGER NOT NULL, target INTEGER NOT NULL, position INTEGER, '
-               'PRIMARY KEY (source, target)) WITHOUT ROWID')
+def nested_rows(objects):
+    """The rows of the nested shape's tables: projects, departments, employees, addresses, employee-project joins."""
     projects = [o for o in objects if o["class"] == "Project"]
     project_ids = {p["code"]: index + 1 for index, p in enumerate(projects)}
     departments, employees, addresses, joins = [], [], [], []
@@ -83,6 +78,17 @@ def nested(db, objects):
             employees.append((employee_id, e["email"], e["name"], e["salary"], e["hired"], department_id, address_id))
             for p in e.get("projects", []):
                 joins.append((employee_id, project_ids[p["code"]]))
+    return projects, departments, employees, addresses, joins
+
+
+def nested(db, objects):
+    db.execute(table("Department", ["name", "budget"]))
+    db.execute(table("Employee", ["email", "name", "salary", "hired", "department", "address"]))
+    db.execute(table("Address", ["street", "city", "postcode", "employee"]))
+    db.execute(table("Project", ["code", "title"]))
+    db.execute('CREATE TABLE Employee_projects (source INTEGER NOT NULL, target INTEGER NOT NULL, position INTEGER, '
+               'PRIMARY KEY (source, target)) WITHOUT ROWID')
+    projects, departments, employees, addresses, joins = nested_rows(objects)
     insert(db, "Project", ["code", "title"], [(index + 1, p["code"], p["title"]) for index, p in enumerate(projects)])
     insert(db, "Department", ["name", "budget"], departments)
     insert(db, "Employee", ["email", "name", "salary", "hired", "department", "address"], employees)

@@ -1,9 +1,10 @@
 import Foundation
 
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
-let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + seederBenchmarks + diffBenchmarks + [
+let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + fetchBenchmarks + seederBenchmarks + diffBenchmarks + [
     sqliteInsertBenchmark,
     postgresCopyBenchmark,
+    seedPostgresBenchmark,
     jsonParseBenchmark,
     jsonWriteBenchmark,
     jsonParseMemoryBenchmark,

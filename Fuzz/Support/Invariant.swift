@@ -1,5 +1,5 @@
 import Foundation
-@testable import SeedKit
+import SeedKit
 
 /// Stops the run as a crash that libFuzzer records, with what broke, when `condition` is false.
 ///

@@ -1,4 +1,4 @@
-@testable import SeedKit
+import SeedKit
 
 /// The fixed model templates are read with: the sample company (identity, inheritance, many-to-many, an owned
 /// ordered to-many), folders that own folders (an owned to-many of the entity's own kind, without identity), and

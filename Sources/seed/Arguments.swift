@@ -1,4 +1,5 @@
 import SeedKit
+import SeedKitSupport
 
 /// A command's arguments, parsed against the options it takes: hand-written, so the tool keeps SeedKit's promise of
 /// no package dependencies.

@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 func runDiff(_ arguments: Arguments) throws -> ExitCode {
     let format = arguments.value(.diffFormat) ?? "text"
@@ -13,7 +14,7 @@ func runDiff(_ arguments: Arguments) throws -> ExitCode {
     case (0, let templates?, let store?):
         (oldPath, newPath) = (templates, store)
         options = .driftCheck
-        guard FileManager.default.fileExists(atPath: store) else {
+        guard Seeder.isServerURL(store) || FileManager.default.fileExists(atPath: store) else {
             throw CommandFailure("no store at \(TerminalText.quoted(store))")
         }
     default:

@@ -1,14 +1,18 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 func runExport(_ arguments: Arguments) throws -> ExitCode {
     let store = try StoreArgument(arguments)
-    guard FileManager.default.fileExists(atPath: store.path) else {
-        throw CommandFailure("no store at \(TerminalText.quoted(store.path))")
-    }
     let format = arguments.value(.exportFormat) ?? "json"
     let output = arguments.value(.output)
     if format == "templates" && output == nil { throw UsageError("--format templates needs --output DIR") }
+    let entities = arguments.values(.entity)
+    let export = GraphExport(entityNames: entities.isEmpty ? nil : entities)
+    if store.isServer { return try runServerExport(store, export: export, format: format, output: output, arguments) }
+    guard FileManager.default.fileExists(atPath: store.path) else {
+        throw CommandFailure("no store at \(TerminalText.quoted(store.path))")
+    }
     var options = SQLiteStore.Options()
     options.connection.openMode = .readOnly
     options.connection.busyTimeout = store.busyTimeout
@@ -25,8 +29,6 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
         }
         return try SQLiteStore(path: store.path, model: model, options: options)
     }
-    let entities = arguments.values(.entity)
-    let export = GraphExport(entityNames: entities.isEmpty ? nil : entities)
     switch (format, output) {
     case ("templates", let directory?):
         let paths = try export.writeTemplates(store: sqliteStore, to: URL(fileURLWithPath: directory))
@@ -35,6 +37,23 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
         try export.write(store: sqliteStore, toFileAtPath: path)
     case (_, nil):
         FileHandle.standardOutput.write(Data(try export.document(of: sqliteStore)))
+    }
+    return .success
+}
+
+/// `seed export --store postgresql://…`: the store read with the model it holds, in one snapshot.
+private func runServerExport(
+    _ store: StoreArgument, export: GraphExport, format: String, output: String?, _ arguments: Arguments
+) throws -> ExitCode {
+    if arguments.value(.model) != nil {
+        throw UsageError("--model is for SQLite stores: a PostgreSQL store is read with the model it holds")
+    }
+    if format == "templates" { throw UsageError("--format templates reads SQLite stores only, for now") }
+    let rows = try Seeder.openServerStore(url: store.path)
+    if let output {
+        try export.write(rows: rows, toFileAtPath: output)
+    } else {
+        FileHandle.standardOutput.write(Data(try export.document(ofRows: rows)))
     }
     return .success
 }

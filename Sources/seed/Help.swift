@@ -1,4 +1,5 @@
 import SeedKit
+import SeedKitSupport
 
 /// The usage lines and help texts, made from the command table (``Command/all``).
 enum Help {

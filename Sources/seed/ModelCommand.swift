@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 #if canImport(Glibc)
 import Glibc

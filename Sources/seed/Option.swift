@@ -61,7 +61,8 @@ struct Option: Sendable {
 // Every option of the tool, once.
 extension Option {
     static let templates = Option("--templates", value: "DIR", "the template directory (default Templates)")
-    static let store = Option("--store", value: "PATH", "the SQLite store file (default seed.sqlite)")
+    static let store = Option(
+        "--store", value: "PATH", "the SQLite store file (default seed.sqlite), or a postgresql:// URL")
     static let model = Option(
         "--model", value: "FILE",
         "the model file (default DIR/model.json; without either, the model is inferred from the templates: "

@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 /// Where the tool writes: reports on stdout, diagnostics on stderr.
 ///
@@ -54,7 +55,7 @@ enum Output {
     }
 
     /// Prints the issues of an invalid report on stderr, sorted, with a closing count.
-    static func issues(_ issues: [SeedIssue], templates: String) {
+    static func issues(_ issues: [Diagnostic], templates: String) {
         for issue in issues { err(issue.description) }
         let count = issues.count
         err("seed: \(count) problem\(count == 1 ? "" : "s") in \(TerminalText.quoted(templates)); nothing was written")

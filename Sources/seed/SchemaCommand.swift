@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 func runSchema(_ arguments: Arguments) throws -> ExitCode {
     guard arguments.value(.templates) == nil || arguments.value(.model) == nil else {

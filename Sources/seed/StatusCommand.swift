@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 func runStatus(_ arguments: Arguments) throws -> ExitCode {
     let store = try StoreArgument(arguments)
@@ -8,7 +9,7 @@ func runStatus(_ arguments: Arguments) throws -> ExitCode {
     if arguments.has(.json) {
         Output.json(
             .object([
-                "store": .string(store.path), "fingerprint": ledger.fingerprint.map(JSON.string) ?? .null,
+                "store": .string(store.displayName), "fingerprint": ledger.fingerprint.map(JSON.string) ?? .null,
                 "appliedAt": ledger.appliedAt.map(JSON.string) ?? .null,
                 "templates": ledger.templates.map(JSON.string) ?? .null,
                 "files": .object(JSONObject(ledger.files.mapValues(JSON.string))),
@@ -16,7 +17,7 @@ func runStatus(_ arguments: Arguments) throws -> ExitCode {
             ]))
         return .success
     }
-    let path = TerminalText.quoted(store.path)
+    let path = TerminalText.quoted(store.displayName)
     guard let fingerprint = ledger.fingerprint else {
         Output.out("store \(path): never seeded")
         return .success

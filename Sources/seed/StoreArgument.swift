@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 /// The store a command names with `--store` and waits for with `--busy-timeout`; errors about it said with their fix.
 struct StoreArgument {
@@ -7,6 +8,10 @@ struct StoreArgument {
     static let defaultBusyTimeout = 5.0
 
     let path: String
+    /// The store as messages name it: the path, or the URL without its password.
+    let displayName: String
+    /// Whether the store is a PostgreSQL database rather than a file.
+    var isServer: Bool { Seeder.isServerURL(path) }
     /// The wait as given, in seconds, for messages.
     let busySeconds: Double
 
@@ -17,6 +22,7 @@ struct StoreArgument {
     init(_ arguments: Arguments) throws(UsageError) {
         path = arguments.value(.store) ?? Self.defaultPath
         if let problem = Seeder.problem(withStorePath: path) { throw UsageError("--store \(problem)") }
+        displayName = Seeder.storeDisplayName(path)
         guard let text = arguments.value(.busyTimeout) else {
             busySeconds = Self.defaultBusyTimeout
             return
@@ -33,7 +39,7 @@ struct StoreArgument {
             return try body()
         } catch let error as DatabaseError where error.resultCode == .busy {
             throw CommandFailure(
-                "store \(TerminalText.quoted(path)) is locked by another process; "
+                "store \(TerminalText.quoted(displayName)) is locked by another process; "
                     + "waited \(Self.seconds(busySeconds)) s (--busy-timeout)")
         } catch let error as StoreError where error.kind == .migrationRefused {
             let fix =

@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 func runValidate(_ arguments: Arguments) throws -> ExitCode {
     let templates = arguments.value(.templates) ?? "Templates"

@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import SeedKitSupport
 
 /// The warnings a command gives about its templates on stderr, before its report.
 enum Warnings {

@@ -1,6 +1,8 @@
 import Foundation
 import FuzzSupport
-@testable import SeedKit
+import SeedKit
+import SeedKitSupport
+@testable import SeedKitSeeding
 
 /// Template text read with the fixed model by both readers of templates: decoded into a context (`fromDictionary`'s
 /// reader), and through the seeding pipeline's read and resolve stages (`seed`'s). Neither crashes; a refusal locates
@@ -49,7 +51,7 @@ private let fuzzSchema = SeedSchema(model: fuzzModel)
 /// pipeline finds problems, after checking that each is located inside the text.
 private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
     let file = TemplateSet.File(
-        relativePath: "fuzz.template", displayPath: "fuzz.template", bytes: bytes, hash: SeedHash.hex(of: bytes))
+        relativePath: "fuzz.template", displayPath: "fuzz.template", bytes: bytes, hash: StableHash.hex(of: bytes))
     let read = SeedRead(
         files: [file], directory: URL(fileURLWithPath: "/"), schema: fuzzSchema, keepsContents: true, progress: nil)
     do {
@@ -58,13 +60,12 @@ private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
             let document = try? JSONDocument(parsing: bytes, file: "fuzz.template")
             for issue in objects.issues {
                 checkPrintable(issue.description, "seeding issue")
-                guard let line = issue.line, let column = issue.column else {
+                guard let location = issue.location else {
                     invariant(false, "a problem of text without a location: \(issue)")
                     continue
                 }
-                let location = SourceLocation(file: issue.file, line: line, column: column)
                 checkLocation(location, in: bytes, file: "fuzz.template", "seeding issue \(issue)")
-                if let document, let pointer = try? JSONPointer(parsing: issue.pointer) {
+                if let document, let pointer = issue.pointer {
                     invariant(document.value[pointer] != nil, "a problem at a pointer the text lacks: \(issue)")
                 }
             }

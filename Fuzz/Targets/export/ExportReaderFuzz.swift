@@ -1,5 +1,6 @@
 import FuzzSupport
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitExport
 
 /// The export reader of `seed diff` on arbitrary bytes, split at the first NUL byte into an old and a new document:
 /// it never crashes; a refusal is located inside the text; a document it reads shows no difference from itself,

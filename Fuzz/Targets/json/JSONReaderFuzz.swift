@@ -1,5 +1,6 @@
 import FuzzSupport
-@testable import SeedKit
+import SeedKit
+@testable import SeedKitJSON
 
 /// The JSON reader on arbitrary bytes: it never crashes or hangs; a failure points inside the text; a value it
 /// reads writes back, in every style, to text it reads as the same value, and canonical text is a fixed point.

@@ -1,5 +1,6 @@
 import FuzzSupport
-@testable import SeedKit
+import SeedKit
+import SeedKitModel
 
 /// The model file reader on JSON text: it never crashes; every problem is located inside the file; a model it
 /// accepts writes back to a file it reads as the same model, and makes a store: a model that validates never fails

@@ -1,5 +1,5 @@
 import FuzzSupport
-@testable import SeedKit
+import SeedKit
 
 /// JSON Patch on a JSON array `[old, new, patch]` (missing elements are null): the difference of two values, applied
 /// to the first, gives the second, with and without element keys and below a base path, and reads back from its RFC

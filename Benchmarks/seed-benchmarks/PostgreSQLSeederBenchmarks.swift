@@ -1,0 +1,81 @@
+import Foundation
+import PostgreSQLTestServer
+
+// The `seed` process on the nested shape (~200,000 objects) into PostgreSQL on loopback, against a Python peer in the
+// same run: a first launch into a fresh database against orjson + psycopg COPY of the same rows; a second launch
+// with nothing to do against the first; `seed export` of the database against `seed export` of an SQLite store of the
+// same set. Fastest of 3 each. Needs the release `seed` binary beside this one (`swift build -c release`), a
+// PostgreSQL server (PostgreSQLTestServer: a throwaway cluster, or SEEDKIT_TEST_POSTGRES_URL), python3 with orjson
+// and psycopg.
+
+private let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("scripts")
+
+@MainActor
+let seedPostgresBenchmark = Benchmark(
+    name: "seed-postgres",
+    summary: "seed process into PostgreSQL, nested shape: first and second launches, export vs orjson + psycopg COPY"
+) {
+    guard pythonHas("psycopg"), pythonHas("orjson") else {
+        throw BenchmarkFailure(description: "psycopg or orjson is missing: python3 -m pip install 'psycopg[binary]' orjson")
+    }
+    let shape = seedShapes.first { $0.name == "nested" }!
+    let seed = try seedBinary()
+    let server = try PostgreSQLTestServer.shared()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seedkit-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let templates = directory.appendingPathComponent("Templates")
+    try shape.write(to: templates)
+    Thread.sleep(forTimeInterval: 0.2)
+
+    func fastest(_ executable: String, _ arguments: (String) -> [String], check: (ChildRun) -> Bool) throws -> (Double, String) {
+        var seconds = Double.infinity, url = ""
+        for _ in 0..<3 {
+            url = try server.makeDatabase().url.description
+            let run = try runChild(executable, arguments(url))
+            guard run.status == 0, check(run) else {
+                throw BenchmarkFailure(description: "\(executable) failed: \(run.stdout)\(run.stderr.suffix(2_000))")
+            }
+            seconds = min(seconds, run.seconds)
+        }
+        return (seconds, url)
+    }
+    let (first, url) = try fastest(seed, { ["--templates", templates.path, "--store", $0, "--quiet"] }) { _ in true }
+    var second = Double.infinity
+    for _ in 0..<3 {
+        let again = try runChild(seed, ["--templates", templates.path, "--store", url])
+        guard again.status == 0, again.stdout.contains("unchanged") else {
+            throw BenchmarkFailure(description: "the second launch did not find the set: \(again.stdout)\(again.stderr)")
+        }
+        second = min(second, again.seconds)
+    }
+    let script = scripts.appendingPathComponent("orjson_psycopg_seed.py").path
+    let (peer, _) = try fastest("/usr/bin/env", { ["python3", script, templates.path, $0] }) {
+        $0.stdout.hasPrefix("\(shape.objectCount)")
+    }
+
+    let sqlite = directory.appendingPathComponent("seed.sqlite").path
+    let seeded = try runChild(seed, ["--templates", templates.path, "--store", sqlite, "--quiet"])
+    guard seeded.status == 0 else { throw BenchmarkFailure(description: "seed into SQLite failed: \(seeded.stderr)") }
+    var exports: [Double] = [.infinity, .infinity]
+    for _ in 0..<3 {
+        for (index, store) in [url, sqlite].enumerated() {
+            let output = directory.appendingPathComponent("export-\(index).json").path
+            let run = try runChild(seed, ["export", "--store", store, "--output", output])
+            guard run.status == 0 else { throw BenchmarkFailure(description: "seed export failed: \(run.stderr)") }
+            exports[index] = min(exports[index], run.seconds)
+        }
+    }
+    let same = FileManager.default.contentsEqual(
+        atPath: directory.appendingPathComponent("export-0.json").path,
+        andPath: directory.appendingPathComponent("export-1.json").path)
+    guard same else { throw BenchmarkFailure(description: "the PostgreSQL export differs from the SQLite export") }
+
+    let objects = Double(shape.objectCount)
+    detail("seed into PostgreSQL: \(format(first)) s, \(format(objects / first)) objects/s; python orjson + psycopg COPY: \(format(peer)) s")
+    detail("second launch: \(format(second * 1000)) ms (\(format(second / first * 100)) % of the first)")
+    detail("seed export from PostgreSQL: \(format(exports[0])) s; from SQLite: \(format(exports[1])) s; the same bytes")
+    report("seed-postgres-nested", value: objects / first, unit: "objects/s", ratio: peer / first, peer: "python-orjson-psycopg-copy")
+    report("seed-postgres-nested-second-launch", value: second * 1000, unit: "ms", ratio: second / first, peer: "first-launch")
+    report("export-postgres-nested", value: exports[0] * 1000, unit: "ms", ratio: exports[1] / exports[0], peer: "seed-export-sqlite")
+}

@@ -1,0 +1,146 @@
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitModel
+import SeedKitObjects
+
+/// The rules by which a dictionary with a `"class"` key states an object of a model, shared by the graph decoder
+/// (``GraphDecoder``, `fromDictionary`, `populate`) and the seeding pipeline's template reader, so that both accept
+/// the same input and say the same about what they refuse.
+///
+///     switch DictionaryRules.entity(classValue: members["class"], expected: destination, model: model) {
+///     case .success(let entity): …
+///     case .failure(let problem): report(problem.message, atClassKey: problem.isAtClassKey)
+///     }
+package enum DictionaryRules {
+    /// What is wrong with part of a dictionary.
+    package struct Problem: Error {
+        package let kind: GraphDecodingError.Kind
+        package let message: String
+        /// Whether the problem is at the `"class"` key rather than the dictionary itself.
+        package var isAtClassKey = false
+    }
+
+    /// The entity `"class"` names, a kind of `expected` when a relationship expects one; the destination itself when
+    /// `"class"` is left out where it has no subentities.
+    package static func entity(classValue value: JSON?, expected: Entity?, model: EntityModel) -> Result<Entity, Problem> {
+        let valid = expected?.kinds ?? model.entityNames
+        guard let value else {
+            if let expected, expected.kinds.count == 1 { return .success(expected) }
+            return .failure(
+                Problem(
+                    kind: .missingValue,
+                    message: expected.map { "missing \"class\": \($0.name) has subentities, so name one of \(valid.joined(separator: ", "))" }
+                        ?? "missing \"class\"; valid classes: \(valid.joined(separator: ", "))"))
+        }
+        guard case .string(let name) = value else {
+            return .failure(
+                Problem(kind: .typeMismatch, message: "\"class\" must be an entity name, got \(value.kindDescription)", isAtClassKey: true))
+        }
+        guard let entity = model.entity(named: name), expected.map({ entity.isKind(of: $0.name) }) ?? true else {
+            let known = model.entity(named: name) != nil
+            return .failure(
+                Problem(
+                    kind: .unknownClass,
+                    message: (known ? "class '\(TerminalText.escaped(name))' is not a kind of \(expected!.name)" : "unknown class '\(TerminalText.escaped(name))'")
+                        + (known ? "" : Suggestion.didYouMean(name, among: valid))
+                        + "; valid classes\(expected.map { " for a \($0.name)" } ?? ""): \(valid.joined(separator: ", "))",
+                    isAtClassKey: true))
+        }
+        return .success(entity)
+    }
+
+    /// The value a dictionary states for an attribute: nil for `null` where the attribute is optional.
+    package static func attribute(_ value: JSON, of entity: Entity, at index: Int) -> Result<AttributeValue?, Problem> {
+        let attribute = entity.attributes[index]
+        if case .null = value {
+            guard attribute.isOptional else {
+                return .failure(
+                    Problem(
+                        kind: .missingValue,
+                        message: "null for required attribute '\(attribute.name)' of \(entity.name); expected \(AttributeValue.jsonExpectation(for: attribute.type))"))
+            }
+            return .success(nil)
+        }
+        do {
+            return .success(try AttributeValue(json: value, as: attribute.type))
+        } catch {
+            return .failure(
+                Problem(
+                    kind: error.isOutOfRange ? .outOfRange : .typeMismatch,
+                    message: "attribute '\(attribute.name)' of \(entity.name): \(error.message)"))
+        }
+    }
+
+    /// A key that names no property of the entity, with a did-you-mean or the entity's properties.
+    package static func unknownKey(_ key: String, value: JSON, of entity: Entity) -> Problem {
+        let kind: String
+        switch value {
+        case .object, .array: kind = "relationship"
+        default: kind = "attribute"
+        }
+        let names = entity.propertyNames
+        let suggestion = Suggestion.didYouMean(key, among: names)
+        return Problem(
+            kind: .unknownKey,
+            message: "unknown \(kind) '\(TerminalText.escaped(key))' of \(entity.name)"
+                + (suggestion.isEmpty ? "; \(entity.name) has: \(names.joined(separator: ", "))" : suggestion))
+    }
+
+    /// The problem of a relationship's value that is neither null nor of the relationship's shape (an array of
+    /// objects for a to-many, an object for a to-one); nil when the shape is right.
+    package static func shape(of value: JSON, for relationship: RelationshipDescription, of entity: Entity, destination: Entity) -> Problem? {
+        if relationship.isToMany {
+            switch value {
+            case .array, .null: return nil
+            case .object:
+                return Problem(
+                    kind: .cardinalityMismatch,
+                    message: "an object for to-many relationship '\(relationship.name)' of \(entity.name); expected an array of \(destination.name) objects")
+            default:
+                return Problem(
+                    kind: .typeMismatch,
+                    message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects, got \(value.kindDescription)")
+            }
+        }
+        switch value {
+        case .object, .null: return nil
+        case .array:
+            return Problem(
+                kind: .cardinalityMismatch,
+                message: "an array for to-one relationship '\(relationship.name)' of \(entity.name); expected one \(destination.name) object or null")
+        default:
+            return Problem(
+                kind: .typeMismatch,
+                message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)")
+        }
+    }
+
+    /// The `"$ref"` of a reference object: the id it names, or what is wrong with it.
+    package static func reference(_ reference: JSON, members: JSONObject) -> Result<String, Problem> {
+        guard case .string(let id) = reference else {
+            return .failure(
+                Problem(kind: .typeMismatch, message: "\"$ref\" names an \"$id\" and must be a string, got \(reference.kindDescription)"))
+        }
+        let extra = members.keys.filter { $0 != "$ref" }.sorted()
+        guard extra.isEmpty else {
+            return .failure(
+                Problem(
+                    kind: .unresolvedReference,
+                    message: "a \"$ref\" object has no other keys; found \(extra.map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", "))"))
+        }
+        return .success(id)
+    }
+
+    /// The message of a value that is not an object where one is expected.
+    package static func notAnObject(_ json: JSON, expected: Entity?) -> Problem {
+        Problem(
+            kind: .typeMismatch,
+            message: "expected an object with \"class\"\(expected.map { " (a \($0.name))" } ?? ""), got \(json.kindDescription)")
+    }
+
+    /// The problem of an `"$id"` that is not a string.
+    package static func idProblem(_ value: JSON) -> Problem? {
+        if case .string = value { return nil }
+        return Problem(kind: .typeMismatch, message: "\"$id\" must be a string, got \(value.kindDescription)")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitModel
+import SeedKitStore
+import SeedKitSeeding
+
+extension ExportDocument {
+    /// The export of whatever is at `path`: a store (an SQLite file), a template directory, or an export file.
+    ///
+    ///     let old = try ExportDocument(path: "Templates")                  // what the templates say
+    ///     let new = try ExportDocument(path: "seed.sqlite")                // what the store holds
+    ///
+    /// A store is read with the model it holds, and never written. A template directory is read like the seeder
+    /// reads it (its `model.json`, or `modelURL`, or an inferred model) into memory; no store is touched.
+    ///
+    /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
+    ///   the store's errors for a store that cannot be read.
+    public init(path: String, modelURL: URL? = nil) throws {
+        if Seeder.isServerURL(path) {
+            try self.init(bytes: GraphExport().document(ofRows: Seeder.openServerStore(url: path)), file: nil)
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ExportError("no such file or directory: \(path)")
+        }
+        if isDirectory.boolValue {
+            try self.init(templates: URL(fileURLWithPath: path), modelURL: modelURL)
+        } else if Self.isSQLiteFile(atPath: path) {
+            try self.init(storeAt: path)
+        } else {
+            try self.init(contentsOf: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// The exports at several paths, read at the same time on separate threads (see ``init(path:modelURL:)``):
+    /// the two sides of a diff take the time of the larger.
+    ///
+    ///     let sides = try ExportDocument.read(paths: ["old.export.json", "seed.sqlite"])
+    ///
+    /// - Throws: The first path's error, when several fail.
+    public static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
+        let results = Locked([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { try $0!.get() }
+    }
+
+    /// The export of a store, read with the model it holds.
+    public init(storeAt path: String, entityNames: [String]? = nil) throws {
+        var options = SQLiteStore.Options()
+        options.connection.openMode = .readOnly
+        let store = try SQLiteStore(existingAt: path, options: options)
+        try self.init(
+            bytes: Self.document(of: "the store \(TerminalText.quoted(path))") {
+                try GraphExport(entityNames: entityNames).document(of: store)
+            },
+            file: nil)
+    }
+
+    /// The document `export` writes; an error in it names `source`, since the text is in no file.
+    private static func document(of source: String, _ export: () throws -> [UInt8]) throws -> [UInt8] {
+        do {
+            return try export()
+        } catch var error as ExportError {
+            error.message = "cannot export \(source): \(error.message)"
+            throw error
+        }
+    }
+
+    /// The export of what a template set says: its objects decoded into memory and exported.
+    ///
+    /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
+    public init(templates: URL, modelURL: URL? = nil) throws {
+        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        let (store, issues) = try Seeder.inMemoryStore(seeding: input)
+        guard let store else {
+            throw ExportError(
+                "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
+                    + "(seed validate shows the same):",
+                issues: issues)
+        }
+        try self.init(
+            bytes: Self.document(of: "the templates in \(TerminalText.quoted(templates.relativePath))") {
+                try GraphExport().document(of: store)
+            },
+            file: nil)
+        sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]
+        isModelInferred = input.isModelInferred
+    }
+
+    /// Where each object with identity is written in full in a template set (else where it is first referenced).
+    private static func definitions(in set: TemplateSet, keyer: ObjectKeyer) -> [String: SourceLocation] {
+        var locations: [String: SourceLocation] = [:]
+        for file in set.files {
+            guard let document = try? JSONDocument(parsing: file.bytes, file: file.displayPath) else { continue }
+            var found: [(key: String, pointer: JSONPointer, isFull: Bool)] = []
+            // Objects to visit, with the entity a nested object without "class" has.
+            var pending: [(JSON, JSONPointer, Entity?)] = [(document.value, .root, nil)]
+            while let (value, pointer, expected) = pending.popLast() {
+                switch value {
+                case .array(let elements):
+                    for (index, element) in elements.enumerated() { pending.append((element, pointer.appending(index), expected)) }
+                case .object(let members):
+                    guard let entity = members["class"]?.stringValue.flatMap(keyer.model.entity(named:)) ?? expected else { continue }
+                    if let key = keyer.key(of: value, entity: entity), !key.hasPrefix("$") {
+                        let isFull = members.keys.contains { $0 != "class" && !entity.identity.contains($0) }
+                        found.append((key, pointer, isFull))
+                    }
+                    for (name, member) in members {
+                        guard let relationship = entity.relationship(named: name) else { continue }
+                        pending.append((member, pointer.appending(name), keyer.model.entity(named: relationship.destination)))
+                    }
+                default:
+                    continue
+                }
+            }
+            let pointerLocations = document.locations(of: found.map(\.pointer))
+            for (key, pointer, isFull) in found.sorted(by: { $0.pointer < $1.pointer }) {
+                guard let location = pointerLocations[pointer] else { continue }
+                if isFull || locations[key] == nil { locations[key] = location }
+            }
+        }
+        return locations
+    }
+
+    /// Whether the file starts with SQLite's header.
+    private static func isSQLiteFile(atPath path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header == Data("SQLite format 3\0".utf8)
+    }
+}

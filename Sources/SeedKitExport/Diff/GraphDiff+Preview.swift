@@ -1,0 +1,17 @@
+import SeedKitSeeding
+
+extension GraphDiff {
+    /// What a dry run would change, in the form of `seed diff`: the store's objects before the run against the
+    /// same objects after it.
+    ///
+    ///     let (_, preview) = try Seeder(storePath: "seed.sqlite").preview(templates: templatesURL)
+    ///     if let preview { print(try GraphDiff(preview).text()) }
+    ///
+    /// - Throws: The store's errors when reading it fails.
+    /// - Complexity: Two exports of the store's rows, then their comparison.
+    public init(_ preview: SeedPreview) throws {
+        try self.init(
+            from: ExportDocument(bytes: GraphExport().document(of: preview.before), file: nil),
+            to: ExportDocument(bytes: GraphExport().document(of: preview.after), file: nil))
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+
+/// A strict RFC 8259 reader over UTF-8 bytes that builds ``JSON`` values.
+///
+/// The reader is iterative: containers open and close on explicit stacks, so nesting depth is bounded by
+/// `maxDepth` rather than by the thread's stack. It records no positions; a failure carries the byte offset where it
+/// was found, and ``JSONDocument`` turns offsets into line and column on demand.
+package struct JSONParser {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    package var index = 0
+    /// Where the string being read is unescaped, reused from one escaped string to the next; made for the first.
+    /// Copies of a parser share it, which is safe because each string is copied out of it before the next is read.
+    var scratch: UnescapingBuffer?
+    /// The key lists of recent objects, so that objects with the same keys as an earlier one skip hashing them.
+    private var shapes = ObjectShapes()
+
+    package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    /// An open array or object: where its elements start on the value and key stacks, and where it starts in the text.
+    private struct OpenContainer {
+        var isObject: Bool
+        var valuesStart: Int
+        var keysStart: Int
+        var offset: Int
+        /// For an object, the shape its keys have matched so far, if any.
+        var prediction = ObjectShapes.Prediction.none
+    }
+
+    /// Reads the whole text as one value, with nothing but whitespace around it.
+    mutating func parseDocument() throws(JSONParseFailure) -> JSON {
+        try rejectByteOrderMark()
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count {
+            throw JSONParseFailure(offset: index, message: "unexpected \(describeByte(at: index)) after the JSON value")
+        }
+        return value
+    }
+
+    /// Refuses text that starts with a UTF-8 byte order mark: RFC 8259 does not allow one in JSON text.
+    package func rejectByteOrderMark() throws(JSONParseFailure) {
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            throw JSONParseFailure(offset: 0, message: "byte order mark is not allowed")
+        }
+    }
+
+    /// Reads one value starting at `index` (after optional whitespace).
+    package mutating func parseValue() throws(JSONParseFailure) -> JSON {
+        var containers = ParseStack<OpenContainer>()
+        // Elements and member values of the open containers, innermost last; keys run parallel for objects.
+        var values = ParseStack<JSON>()
+        var keys = ParseStack<KeyText>()
+        readingValues: while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw failure(expected: "a value") }
+            var value: JSON
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                guard containers.count < maxDepth else {
+                    throw JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
+                }
+                let offset = index
+                index += 1
+                skipWhitespace()
+                if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object(JSONObject())
+                } else {
+                    containers.push(
+                        OpenContainer(
+                            isObject: true, valuesStart: values.count, keysStart: keys.count, offset: offset,
+                            prediction: shapes.prediction(atDepth: containers.count)))
+                    keys.push(try parseKey(afterComma: false, in: &containers[containers.count - 1], keys.count))
+                    continue readingValues
+                }
+            case UInt8(ascii: "["):
+                guard containers.count < maxDepth else {
+                    throw JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
+                }
+                let offset = index
+                index += 1
+                skipWhitespace()
+                if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    containers.push(
+                        OpenContainer(isObject: false, valuesStart: values.count, keysStart: keys.count, offset: offset))
+                    continue readingValues
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try parseString())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            case UInt8(ascii: "t"):
+                try parseLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null")
+                value = .null
+            default:
+                throw failure(expected: "a value")
+            }
+
+            // A value is complete: add it to its container, and close every container that ends after it.
+            // The innermost container is read in place: copying it out for each value costs more than the checks.
+            while containers.count > 0 {
+                let isObject = containers[containers.count - 1].isObject
+                values.push(consume value)
+                skipWhitespace()
+                let expectation = isObject ? "',' or '}' after object member" : "',' or ']' after array element"
+                guard index < bytes.count else { throw failure(expected: expectation) }
+                switch bytes[index] {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                    if isObject {
+                        keys.push(try parseKey(afterComma: true, in: &containers[containers.count - 1], keys.count))
+                    } else if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+                        throw JSONParseFailure(offset: index, message: "trailing comma in array")
+                    }
+                    continue readingValues
+                case UInt8(ascii: "}") where isObject:
+                    index += 1
+                    let container = containers[containers.count - 1]
+                    value = .object(
+                        try makeObject(
+                            container, depth: containers.count - 1,
+                            memberKeys: keys.elements(from: container.keysStart), values: &values))
+                    keys.removeAll(from: container.keysStart)
+                case UInt8(ascii: "]") where !isObject:
+                    index += 1
+                    value = .array(values.popArray(from: containers[containers.count - 1].valuesStart))
+                default:
+                    throw failure(expected: expectation)
+                }
+                containers.removeAll(from: containers.count - 1)
+            }
+            return value
+        }
+    }
+
+    /// Moves the values of a closing object off the value stack into an object with `memberKeys`, rejecting
+    /// duplicate keys.
+    ///
+    /// An object with the same keys, in the same order, as a recent one shares that one's key layout, which needs
+    /// neither key strings nor hashing; `depth` says where to look for one first.
+    private mutating func makeObject(
+        _ container: OpenContainer, depth: Int, memberKeys: UnsafeBufferPointer<KeyText>, values: inout ParseStack<JSON>
+    ) throws(JSONParseFailure) -> JSONObject {
+        if let shape = shapes.confirmed(container.prediction, memberCount: memberKeys.count)
+            ?? shapes.match(memberKeys, in: bytes, depth: depth)
+        {
+            return JSONObject(layout: shapes.layout(of: shape), values: values.popArray(from: container.valuesStart))
+        }
+        var keys: [String] = []
+        keys.reserveCapacity(memberKeys.count)
+        for keyText in memberKeys { keys.append(string(of: keyText)) }
+        switch JSONKeyLayout.checking(keys) {
+        case .success(let layout):
+            shapes.add(memberKeys, layout: layout, in: bytes, depth: depth)
+            return JSONObject(layout: layout, values: values.popArray(from: container.valuesStart))
+        case .failure(let duplicate):
+            throw duplicateKeyFailure(duplicate.key, inObjectAt: container.offset)
+        }
+    }
+
+    /// Reads an object key of `object` and the ':' after it; `index` is at the key's opening quote (after
+    /// whitespace), and `keysCount` is the count of the key stack, where the key goes.
+    ///
+    /// While the object's keys are those of its predicted shape, a key is compared with the shape's instead of scanned.
+    private mutating func parseKey(
+        afterComma: Bool, in object: inout OpenContainer, _ keysCount: Int
+    ) throws(JSONParseFailure) -> KeyText {
+        guard index < bytes.count && bytes[index] == UInt8(ascii: "\"") else {
+            if afterComma && index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+                throw JSONParseFailure(offset: index, message: "trailing comma in object")
+            }
+            throw failure(expected: afterComma ? "a string key after ','" : "a string key or '}'")
+        }
+        let key: KeyText
+        if object.prediction.isActive,
+            let end = shapes.predictedKeyEnd(
+                object.prediction, member: keysCount - object.keysStart, at: index + 1, in: bytes)
+        {
+            key = KeyText(bytes: (index + 1)..<end, hasEscapes: false)
+            index = end + 1
+        } else {
+            object.prediction = .none
+            key = try skipKey()
+        }
+        skipWhitespace()
+        guard index < bytes.count && bytes[index] == UInt8(ascii: ":") else {
+            throw failure(expected: "':' after object key")
+        }
+        index += 1
+        return key
+    }
+
+    /// The key a ``KeyText`` stands for.
+    private func string(of key: KeyText) -> String {
+        if !key.hasEscapes {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[key.bytes]), as: UTF8.self)
+        }
+        var reader = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        reader.index = key.bytes.lowerBound - 1
+        // Cannot fail: the key was read once already.
+        return (try? reader.parseString()) ?? ""
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseFailure) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+            memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
+        else {
+            throw JSONParseFailure(offset: index, message: "invalid literal, expected '\(literal)'")
+        }
+        index += count
+    }
+
+    @inline(__always)
+    package mutating func skipWhitespace() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
+        }
+    }
+}
+
+/// A syntax error at a byte offset, before it is given a line and column.
+package struct JSONParseFailure: Error {
+    package var offset: Int
+    package var message: String
+
+    package init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+}
+
+extension JSONParser {
+    /// A failure at `index`: "expected …, found …".
+    package func failure(expected: String) -> JSONParseFailure {
+        if index >= bytes.count {
+            return JSONParseFailure(offset: index, message: "unexpected end of input, expected \(expected)")
+        }
+        return JSONParseFailure(offset: index, message: "expected \(expected), found \(describeByte(at: index))")
+    }
+
+    /// How an error message names the text at `offset`: `'x'`, `'é'`, `byte 0xFF` or `end of input`.
+    package func describeByte(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of input" }
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte >= 0x80, let end = try? validateUTF8Sequence(at: offset) {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+            // C1 control characters (U+0080 to U+009F) are named rather than shown.
+            if let scalar = text.unicodeScalars.first, scalar.value < 0xA0 {
+                return "character U+00\(String(scalar.value, radix: 16, uppercase: true))"
+            }
+            return "'\(text)'"
+        }
+        return "byte \(hex(byte))"
+    }
+
+    func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0x0\(digits)" : "0x\(digits)"
+    }
+
+    private func duplicateKeyFailure(_ key: String, inObjectAt offset: Int) -> JSONParseFailure {
+        var scanner = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        scanner.index = offset
+        let keyOffsets = scanner.memberKeyOffsets(named: key)
+        let first = SourceLocation(offset: keyOffsets[0], in: bytes, file: nil)
+        return JSONParseFailure(offset: keyOffsets[1], message: "duplicate key \(JSON.quotedForMessage(key)) (first at \(first))")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import SeedKitJSON
+
+extension AttributeValue {
+    /// The value's JSON form: dates as ISO 8601 UTC, decimals as exact numbers, data as base64, UUIDs and URLs as
+    /// strings, JSON as is.
+    public var json: JSON {
+        switch self {
+        case .string(let value): .string(value)
+        case .integer(let value): .number(JSONNumber(value))
+        case .double(let value): .number(JSONNumber(value))
+        case .bool(let value): .bool(value)
+        case .decimal(let value): .number(JSONNumber(value))
+        case .date(let value): .string(value.iso8601String)
+        case .data(let value): .string(value.base64EncodedString())
+        case .uuid(let value): .string(value.uuidString)
+        case .url(let value): .string(value.absoluteString)
+        case .json(let value): value
+        }
+    }
+
+    /// Reads a value of `type` from its JSON form.
+    ///
+    ///     try AttributeValue(json: "2024-05-01T09:30:00.25Z", as: .date)  // .date(…)
+    ///     try AttributeValue(json: 1e300, as: .integer)                  // throws "out of range for integer"
+    ///
+    /// Decimals are also accepted as strings (`"0.10"`), since some writers quote them to keep them exact.
+    ///
+    /// - Throws: ``AttributeValueError`` saying what was expected and what was found.
+    public init(json: JSON, as type: AttributeType) throws(AttributeValueError) {
+        func mismatch() -> AttributeValueError {
+            AttributeValueError("expected \(Self.jsonExpectation(for: type)), got \(json.kindDescription)")
+        }
+        switch type {
+        case .string:
+            guard case .string(let value) = json else { throw mismatch() }
+            self = .string(value)
+        case .integer:
+            guard case .number(let number) = json else { throw mismatch() }
+            // From the number's digits, never through a double: 77777770007170700.0 is that integer exactly.
+            guard let value = number.int64Value else {
+                let integral = number.isIntegral
+                throw AttributeValueError(
+                    integral
+                        ? "\(number) is out of range for integer (\(Int64.min)...\(Int64.max))"
+                        : "expected an integer, got \(number), which has a fraction",
+                    isOutOfRange: integral)
+            }
+            self = .integer(value)
+        case .double:
+            guard case .number(let number) = json else { throw mismatch() }
+            let value = number.doubleValue
+            guard value.isFinite else { throw AttributeValueError("\(number) is out of range for double", isOutOfRange: true) }
+            self = .double(value)
+        case .bool:
+            guard case .bool(let value) = json else { throw mismatch() }
+            self = .bool(value)
+        case .decimal:
+            switch json {
+            case .number(let number):
+                guard let value = number.decimalValue else {
+                    throw AttributeValueError(
+                        "\(number) cannot be held exactly by a decimal (38 significant digits)", isOutOfRange: true)
+                }
+                self = .decimal(value)
+            case .string(let text):
+                guard let value = Decimal(exactly: text) else {
+                    throw AttributeValueError("\"\(text)\" is not an exact decimal number such as \"12.50\"")
+                }
+                self = .decimal(value)
+            default: throw mismatch()
+            }
+        case .date:
+            guard case .string(let text) = json else { throw mismatch() }
+            do {
+                self = .date(try Timestamp(parsingISO8601: text))
+            } catch {
+                throw AttributeValueError("\"\(text)\" is not an ISO 8601 date: \(error.message)")
+            }
+        case .data:
+            guard case .string(let text) = json else { throw mismatch() }
+            guard let data = Data(base64Encoded: text) else {
+                throw AttributeValueError("\"\(text.prefix(40))\" is not base64 data")
+            }
+            self = .data(data)
+        case .uuid:
+            guard case .string(let text) = json else { throw mismatch() }
+            guard let uuid = UUID(uuidString: text) else {
+                throw AttributeValueError("\"\(text)\" is not a UUID such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
+            }
+            self = .uuid(uuid)
+        case .url:
+            guard case .string(let text) = json else { throw mismatch() }
+            guard !text.isEmpty, let url = URL(string: text) else { throw AttributeValueError("\"\(text)\" is not a URL") }
+            self = .url(url)
+        case .json:
+            self = .json(json)
+        }
+    }
+
+    /// What the JSON form of a type looks like, for error messages.
+    package static func jsonExpectation(for type: AttributeType) -> String {
+        switch type {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .double: "a number"
+        case .bool: "true or false"
+        case .decimal: "a decimal number"
+        case .date: "an ISO 8601 date string such as \"2024-05-01T09:30:00Z\""
+        case .data: "a base64 string"
+        case .uuid: "a UUID string"
+        case .url: "a URL string"
+        case .json: "any JSON value"
+        }
+    }
+}
+
+/// Why a JSON value is not a value of an attribute type.
+public struct AttributeValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    /// Whether the value is a number of the right kind that the type cannot hold, rather than a value of another kind.
+    public var isOutOfRange: Bool
+    public init(_ message: String, isOutOfRange: Bool = false) {
+        self.message = message
+        self.isOutOfRange = isOutOfRange
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,108 @@
+/// A validated, immutable set of entities: the description every object, coder and store works from.
+///
+/// Build one from declarations, from a model file (``init(json:)``), or from Swift classes (``init(classes:)``);
+/// all three give the same kind of value, and two models are equal when their declarations are.
+///
+///     let model = try EntityModel([
+///         EntityDescription("Department", identity: ["name"], attributes: [AttributeDescription("name", .string)]),
+///     ])
+///     model.entity(named: "Department")?.identity  // ["name"]
+public struct EntityModel: Sendable, Hashable {
+    /// The declarations, in name order, each with its properties in name order.
+    public let declarations: [EntityDescription]
+    /// The resolved entities, in name order.
+    public let entities: [Entity]
+    private let entitiesByName: [String: Entity]
+
+    /// Validates the declarations and resolves inheritance.
+    ///
+    /// - Throws: ``ModelErrors`` listing every problem, each naming its entity and property.
+    /// - Complexity: O(*n*) in the total number of properties, times the depth of inheritance.
+    public init(_ declarations: [EntityDescription]) throws {
+        try self.init(declarations, bindings: [:])
+    }
+
+    /// Validates the declarations and gives each entity named in `bindings` its binding to the objects layer (see
+    /// ``Entity/binding``).
+    package init(_ declarations: [EntityDescription], bindings: [String: any AnyObject & Sendable]) throws {
+        let errors = ModelValidator(declarations.sorted { $0.name < $1.name }).validate()
+        guard errors.isEmpty else { throw ModelErrors(errors: errors) }
+        // Entities and properties in name order: the same model from a file, from classes or from code is one value.
+        let sorted = Self.completingInverses(declarations).sorted { $0.name < $1.name }.map { declaration in
+            var normalized = declaration
+            normalized.attributes.sort { $0.name < $1.name }
+            normalized.relationships.sort { $0.name < $1.name }
+            return normalized
+        }
+
+        let declarationsByName = Dictionary(sorted.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func lineage(of name: String) -> [String] {
+            var chain = [name]
+            while let parent = declarationsByName[chain.last!]?.parent { chain.append(parent) }
+            return chain
+        }
+        var entities: [Entity] = []
+        for declaration in sorted {
+            let chain = lineage(of: declaration.name)
+            let ancestors = chain.reversed().compactMap { declarationsByName[$0] }
+            let kinds = sorted.filter { lineage(of: $0.name).contains(declaration.name) }.map(\.name)
+            entities.append(
+                Entity(
+                    declaration: declaration, lineage: chain, kinds: kinds,
+                    attributes: ancestors.flatMap(\.attributes), relationships: ancestors.flatMap(\.relationships),
+                    identity: ancestors.first?.identity ?? [], binding: bindings[declaration.name]))
+        }
+        self.declarations = sorted
+        self.entities = entities
+        var byName: [String: Entity] = [:]
+        for entity in entities {
+            byName[entity.name] = entity
+            for alias in entity.declaration.aliases { byName[alias] = entity }
+        }
+        self.entitiesByName = byName
+        let clashes = storeNameClashes()
+        guard clashes.isEmpty else { throw ModelErrors(errors: clashes) }
+    }
+
+    /// Declares each inverse on both sides, so a pair stated on one side only is still kept consistent.
+    ///
+    /// Runs after validation, so every destination exists and inheritance has no cycle.
+    private static func completingInverses(_ declarations: [EntityDescription]) -> [EntityDescription] {
+        var result = declarations
+        let indexByName = Dictionary(declarations.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for entity in declarations {
+            for relationship in entity.relationships {
+                guard let inverse = relationship.inverse else { continue }
+                // The inverse may be declared on the destination or inherited from one of its ancestors.
+                var owner = indexByName[relationship.destination]
+                while let index = owner {
+                    if let slot = result[index].relationships.firstIndex(where: { $0.name == inverse }) {
+                        if result[index].relationships[slot].inverse == nil {
+                            result[index].relationships[slot].inverse = relationship.name
+                        }
+                        break
+                    }
+                    owner = result[index].parent.flatMap { indexByName[$0] }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The entity with this name or alias.
+    ///
+    /// - Complexity: O(1) on average.
+    public func entity(named name: String) -> Entity? { entitiesByName[name] }
+
+    /// The entity names, in order, for error messages.
+    public var entityNames: [String] { entities.map(\.name) }
+
+    /// The entity of a relationship's destination.
+    package func destination(of relationship: RelationshipDescription) -> Entity {
+        // Validation guarantees every destination exists.
+        entitiesByName[relationship.destination]!
+    }
+
+    public static func == (lhs: EntityModel, rhs: EntityModel) -> Bool { lhs.declarations == rhs.declarations }
+    public func hash(into hasher: inout Hasher) { hasher.combine(declarations) }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SeedKitModel
+import SeedKitSupport
+
+extension ObjectContext {
+    /// The objects a request asks for, from the objects the context holds.
+    ///
+    ///     let engineers = try context.fetch(FetchRequest("Employee", predicate: FetchKey("title") == "Engineer"))
+    ///
+    /// Without a sort key, objects come in the order they were registered. Over a store, the store runs the request,
+    /// and rows already registered come back as the registered objects, unsaved changes kept; while the context has
+    /// unsaved changes, or for what the store cannot run (with SQLite, order and equality of decimals, order of
+    /// JSON), the final filtering, sort, offset and limit happen in memory over the stored candidates and the changed
+    /// objects. Both evaluations give the same result (see ``FetchPredicate``).
+    ///
+    /// - Throws: ``ObjectError`` for an unknown entity or key path, or a value of the wrong type.
+    /// - Complexity: O(*n* log *n*) in the number of candidates; what the store's query costs over a store.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let entity = try entity(named: request.entityName)
+        let predicate = try request.predicate?.resolved(for: entity, in: model)
+        let sortKeys = try request.sortedBy.map { (path: try model.attributePath($0.key, from: entity), ascending: $0.ascending) }
+        let candidates: [ManagedObject]
+        if store != nil {
+            let stored = try fetchFromStore(request, entity: entity, predicate: predicate, sortKeys: sortKeys)
+            if stored.isFinal { return stored.objects }
+            candidates = stored.objects
+        } else if let parent {
+            // A child sees what its parent holds, unsaved changes included, as its own copies: the parent's objects
+            // of the entity, then the predicate and sort here, where the child's edits are.
+            var everything = request
+            everything.predicate = nil
+            everything.sortedBy = []
+            everything.offset = 0
+            everything.limit = nil
+            try adoptAll(try parent.fetch(everything))
+            candidates = registered.objects
+        } else {
+            candidates = registered.objects
+        }
+        var results = candidates.filter { object in
+            (request.includesSubentities ? object.entity.isKind(of: entity.name) : object.entity === entity)
+                && predicate?.evaluate(object) ?? true
+        }
+        if !sortKeys.isEmpty {
+            // Each key's values once per object, not once per comparison: a key path may pass through faults.
+            let keyed = results.map { object in (object, sortKeys.map { $0.path.value(of: object) }) }
+            results = keyed.sorted { a, b in
+                for (position, key) in sortKeys.enumerated() {
+                    let order = Self.order(a.1[position], b.1[position])
+                    if order != .orderedSame { return key.ascending ? order == .orderedAscending : order == .orderedDescending }
+                }
+                return a.0.objectID < b.0.objectID
+            }.map(\.0)
+        } else {
+            results.sort { $0.objectID < $1.objectID }
+        }
+        let start = min(max(0, request.offset), results.count)
+        let end = request.limit.map { min(results.count, start + max(0, $0)) } ?? results.count
+        return Array(results[start..<end])
+    }
+
+    /// Every object of an entity and its subentities.
+    public func fetch(_ entityName: String) throws -> [ManagedObject] {
+        try fetch(FetchRequest(entityName))
+    }
+
+    /// Every object of a typed class's entity and its subentities.
+    ///
+    ///     let departments = try context.fetch(Department.self)
+    @inlinable
+    public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
+        // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
+        // a row does.
+        return try fetch(self.request(for: objectClass, request)).compactMap { $0 as? Object }
+    }
+
+    /// The request of a typed fetch, of the class's entity: its own name is only asked of the class when the request
+    /// names another, since the class's default name is made by reflection (costing about what a fetch by identity
+    /// does).
+    @usableFromInline
+    func request(for objectClass: ManagedObject.Type, _ request: FetchRequest?) -> FetchRequest {
+        guard var request else { return FetchRequest(objectClass.entityName) }
+        if model.entity(named: request.entityName)?.bindings?.objectClass != objectClass {
+            request.entityName = objectClass.entityName
+        }
+        return request
+    }
+
+    /// The number of objects a request matches, after its offset and up to its limit.
+    ///
+    ///     let salesCount = try context.count(FetchRequest("Employee", predicate: FetchKey("department.name") == "Sales"))
+    ///
+    /// - Complexity: One count query over a store without unsaved changes; otherwise what ``fetch(_:)`` costs.
+    public func count(_ request: FetchRequest) throws -> Int {
+        if store != nil, let count = try countInStore(request) { return count }
+        var unsorted = request
+        unsorted.sortedBy = []
+        return try fetch(unsorted).count
+    }
+
+    package static func order(_ a: AttributeValue?, _ b: AttributeValue?) -> ComparisonResult {
+        switch (a, b) {
+        case (nil, nil): .orderedSame
+        case (nil, _): .orderedAscending
+        case (_, nil): .orderedDescending
+        case (let a?, let b?): a.compare(to: b) ?? .orderedSame
+        }
+    }
+}

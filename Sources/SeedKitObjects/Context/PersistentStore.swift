@@ -1,0 +1,256 @@
+import SeedKitModel
+
+/// What a context needs of persistent storage: the rows of a fetch, counts, faults, identity lookups, atomic saves
+/// and transactions. ``SQLiteStore`` implements it; the context writes no SQL.
+///
+///     let context = ObjectContext(model: model, persistentStore: store)
+///     let engineers = try context.fetch(FetchRequest("Employee"))   // store.fetch(_:into:)
+///     try context.save()                                           // store.save(_:)
+///
+/// Calls are per batch, never per row: a store reads a whole fetch, fault or batch of to-one destinations in one
+/// call, writing each row's values straight into a new object's storage (see ``StoredRows``), and saves a whole
+/// change set in one. Nothing in the requirements is specific to SQL: row ids are the objects' permanent
+/// ``ObjectID`` numbers (positive), and row versions count the updates of a row, for conflict detection.
+///
+/// A store is confined to one isolation domain with its contexts.
+package protocol PersistentStore: AnyObject {
+    /// The model whose objects the store holds.
+    var model: EntityModel { get }
+
+    /// Reads the stored objects a fetch asks for into `rows`.
+    ///
+    /// - Returns: Whether the store applied all of the fetch — the predicate, the sort, the offset and the limit — so
+    ///   that the rows are the final result. When false, the rows are candidates: a superset of the rows the
+    ///   predicate holds for (all of its entity's rows at worst), and the context finishes the fetch in memory.
+    func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool
+
+    /// The number of stored objects a fetch's predicate holds for, ignoring its offset and limit; nil when the store
+    /// cannot count them exactly (a condition it cannot run).
+    func count(_ fetch: StoreFetch) throws -> Int?
+
+    /// Reads the rows of a root entity with these row ids, in any order, into `rows`; ids with no row are skipped.
+    func fetchRows(root: String, rowIDs: [Int64], into rows: inout StoredRows) throws
+
+    /// Reads the stored members of a to-many relationship of a stored object, in the relationship's order, into
+    /// `rows`.
+    func fetchMembers(of owner: ManagedObject, relationship index: Int, into rows: inout StoredRows) throws
+
+    /// The row id of the stored object with this identity, or nil.
+    func rowID(of identity: IdentityKey) throws -> Int64?
+
+    /// A stored object's row as the store holds it now, or nil when the row is gone.
+    func storedValues(of object: ManagedObject) throws -> StoredValues?
+
+    /// Writes a change set in one transaction — or, inside a transaction the caller opened with ``write(_:)``, in a
+    /// savepoint of it — and says which row ids and versions the objects now have.
+    ///
+    /// Nothing is written when it throws.
+    ///
+    /// - Throws: ``StoreError`` of kind `conflict` for a row changed in the store since it was fetched, when the
+    ///   merge policy doesn't settle it (see ``StoreChanges/settle(_:slots:stored:rowID:)``); the store's own errors for a
+    ///   failed write.
+    func save(_ changes: StoreChanges) throws -> StoreSaveResult
+
+    /// Runs `body` in one read transaction, so that everything it fetches is one snapshot of the store; inside a
+    /// transaction already, simply runs it.
+    func read<Result>(_ body: () throws -> Result) throws -> Result
+
+    /// Runs `body` in one write transaction that holds the store's write lock from the start, committing when it
+    /// returns and rolling back when it throws. Saves inside `body` join it; inside a transaction already, simply runs
+    /// it.
+    func write<Result>(_ body: () throws -> Result) throws -> Result
+}
+
+/// A fetch as a store runs it: the request resolved against its entity.
+package struct StoreFetch {
+    package var request: FetchRequest
+    package var entity: Entity
+    /// The request's predicate, resolved; nil for every object, and when the store is not to filter: while the
+    /// context has unsaved changes to objects its key paths pass through, stored values would decide wrongly which
+    /// rows are candidates.
+    package var predicate: ResolvedPredicate?
+    /// The request's sort keys, resolved.
+    package var sortKeys: [(path: AttributePath, ascending: Bool)]
+    /// Whether the result may be final: false while the context has unsaved changes, which the store cannot see,
+    /// so that sorting and limiting are left to the context.
+    package var mayBeFinal: Bool
+}
+
+/// The objects of the rows a store reads: the registered object of a row the context has, else a new object that
+/// the store fills and the context registers.
+///
+///     while let rowID = cursor.next() {
+///         guard rows.isNew(rowID: rowID) else { continue }       // registered (kept in `objects`) or deleted
+///         let object = rows.makeObject(entity, rowID: rowID, version: version)
+///         object.attributeValues.withUnsafeMutableBufferPointer { … }   // straight from the cursor
+///         rows.add(object)
+///     }
+///
+/// One value reads the rows of one root entity.
+///
+/// - Complexity: O(1) per row besides filling it: a registry lookup by row id, and an identity index insertion.
+package struct StoredRows {
+    package let context: ObjectContext
+    /// The root entity whose rows are read.
+    package let root: String
+    private let table: RowTable
+    private let deletedRowIDs: Set<Int64>
+    /// The objects of the rows read so far, in the order read; deleted ones left out.
+    package private(set) var objects: [ManagedObject] = []
+
+    init(context: ObjectContext, root: String) {
+        self.context = context
+        self.root = root
+        table = context.registered.table(named: root)
+        deletedRowIDs = Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
+    }
+
+    /// Whether the row needs a new object. When the context has the row's object registered, it goes to
+    /// ``objects`` as it is, unsaved changes kept; a row whose object the context deleted is left out.
+    package mutating func isNew(rowID: Int64) -> Bool {
+        if let registered = table[rowID] {
+            objects.append(registered)
+            return false
+        }
+        return deletedRowIDs.isEmpty || !deletedRowIDs.contains(rowID)
+    }
+
+    /// A new object of `entity` for a row, of its bound class, with the row's id and version: the store fills its
+    /// ``ManagedObject/attributeValues`` and ``ManagedObject/faults``, then gives it to ``add(_:)``.
+    package func makeObject(_ entity: Entity, rowID: Int64, version: Int64) -> ManagedObject {
+        let object = context.instantiate(entity)
+        object.objectID = ObjectID(entityName: root, number: rowID)
+        object.rowVersion = version
+        return object
+    }
+
+    /// Registers a filled object and keeps it in ``objects``.
+    package mutating func add(_ object: ManagedObject) {
+        table[object.objectID.number] = object
+        if let identity = object.identityValues { context.index(object, identity: identity) }
+        objects.append(object)
+    }
+}
+
+/// A row's values as the store holds them.
+package struct StoredValues {
+    package var version: Int64
+    /// Per attribute of the object's entity.
+    package var attributes: [AttributeValue?]
+    /// Per relationship: the destination row id of a to-one; nil for none and for to-many.
+    package var foreignKeys: [Int64?]
+
+    package init(version: Int64, attributes: [AttributeValue?], foreignKeys: [Int64?]) {
+        self.version = version
+        self.attributes = attributes
+        self.foreignKeys = foreignKeys
+    }
+}
+
+/// The unsaved changes of a context, for a store to write.
+package struct StoreChanges {
+    /// Objects to insert, in insertion order; their ids are temporary (negative).
+    package var inserted: [ManagedObject]
+    /// Stored objects with changed properties (see ``changedColumns(of:)``).
+    package var updated: [ManagedObject]
+    /// Stored objects to delete.
+    package var deleted: [ManagedObject]
+    package var mergePolicy: MergePolicy
+    /// Called with the number of inserted objects written so far and their total, every thousand or so objects.
+    package var insertionProgress: ((Int, Int) -> Void)?
+
+    /// The changed properties of an updated object that live in its row — attributes, then to-one relationships —
+    /// as change slots (see ``Entity/propertyName(slot:)``).
+    package func changedColumns(of object: ManagedObject) -> [Int] {
+        let entity = object.entity
+        let attributeCount = entity.attributes.count
+        return object.changedSlots.indices.filter { slot in
+            object.changedSlots[slot] && (slot < attributeCount || !entity.relationships[slot - attributeCount].isToMany)
+        }
+    }
+
+    /// What to write of an updated object whose row changed in the store since it was fetched, by the merge policy:
+    /// the slots to write without checking the version again, and the stored attribute values the object adopts.
+    ///
+    /// - Parameters:
+    ///   - slots: The ``changedColumns(of:)`` of `object`.
+    ///   - stored: The row as stored now; nil when it is gone.
+    ///   - rowID: The row id of an object, new or stored.
+    /// - Throws: ``StoreError`` of kind `conflict` when the row is gone, or under ``MergePolicy/rejectConflicts``.
+    package func settle(
+        _ object: ManagedObject, slots: [Int], stored: StoredValues?, rowID: (ManagedObject?) -> Int64?
+    ) throws -> (slots: [Int], adoptions: [(slot: Int, value: AttributeValue?)]) {
+        let entity = object.entity
+        let attributeCount = entity.attributes.count
+        guard let stored else {
+            throw StoreError(
+                .conflict, object: object.description, keys: object.changedKeys.sorted(),
+                "the row was deleted from the store since the object was fetched")
+        }
+        let changedInStore = slots.filter { slot in
+            guard slot < attributeCount else {
+                return stored.foreignKeys[slot - attributeCount] != rowID(object.snapshotObject(at: slot - attributeCount))
+            }
+            return stored.attributes[slot] != object.snapshot?.attributes[slot]
+        }
+        switch mergePolicy {
+        case .rejectConflicts:
+            let keys = changedInStore.isEmpty
+                ? object.changedKeys.sorted() : changedInStore.map { entity.propertyName(slot: $0) }
+            throw StoreError(
+                .conflict, object: object.description, keys: keys,
+                "the row changed in the store since it was fetched (version \(stored.version), fetched at "
+                    + "\(object.rowVersion))")
+        case .inMemoryWins:
+            return (slots, [])
+        case .storeWins:
+            // Relationships keep their in-memory value: adopting a stored one would have to relink inverses.
+            let adopted = changedInStore.filter { $0 < attributeCount }
+            return (
+                slots.filter { !adopted.contains($0) }, adopted.map { ($0, stored.attributes[$0]) }
+            )
+        }
+    }
+
+    /// The error of a deletion refused because the row changed in the store since it was fetched.
+    package func deletionConflict(_ object: ManagedObject, stored: StoredValues) -> StoreError {
+        StoreError(
+            .conflict, object: object.description,
+            "cannot delete: the row changed in the store since it was fetched (version \(stored.version), fetched at "
+                + "\(object.rowVersion))")
+    }
+}
+
+/// What a save gave the objects it wrote.
+package struct StoreSaveResult {
+    /// The permanent row id of each inserted object, in the order of ``StoreChanges/inserted``; each has version 1.
+    package var rowIDs: [Int64]
+    /// The new row version of each updated object that had columns to write.
+    package var versions: [(object: ManagedObject, version: Int64)]
+    /// Stored attribute values updated objects adopt under ``MergePolicy/storeWins``.
+    package var adoptions: [(object: ManagedObject, slot: Int, value: AttributeValue?)]
+
+    package init(
+        rowIDs: [Int64], versions: [(object: ManagedObject, version: Int64)],
+        adoptions: [(object: ManagedObject, slot: Int, value: AttributeValue?)]
+    ) {
+        self.rowIDs = rowIDs
+        self.versions = versions
+        self.adoptions = adoptions
+    }
+}
+
+extension Entity {
+    /// The name of the property at a change slot: attributes, then relationships.
+    package func propertyName(slot: Int) -> String {
+        slot < attributes.count ? attributes[slot].name : relationships[slot - attributes.count].name
+    }
+}
+
+extension ManagedObject {
+    /// The object a to-one relationship pointed to at the last save.
+    package func snapshotObject(at index: Int) -> ManagedObject? {
+        guard case .toOne(let target)? = snapshot?.relationships[index] else { return nil }
+        return target
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SeedKitJSON
+import SeedKitSupport
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// Locates the problems of template files: a file and a JSON Pointer become `file:line:column`.
+///
+///     let locator = IssueLocator(files: set.files, directory: set.directory)
+///     locator.issue(.unknownKey, file: 3, pointer: pointer, isAtKey: false, message: "…")   // staff/ann.template:4:7: /name: …
+///
+/// Reading lets each file's bytes go once its records are made, so a file is parsed again only to locate a problem
+/// in it, and read again from disk only if its bytes are gone — and only when it is still the file the walk found,
+/// with the hash it was read with, so that a location never points into other contents.
+final class IssueLocator {
+    private struct FileInfo {
+        let path: String
+        let displayPath: String
+        let hash: String
+        let identity: FileIdentity?
+        var bytes: [UInt8]
+    }
+
+    private var files: [FileInfo]
+    private var documents: [Int: JSONDocument?] = [:]
+
+    init(files: [TemplateSet.File], directory: URL) {
+        self.files = files.map {
+            FileInfo(
+                path: directory.appendingPathComponent($0.relativePath).path, displayPath: $0.displayPath, hash: $0.hash,
+                identity: $0.identity, bytes: $0.bytes)
+        }
+    }
+
+    /// Lets the files' bytes go: a problem found later reads its file again.
+    func releaseContents() {
+        for index in files.indices { files[index].bytes = [] }
+    }
+
+    var fileCount: Int { files.count }
+
+    /// The path of a file as shown.
+    func path(of file: Int) -> String { files[file].displayPath }
+
+    /// A located issue; without line and column when the file cannot be read again unchanged.
+    func issue(_ code: Diagnostic.Code, file: Int, pointer: JSONPointer, isAtKey: Bool, message: String) -> Diagnostic {
+        let document = self.document(file)
+        var location: SourceLocation?
+        if let document {
+            if isAtKey { location = document.locationOfKey(pointer) }
+            var current: JSONPointer? = pointer
+            while location == nil, let candidate = current {
+                location = document.location(of: candidate)
+                current = candidate.parent
+            }
+        }
+        return Diagnostic(
+            code, file: files[file].displayPath, line: location?.line, column: location?.column, pointer: pointer,
+            message: message)
+    }
+
+    /// The place of a value, for a diagnostic that names a second place.
+    func place(file: Int, pointer: JSONPointer) -> Diagnostic.Place {
+        let issue = issue(Diagnostic.Code(rawValue: ""), file: file, pointer: pointer, isAtKey: false, message: "")
+        return Diagnostic.Place(file: issue.file, line: issue.line, column: issue.column, pointer: pointer)
+    }
+
+    private func document(_ file: Int) -> JSONDocument? {
+        if let document = documents[file] { return document }
+        var bytes = files[file].bytes
+        if bytes.isEmpty,
+            case .success(let read) = TemplateSet.contents(ofFile: files[file].path, expecting: files[file].identity),
+            StableHash.hex(of: read) == files[file].hash
+        {
+            bytes = read
+        }
+        let document = bytes.isEmpty ? nil : try? JSONDocument(parsing: bytes, file: files[file].displayPath)
+        documents[file] = document
+        return document
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// What the seeder last wrote to a store, kept in the store and written in the same transaction as the rows: the
+/// template set's fingerprint, each file's hash and stamp, and for each seeded object its key, row and the hash of
+/// each slot's value as written.
+///
+///     let ledger = try Seeder(storePath: "seed.sqlite").ledger()
+///     ledger.fingerprint          // nil before the first seed
+///     ledger.objectCounts         // ["Department": 2, "Employee": 3, …]
+///
+/// The slot hashes are what let a later seed tell, property by property, what the application changed since (the
+/// stored value no longer hashes to what the seeder wrote) from what the templates changed (the template's value
+/// no longer does): a template change to a property the application left alone is applied, and only a property both
+/// changed is a conflict. Hashes are recorded under the property's name, so that a property the model gains, loses
+/// or renames (through its aliases) leaves the others' comparisons as they were.
+///
+/// The ledger is a few sections in the store's ledger storage (``RowStore``): `set` (the fingerprint, time, template
+/// directory and object counts, as JSON), `files` (each file's path, hash and stamp) and one `entity:<Name>` per
+/// entity (its slot names, then each object's key, row id and slot hashes); packed by ``sections(schema:adding:templates:)``. A store whose
+/// ledger cannot be read — damaged, or written by an earlier development version in another form — is refused with
+/// the way forward: `seed --force` seeds over it, or the store is deleted and seeded afresh.
+public struct SeedLedger: Sendable {
+    /// The fingerprint of the set last applied; nil when nothing was ever seeded.
+    public var fingerprint: String?
+    /// When the set was last applied, UTC, `2024-05-01 09:30:00`.
+    public var appliedAt: String?
+    /// The template directory as given to the run that applied it.
+    public var templates: String?
+    /// The hash of each file of the set, by relative path.
+    public var files: [String: String] = [:]
+    /// The number of seeded objects of each entity.
+    public var objectCounts: [String: Int] = [:]
+    /// The stamps the files had when read, by relative path (see ``TemplateSet/Stamp``).
+    var fileStamps: [String: String] = [:]
+    /// Every seeded object; read only when asked for (``read(from:schema:)``).
+    private(set) var entries: [Entry] = []
+    /// Every entry's slot hashes, each entry's at ``Entry/hashes``: one array for the whole ledger.
+    private(set) var hashes: [UInt64] = []
+
+    /// One seeded object.
+    struct Entry: Sendable {
+        var key: SeedKey
+        /// The entity's ordinal in the schema the ledger was read with.
+        var entity: Int32
+        var rowID: Int64
+        /// Where its slot hashes start in ``SeedLedger/hashes``: per slot of the entity (``EntitySlots``), the hash of
+        /// the value written.
+        var hashes: Int
+        var hashCount: Int32
+    }
+
+    /// An entry's slot hashes.
+    func hashes(of entry: Entry) -> ArraySlice<UInt64> { hashes[entry.hashes..<entry.hashes + Int(entry.hashCount)] }
+
+    /// Adds an entry with these slot hashes.
+    mutating func append(key: SeedKey, entity: Int32, rowID: Int64, hashes slotHashes: some Collection<UInt64>) {
+        entries.append(Entry(key: key, entity: entity, rowID: rowID, hashes: hashes.count, hashCount: Int32(slotHashes.count)))
+        hashes.append(contentsOf: slotHashes)
+    }
+
+    /// Adds an entry of another ledger, with its hashes.
+    mutating func append(_ entry: Entry, of ledger: SeedLedger) {
+        append(key: entry.key, entity: entry.entity, rowID: entry.rowID, hashes: ledger.hashes(of: entry))
+    }
+
+    mutating func reserveCapacity(entries count: Int, hashes hashCount: Int) {
+        entries.reserveCapacity(count)
+        hashes.reserveCapacity(hashCount)
+    }
+
+    public init() {}
+
+    /// The ledger sections, by name.
+    static let setSection = "set"
+    static let filesSection = "files"
+    static let entityPrefix = "entity:"
+
+    /// The ledger's summary: fingerprint, files and counts, without the objects.
+    ///
+    /// - Throws: ``SeedError`` when the ledger cannot be read.
+    /// - Complexity: O(*f*) in the number of files.
+    static func summary(from store: RowStore) throws -> SeedLedger {
+        try SeedLedger(sections: store.ledgerSections(named: [setSection, filesSection]), schema: nil)
+    }
+
+    /// The record of the set last applied (fingerprint, counts, when and from where), reading neither its files nor
+    /// its objects: what tells a launch that the store holds its set.
+    static func setRecord(from store: RowStore) throws -> SeedLedger {
+        try SeedLedger(sections: store.ledgerSections(named: [setSection]), schema: nil)
+    }
+
+    /// The fingerprint of the set last applied, reading nothing else; nil when nothing was ever seeded.
+    static func fingerprint(in store: RowStore) throws -> String? {
+        try setRecord(from: store).fingerprint
+    }
+
+    /// The whole ledger, its objects' slots laid out as `schema` lays out their entities.
+    ///
+    /// - Complexity: O(*n*) in the number of objects and their slots.
+    static func read(from store: RowStore, schema: SeedSchema) throws -> SeedLedger {
+        try SeedLedger(sections: store.ledgerSections(named: nil), schema: schema)
+    }
+
+    /// Reads the sections; with a schema, the objects too.
+    init(sections: [String: [UInt8]], schema: SeedSchema?) throws {
+        if let set = sections[Self.setSection] { try readSet(set) }
+        if let files = sections[Self.filesSection] { try readFiles(files) }
+        guard let schema else { return }
+        for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
+            try readEntries(bytes, entityName: String(name.dropFirst(Self.entityPrefix.count)), schema: schema)
+        }
+    }
+
+    /// The error of a ledger that cannot be read, with what to do about it.
+    static func unreadable(_ reason: String) -> SeedError {
+        SeedError(
+            "the store's seed ledger cannot be read (\(reason)); it may have been written by an earlier development version "
+                + "of SeedKit or damaged. Seed over it with --force (the templates' values replace the application's "
+                + "changes, and the ledger is written anew), or delete the store and seed it afresh")
+    }
+}
+
+extension SeedLedger {
+    // MARK: Set
+
+    private mutating func readSet(_ bytes: [UInt8]) throws {
+        guard case .object(let members)? = try? JSONDocument(parsing: bytes).value,
+            members["formatVersion"]?.numberValue?.int64Value == Int64(Self.formatVersion)
+        else {
+            throw Self.unreadable("its set record is not of format version \(Self.formatVersion)")
+        }
+        fingerprint = members["fingerprint"]?.stringValue
+        appliedAt = members["appliedAt"]?.stringValue
+        templates = members["templates"]?.stringValue
+        if case .object(let counts)? = members["counts"] {
+            for (entity, count) in counts { objectCounts[entity] = count.numberValue?.int64Value.map(Int.init) ?? 0 }
+        }
+    }
+
+    /// The version of the ledger's form this SeedKit writes and reads.
+    static let formatVersion = 2
+
+    func setBytes() -> [UInt8] {
+        var counts = JSONObject()
+        for (entity, count) in objectCounts.sorted(by: { $0.key < $1.key }) { counts[entity] = .number(JSONNumber(Int64(count))) }
+        let set: JSON = .object([
+            "formatVersion": .number(JSONNumber(Int64(Self.formatVersion))), "fingerprint": fingerprint.map(JSON.string) ?? .null,
+            "appliedAt": appliedAt.map(JSON.string) ?? .null, "templates": templates.map(JSON.string) ?? .null,
+            "counts": .object(counts),
+        ])
+        return set.serialized(style: .canonical)
+    }
+
+    // MARK: Files
+
+    private mutating func readFiles(_ bytes: [UInt8]) throws {
+        // Counted first, so that the tables are sized once: a set of 200,000 files grew them a dozen times.
+        var counter = LedgerReader(bytes: bytes, section: Self.filesSection), count = 0
+        while !counter.isAtEnd {
+            for _ in 0..<3 { try counter.skipText() }
+            count += 1
+        }
+        files.reserveCapacity(count)
+        fileStamps.reserveCapacity(count)
+        var reader = LedgerReader(bytes: bytes, section: Self.filesSection)
+        while !reader.isAtEnd {
+            let path = try reader.text()
+            files[path] = try reader.text()
+            let stamp = try reader.text()
+            if !stamp.isEmpty { fileStamps[path] = stamp }
+        }
+    }
+
+    // MARK: Objects
+
+    /// Reads one entity's entries, mapping its slot names and entity name to the schema's by name and alias; the
+    /// entries of an entity the model no longer has are dropped with it.
+    private mutating func readEntries(_ bytes: [UInt8], entityName: String, schema: SeedSchema) throws {
+        guard let entity = schema.ordinal(of: entityName)
+            ?? schema.model.entities.firstIndex(where: { $0.declaration.aliases.contains(entityName) })
+        else { return }
+        let slots = schema.entities[entity]
+        var reader = LedgerReader(bytes: bytes, section: Self.entityPrefix + entityName)
+        let names = try (0..<reader.count()).map { _ in try reader.text() }
+        // Where each recorded hash goes; a slot no hash was recorded for gets the hash of what a migration leaves in
+        // it: its default, null, or no members.
+        let targets = names.map { slots.slot(named: $0) }
+        let fresh = (0..<slots.slotCount).map { SlotHash.migrated(slot: $0, of: slots) }
+        let count = try reader.count()
+        entries.reserveCapacity(entries.count + count)
+        hashes.reserveCapacity(hashes.count + count * slots.slotCount)
+        for _ in 0..<count {
+            let kind = try reader.byte()
+            guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
+            let root = keyKind == .identity ? slots.entity.rootName : try reader.text()
+            let key = SeedKey(kind: keyKind, root: root, text: try reader.text())
+            let rowID = Int64(bitPattern: try reader.varint())
+            let start = hashes.count
+            hashes.append(contentsOf: fresh)
+            for target in targets {
+                let hash = try reader.word()
+                if let target { hashes[start + target] = hash }
+            }
+            entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(fresh.count)))
+        }
+        guard reader.isAtEnd else { throw Self.unreadable("bytes after the last entry of \(entityName)") }
+    }
+}
+
+/// Reads a ledger section front to back, every read checked against its end.
+struct LedgerReader {
+    private let bytes: [UInt8]
+    private let section: String
+    private var offset = 0
+
+    init(bytes: [UInt8], section: String) {
+        self.bytes = bytes
+        self.section = section
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw damage("it ends in the middle of an entry") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func varint() throws -> UInt64 {
+        var value: UInt64 = 0
+        for shift in stride(from: 0, to: 64, by: 7) {
+            let byte = try byte()
+            value |= UInt64(byte & 0x7f) << UInt64(shift)
+            if byte < 0x80 { return value }
+        }
+        throw damage("a number longer than 64 bits")
+    }
+
+    mutating func count() throws -> Int {
+        let value = try varint()
+        guard value <= UInt64(bytes.count) else { throw damage("a count larger than the section") }
+        return Int(value)
+    }
+
+    mutating func text() throws -> String {
+        let length = try count()
+        guard length <= bytes.count - offset else { throw damage("a text runs past its end") }
+        let utf8 = bytes[offset..<offset + length]
+        offset += length
+        let text = String(decoding: utf8, as: UTF8.self)
+        // Decoding repairs invalid UTF-8, which then reads back as other bytes.
+        guard text.hasSameBytes(as: utf8) else { throw damage("a text is not UTF-8") }
+        return text
+    }
+
+    /// Steps over a text without decoding it.
+    mutating func skipText() throws {
+        let length = try count()
+        guard length <= bytes.count - offset else { throw damage("a text runs past its end") }
+        offset += length
+    }
+
+    mutating func word() throws -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw damage("it ends in the middle of a hash") }
+        var value: UInt64 = 0
+        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << UInt64(8 * shift) }
+        offset += 8
+        return value
+    }
+
+    private func damage(_ problem: String) -> SeedError {
+        SeedLedger.unreadable("section \(section): \(problem)")
+    }
+}

@@ -1,0 +1,98 @@
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// The resolve stage's output: every object of the templates once, however many records state it, with its
+/// attribute values and its relationship facts in the slots that store them (``SeedSchema``), and every problem.
+///
+///     let resolved = SeedResolver.resolve(files, schema: schema, locator: locator, lookUp: lookUp)
+///     resolved.toOne(of: 0, at: 0)?.target          // the object a to-one names, or -1 for null
+///
+/// The objects' values and facts live in arrays of the whole set, each object holding where its own start, so that
+/// a set of many objects is a few allocations.
+struct SeedObjects: Sendable {
+    var objects: [SeedObject] = []
+    /// Every object's attribute values, each object's at ``SeedObject/values``, one per attribute of its entity: the
+    /// value stated, or nil (stated null, or not stated as ``SeedObject/stated`` says).
+    var values: [AttributeValue?] = []
+    /// Every object's to-one facts, each object's at ``SeedObject/toOnes``, one per to-one slot of its entity; nil
+    /// where no statement says.
+    var toOnes: [ToOneFact?] = []
+    /// Every object's join lists, each object's at ``SeedObject/joins``, one per join slot of its entity: the members
+    /// stated (objects, in first-stated order), or nil where no statement says.
+    var joins: [[Int32]?] = []
+    /// For each file, the object each of its records states.
+    var recordObjects: [[Int32]] = []
+    /// Every problem, located; nothing may be written when there is one.
+    var issues: [Diagnostic] = []
+
+    func value(of object: Int, at attribute: Int) -> AttributeValue? { values[Int(objects[object].values) + attribute] }
+
+    func toOne(of object: Int, at slot: Int) -> ToOneFact? { toOnes[Int(objects[object].toOnes) + slot] }
+
+    func join(of object: Int, at slot: Int) -> [Int32]? { joins[Int(objects[object].joins) + slot] }
+}
+
+/// One object of the templates.
+struct SeedObject: Sendable {
+    /// The entity's ordinal in the ``SeedSchema``; the most specific any statement names.
+    var entity: Int32
+    /// Its root entity and identity values, else its `"$id"`, else where it is stated; nil for an object without
+    /// either that an owner holds, which is known by its owner and place (see ``owner``).
+    var key: SeedKey?
+    /// The first record that states it; nil for an object of the store that the templates only reference.
+    var definition: RecordReference?
+    /// Where its attribute values start in ``SeedObjects/values``.
+    var values: Int32
+    var stated = AttributeMask()
+    /// Where its to-one facts start in ``SeedObjects/toOnes``.
+    var toOnes: Int32 = 0
+    /// Where its join lists start in ``SeedObjects/joins``.
+    var joins: Int32 = 0
+    /// The object that owns it, or -1.
+    var owner: Int32 = -1
+    /// The relationship of the owner that owns it, and its place among what that relationship owns.
+    var ownerRelationship: Int32 = -1
+    var ownerPosition: Int32 = 0
+    /// For an object of the store that the templates only reference: its row.
+    var storedRowID: Int64?
+}
+
+/// A to-one fact: the target object (-1 for null), its place in the target's ordered list when the inverse is one,
+/// and the link that stated it.
+struct ToOneFact: Sendable {
+    var target: Int32
+    var position: Int32 = -1
+    let link: LinkReference
+}
+
+/// A link of a record: the file, the record and the link's index among the file's links.
+struct LinkReference: Sendable {
+    let file: Int32
+    let record: Int32
+    let link: Int32
+}
+
+/// A record of one file.
+struct RecordReference: Sendable, Hashable {
+    let file: Int32
+    let record: Int32
+}
+
+/// A place in a template: a record (or the top of the file, record -1) and JSON Pointer tokens below it.
+struct StatementPlace: Sendable {
+    let file: Int32
+    let record: Int32
+    var path: [String] = []
+}
+
+/// An object of the store that a key names, found by the resolve stage's lookup.
+struct StoredObject: Sendable {
+    /// The entity's ordinal in the ``SeedSchema``.
+    let entity: Int32
+    let rowID: Int64
+}

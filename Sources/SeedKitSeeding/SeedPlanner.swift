@@ -1,0 +1,603 @@
+import Dispatch
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// The plan stage of seeding: each object of the templates compared with the ledger and the stored row, slot by
+/// slot, into what to insert, update, leave and keep, and what the templates no longer hold (``SeedPlan``).
+///
+///     let plan = try SeedPlanner.plan(objects, schema: schema, ledger: ledger, store: store, options: options)
+///     plan.counts["Employee"]?.updated
+///
+/// An object is matched to a row by identity (the store's identity index), else by the ledger's key (`"$id"`,
+/// place, or for an owned object its owner's row and place there). Then, for each slot, three hashes: the
+/// template's value (T), what the seeder last wrote (L, the ledger's) and what the row holds (S, read only where
+/// T ≠ L):
+///
+/// - T = L: the templates did not change it; whatever the application did stays.
+/// - T ≠ L, S = L: the application did not change it; the template's value is written.
+/// - T ≠ L, S ≠ L, S ≠ T: both changed it: a conflict, kept unless `force`.
+///
+/// A row the templates meet but the ledger does not know (data the store had before seeding) takes the slots the
+/// templates state and keeps the others. A row the ledger knows whose object the templates no longer hold is
+/// reported; `prune` deletes it unless the application changed it (or `force`). An owned object its owner no longer
+/// holds is deleted with the owner's statement, unless the application changed it.
+///
+/// - Complexity: O(*n*) in the objects and slots, plus the store reads: identity lookups for objects with identity,
+///   and the rows of objects whose template changed.
+struct SeedPlanner {
+    private let schema: SeedSchema
+    private let resolved: SeedObjects
+    private var objects: [SeedObject] { resolved.objects }
+    private let ledger: SeedLedger
+    private let store: RowStore?
+    private let options: SeedOptions
+
+    private var plan: SeedPlan
+    /// The ledger entry each object was matched to, or -1.
+    private var entries: [Int32]
+    private var ledgerIndex: [SeedKey: Int32] = [:]
+    /// Per root, the next row id for a new row.
+    private var nextRowIDs: [Int64]
+    /// Stored rows read so far, by root and row id.
+    private var storedRows: [Int: [Int64: StoredRow]] = [:]
+    /// Rows known to be gone, by root.
+    private var goneRows: [Int: Set<Int64>] = [:]
+    private var storedJoins: [String: [Int64: [Int64]]] = [:]
+    private var hasher = SlotHasher()
+
+    static func plan(
+        _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions
+    ) throws -> SeedPlan {
+        var planner = try SeedPlanner(set: objects, schema: schema, ledger: ledger, store: store, options: options)
+        try planner.match()
+        try planner.decide()
+        try planner.settleStaleEntries()
+        planner.plan.keptObjects.sort()
+        return planner.plan
+    }
+
+    private init(set: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions) throws {
+        self.schema = schema
+        self.resolved = set
+        let objects = set.objects
+        self.ledger = ledger
+        self.store = store
+        self.options = options
+        plan = SeedPlan(objectCount: objects.count)
+        entries = Array(repeating: -1, count: objects.count)
+        ledgerIndex.reserveCapacity(ledger.entries.count)
+        for (index, entry) in ledger.entries.enumerated() { ledgerIndex[entry.key] = Int32(index) }
+        nextRowIDs = try schema.roots.map { root in try (store?.largestRowID(root: root) ?? 0) + 1 }
+    }
+
+    // MARK: Matching
+
+    /// Finds each object's row: by identity in the store, else through the ledger; owners come before what they own.
+    private mutating func match() throws {
+        var identities: [Int: [(object: Int, values: [AttributeValue])]] = [:]
+        for (index, object) in objects.enumerated() {
+            guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
+            let slots = schema.entities[Int(object.entity)]
+            // A table without rows has nothing to find.
+            guard nextRowIDs[slots.root] > 1 else { continue }
+            let values = slots.entity.identityIndices.map { resolved.value(of: index, at: $0)! }
+            identities[slots.root, default: []].append((index, values))
+        }
+        var found: [Int: StoredIdentity] = [:]
+        if let store {
+            for (root, asked) in identities {
+                for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: schema.roots[root])) {
+                    if let row { found[ask.object] = row }
+                }
+            }
+        }
+        for (index, object) in objects.enumerated() {
+            let root = schema.entities[Int(object.entity)].root
+            var key = object.key
+            if key == nil, object.owner >= 0 { key = ownedKey(index) }
+            let entry = key.flatMap { ledgerIndex[$0] } ?? -1
+            if let rowID = object.storedRowID ?? found[index]?.rowID {
+                plan.rowIDs[index] = rowID
+                // An object the templates only reference takes only what they state about it.
+                if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, object.definition != nil {
+                    entries[index] = entry
+                    plan.actions[index] = .update
+                } else {
+                    if entry >= 0 { plan.consumedEntries.insert(entry) }
+                    plan.actions[index] = .merge
+                }
+            } else if entry >= 0, object.key?.kind != .identity {
+                // Known by its key in the ledger: its row, unless it turns out to be gone.
+                entries[index] = entry
+                plan.rowIDs[index] = ledger.entries[Int(entry)].rowID
+                plan.actions[index] = .update
+            } else if entry >= 0, !options.force {
+                // Seeded once and deleted by the application since: its deletion is a change like any other.
+                entries[index] = entry
+                plan.actions[index] = .kept
+                plan.rowIDs[index] = -1
+                plan.deletedByApplication.insert(index)
+            } else {
+                if entry >= 0 { plan.consumedEntries.insert(entry) }
+                plan.actions[index] = .insert
+                plan.rowIDs[index] = nextRowIDs[root]
+                nextRowIDs[root] += 1
+            }
+        }
+    }
+
+    /// The key of an object without identity that an owner holds: the owner's row (or, for an owner the application
+    /// deleted, the row it had), the relationship and the place.
+    private func ownedKey(_ index: Int) -> SeedKey? {
+        let object = objects[index]
+        let owner = Int(object.owner)
+        let ownerRow = plan.rowIDs[owner] > 0 ? plan.rowIDs[owner] : entries[owner] >= 0 ? ledger.entries[Int(entries[owner])].rowID : nil
+        guard let ownerRow else { return nil }
+        let ownerSlots = schema.entities[Int(objects[owner].entity)]
+        return SeedKey(
+            ownedBy: schema.roots[ownerSlots.root], row: ownerRow,
+            relationship: ownerSlots.entity.relationships[Int(object.ownerRelationship)].name, position: object.ownerPosition)
+    }
+
+    // MARK: Deciding
+
+    private mutating func decide() throws {
+        // Rows found gone while deciding change the row ids others point to: decided again, until none is found.
+        while true {
+            var reads: [Int: [Int64]] = [:]
+            let actions = plan.actions
+            let hashes = templates.hashes { actions[$0] == .update || actions[$0] == .merge }
+            for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
+                let root = schema.entities[Int(objects[index].entity)].root
+                if plan.actions[index] == .merge || ledger.entries[Int(entries[index])].entity != objects[index].entity
+                    || !hashes[index].elementsEqual(ledger.hashes(of: ledger.entries[Int(entries[index])]))
+                {
+                    if storedRows[root]?[plan.rowIDs[index]] == nil, goneRows[root]?.contains(plan.rowIDs[index]) != true {
+                        reads[root, default: []].append(plan.rowIDs[index])
+                    }
+                }
+            }
+            try read(reads)
+            var changed = false
+            for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
+                let root = schema.entities[Int(objects[index].entity)].root
+                guard goneRows[root]?.contains(plan.rowIDs[index]) == true else { continue }
+                changed = true
+                if options.force || plan.actions[index] == .merge {
+                    plan.actions[index] = .insert
+                    plan.rowIDs[index] = nextRowIDs[root]
+                    nextRowIDs[root] += 1
+                } else {
+                    plan.actions[index] = .kept
+                    plan.rowIDs[index] = -1
+                    plan.deletedByApplication.insert(index)
+                }
+            }
+            if changed { continue }
+            // Inserted objects join the ledger when it is packed.
+            let inserted = plan.actions.lazy.filter { $0 == .insert }.count
+            plan.ledger.reserveCapacity(
+                entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
+            for index in objects.indices { decide(index, hashes: hashes[index]) }
+            return
+        }
+    }
+
+    /// Decides one object once every row id is settled.
+    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>) {
+        let object = objects[index]
+        let slots = schema.entities[Int(object.entity)]
+        let entityName = slots.entity.name
+        // An owned object's key names its owner's row, settled by now.
+        let key = object.key ?? ownedKey(index)
+        switch plan.actions[index] {
+        case .insert:
+            plan.counts[entityName, default: .init()].inserted += 1
+            // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
+            plan.insertions.objects.append(Int32(index))
+            if object.key == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
+        case .kept:
+            plan.counts[entityName, default: .init()].kept += 1
+            plan.keptObjects.append(describe(index))
+            plan.ledger.append(ledger.entries[Int(entries[index])], of: ledger)
+        case .update, .merge:
+            let root = slots.root
+            let template = Array(precomputed)
+            let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
+            guard let stored = storedRows[root]?[plan.rowIDs[index]] else {
+                // Not read: the templates did not change it.
+                plan.counts[entityName, default: .init()].unchanged += 1
+                plan.ledger.append(entry!, of: ledger)
+                return
+            }
+            let storedHashes = self.storedHashes(stored, slots: slots)
+            let isMerge = plan.actions[index] == .merge
+            var written: [Int] = []
+            // What the seeder last wrote, slot by slot as the template's class lays them out (a slot that class has
+            // and the seeded one did not: what the row holds).
+            var recorded = entry.map { hashes(of: $0, laidOutAs: slots, else: storedHashes) } ?? storedHashes
+            var conflicts = 0
+            var classChanges = false, classConflicts = false
+            if stored.entity != entityName {
+                // Another class than the row's: applied unless the application changed the class itself.
+                let seededClass = entry.map { schema.entities[Int($0.entity)].entity.name }
+                if isMerge || options.force || seededClass == stored.entity {
+                    classChanges = true
+                    plan.entityChanges.insert(index)
+                } else {
+                    // The application made it another kind of object: kept whole.
+                    classConflicts = true
+                    conflicts += 1
+                    plan.conflicts.append(
+                        SeedConflict(object: describe(index), property: "class", templateValue: entityName, storeValue: stored.entity))
+                }
+            }
+            for slot in 0..<slots.slotCount where !classConflicts {
+                if isMerge {
+                    // Data the store had: the slots the templates state join it, the others stay.
+                    guard options.force || isStated(slot, of: index, slots: slots) else {
+                        recorded[slot] = storedHashes[slot]
+                        continue
+                    }
+                    if template[slot] != storedHashes[slot] { written.append(slot) }
+                    recorded[slot] = template[slot]
+                } else if template[slot] == recorded[slot] {
+                    // The templates did not change it: whatever the application did stays.
+                } else if storedHashes[slot] == template[slot] {
+                    recorded[slot] = template[slot]
+                } else if storedHashes[slot] == recorded[slot] || options.force {
+                    written.append(slot)
+                    recorded[slot] = template[slot]
+                } else {
+                    conflicts += 1
+                    plan.conflicts.append(conflict(index, slot: slot, stored: stored))
+                }
+            }
+            plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
+            if !written.isEmpty || classChanges {
+                plan.written[Int32(index)] = written
+                plan.actions[index] = .update
+                plan.counts[entityName, default: .init()].updated += 1
+            } else if conflicts > 0 {
+                plan.actions[index] = .kept
+                plan.counts[entityName, default: .init()].kept += 1
+            } else {
+                plan.actions[index] = .unchanged
+                plan.counts[entityName, default: .init()].unchanged += 1
+            }
+            if conflicts > 0 { plan.keptObjects.append(describe(index)) }
+        case .unchanged:
+            break
+        }
+    }
+
+    /// A ledger entry's slot hashes laid out as `slots` lays out an entity's, by slot name: for an object whose
+    /// class the templates changed; a slot the entry's class has not takes `fallback`'s hash.
+    private func hashes(of entry: SeedLedger.Entry, laidOutAs slots: EntitySlots, else fallback: [UInt64]) -> [UInt64] {
+        let recorded = Array(ledger.hashes(of: entry))
+        guard Int(entry.entity) != slots.ordinal else { return recorded }
+        let seeded = schema.entities[Int(entry.entity)]
+        return (0..<slots.slotCount).map { slot in seeded.slot(named: slots.name(ofSlot: slot)).map { recorded[$0] } ?? fallback[slot] }
+    }
+
+    /// Whether any statement of the templates states the slot.
+    private func isStated(_ slot: Int, of object: Int, slots: EntitySlots) -> Bool {
+        if slot < slots.attributeCount { return objects[object].stated.contains(slot) }
+        if slot < slots.attributeCount + slots.toOnes.count { return resolved.toOne(of: object, at: slot - slots.attributeCount) != nil }
+        return resolved.join(of: object, at: slot - slots.attributeCount - slots.toOnes.count) != nil
+    }
+
+    // MARK: Stale entries
+
+    /// The ledger's objects the templates no longer hold: reported, deleted when owned by an object the templates
+    /// still hold or when `prune` says so — unless the application changed them since — and dropped from the ledger
+    /// when their row is gone.
+    private mutating func settleStaleEntries() throws {
+        var matched = Set(entries.lazy.filter { $0 >= 0 })
+        matched.formUnion(plan.consumedEntries)
+        let stale = ledger.entries.indices.filter { !matched.contains(Int32($0)) }
+        guard !stale.isEmpty else { return }
+        var reads: [Int: [Int64]] = [:]
+        for index in stale {
+            let entry = ledger.entries[index]
+            reads[schema.entities[Int(entry.entity)].root, default: []].append(entry.rowID)
+        }
+        try read(reads)
+        // What becomes of each row, by root: an owned entry follows its owner.
+        enum Fate { case restated, kept, deleted }
+        var fates: [String: [Int64: Fate]] = [:]
+        for (index, object) in objects.enumerated() where plan.rowIDs[index] > 0 {
+            fates[schema.roots[schema.entities[Int(object.entity)].root], default: [:]][plan.rowIDs[index]] = .restated
+        }
+        var staleRows: [String: Set<Int64>] = [:]
+        for index in stale {
+            let entry = ledger.entries[index]
+            staleRows[schema.roots[schema.entities[Int(entry.entity)].root], default: []].insert(entry.rowID)
+        }
+        var removed: [String] = []
+        // Owners before what they own, however deep: an entry waits while its owner's fate is undecided.
+        var pending = stale
+        while !pending.isEmpty {
+            var waiting: [Int] = []
+            for index in pending {
+                let entry = ledger.entries[index]
+                let slots = schema.entities[Int(entry.entity)]
+                let root = schema.roots[slots.root]
+                var ownerFate: Fate?
+                if entry.key.kind == .owned, let owner = ownerRow(of: entry.key) {
+                    ownerFate = fates[owner.root]?[owner.row]
+                    if ownerFate == nil {
+                        // An owner still to decide waits; one gone with the application's deletion takes its objects.
+                        if staleRows[owner.root]?.contains(owner.row) == true {
+                            waiting.append(index)
+                            continue
+                        }
+                        ownerFate = .deleted
+                    }
+                }
+                guard let stored = storedRows[slots.root]?[entry.rowID] else {
+                    fates[root, default: [:]][entry.rowID] = .deleted
+                    continue
+                }
+                let changedByApplication = !storedHashes(stored, slots: slots).elementsEqual(ledger.hashes(of: entry))
+                let deletes: Bool
+                switch ownerFate {
+                case .restated?:
+                    // Its owner's statement no longer holds it.
+                    deletes = !changedByApplication || options.force
+                case .deleted?:
+                    deletes = true
+                case .kept?:
+                    // It stays with its owner.
+                    deletes = false
+                case nil:
+                    deletes = options.prune && (!changedByApplication || options.force)
+                }
+                fates[root, default: [:]][entry.rowID] = deletes ? .deleted : .kept
+                if deletes {
+                    plan.deletions.append((slots.root, entry.rowID))
+                    plan.counts[slots.entity.name, default: .init()].deleted += 1
+                    continue
+                }
+                plan.ledger.append(entry, of: ledger)
+                if ownerFate == .restated || (ownerFate == nil && options.prune) {
+                    plan.counts[slots.entity.name, default: .init()].kept += 1
+                    plan.keptObjects.append(entry.key.display(in: schema.model))
+                } else if ownerFate == nil {
+                    removed.append(entry.key.display(in: schema.model))
+                }
+            }
+            // Owners that own each other are a cycle no template states: what is left goes with them.
+            if waiting.count == pending.count {
+                for index in waiting {
+                    let entry = ledger.entries[index]
+                    fates[schema.roots[schema.entities[Int(entry.entity)].root], default: [:]][entry.rowID] = .kept
+                    plan.ledger.append(entry, of: ledger)
+                }
+                break
+            }
+            pending = waiting
+        }
+        plan.removedFromTemplates = removed.sorted()
+    }
+
+    private func ownerRow(of key: SeedKey) -> (root: String, row: Int64)? {
+        guard let row = key.text.split(separator: "/").first.flatMap({ Int64($0) }) else { return nil }
+        return (key.root, row)
+    }
+
+    // MARK: Hashes
+
+    /// What the templates give each slot, with the row ids settled so far.
+    private var templates: TemplateSlots { TemplateSlots(objects: resolved, schema: schema, rowIDs: plan.rowIDs) }
+
+    /// The hash of each slot of a stored row, laid out as `slots`.
+    private mutating func storedHashes(_ row: StoredRow, slots: EntitySlots) -> [UInt64] {
+        let stored = schema.model.entity(named: row.entity)
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(slots.slotCount)
+        for attribute in 0..<slots.attributeCount {
+            let value = stored.flatMap { $0.attributeIndex(named: slots.entity.attributes[attribute].name) }.flatMap { row.values[$0] }
+            hashes.append(hasher.attribute(value))
+        }
+        for slot in slots.toOnes {
+            let index = stored?.relationshipIndex(named: slot.name)
+            hashes.append(
+                SlotHash.toOne(
+                    rowID: index.flatMap { row.targets[$0] }, position: slot.isPositioned ? index.flatMap { row.positions[$0] } : nil))
+        }
+        for slot in slots.joins {
+            hashes.append(SlotHash.join(storedJoins[slot.table]?[row.rowID] ?? [], isOrdered: slot.isOrdered))
+        }
+        return hashes
+    }
+
+    /// Reads the rows not read yet, and the join lists their entities own.
+    private mutating func read(_ rows: [Int: [Int64]]) throws {
+        guard let store else {
+            for (root, rowIDs) in rows { goneRows[root, default: []].formUnion(rowIDs) }
+            return
+        }
+        for (root, rowIDs) in rows where !rowIDs.isEmpty {
+            let found = try store.rows(root: schema.roots[root], rowIDs: rowIDs)
+            for (rowID, row) in zip(rowIDs, found) {
+                if let row { storedRows[root, default: [:]][rowID] = row } else { goneRows[root, default: []].insert(rowID) }
+            }
+            var tables: [String: Bool] = [:]
+            for slots in schema.entities where slots.root == root {
+                for join in slots.joins { tables[join.table] = join.isOrdered }
+            }
+            for (table, isOrdered) in tables {
+                for (source, members) in try store.joinMembers(table: table, sources: rowIDs, isOrdered: isOrdered) {
+                    storedJoins[table, default: [:]][source] = members
+                }
+            }
+        }
+    }
+
+    // MARK: Reports
+
+    private func describe(_ index: Int) -> String {
+        let object = objects[index]
+        if let key = object.key, key.kind == .identity { return key.display(in: schema.model) }
+        if object.owner >= 0 {
+            let owner = objects[Int(object.owner)]
+            let relationship = schema.entities[Int(owner.entity)].entity.relationships[Int(object.ownerRelationship)]
+            return "\(describe(Int(object.owner))).\(relationship.name)" + (relationship.isToMany ? "[\(object.ownerPosition)]" : "")
+        }
+        let entity = schema.entities[Int(object.entity)].entity.name
+        guard let key = object.key else { return entity }
+        return key.kind == .id ? "\(entity)[$id=\(JSON.string(key.text).keyText)]" : "\(entity) at \(TerminalText.escaped(key.text))"
+    }
+
+    private mutating func conflict(_ index: Int, slot: Int, stored: StoredRow) -> SeedConflict {
+        let object = objects[index]
+        let slots = schema.entities[Int(object.entity)]
+        let name = slots.name(ofSlot: slot)
+        let template: String, store: String
+        if slot < slots.attributeCount {
+            template = templates.value(slot, of: index, slots: slots).map(\.displayText) ?? "null"
+            let storedIndex = schema.model.entity(named: stored.entity)?.attributeIndex(named: name)
+            store = storedIndex.flatMap { stored.values[$0] }.map(\.displayText) ?? "null"
+        } else if slot < slots.attributeCount + slots.toOnes.count {
+            let toOne = slot - slots.attributeCount
+            template = resolved.toOne(of: index, at: toOne).flatMap { $0.target >= 0 ? describe(Int($0.target)) : nil } ?? "null"
+            let relationship = schema.model.entity(named: stored.entity)?.relationshipIndex(named: name)
+            store = relationship.flatMap { stored.targets[$0] }.map { "row \($0)" } ?? "null"
+        } else {
+            let join = slot - slots.attributeCount - slots.toOnes.count
+            template = "[" + (resolved.join(of: index, at: join) ?? []).map { describe(Int($0)) }.joined(separator: ", ") + "]"
+            store = "[" + (storedJoins[slots.joins[join].table]?[stored.rowID] ?? []).map { "row \($0)" }.joined(separator: ", ") + "]"
+        }
+        return SeedConflict(object: describe(index), property: name, templateValue: template, storeValue: store)
+    }
+}
+
+/// What the plan stage decided: per object its row and action, what to delete, and the ledger to write.
+struct SeedPlan {
+    enum Action: UInt8 {
+        case insert, update, unchanged, kept
+        /// Data the store had before seeding, which the templates meet (decided into update or unchanged).
+        case merge
+    }
+
+    /// Per object: its row id, or -1 for an object that will have none (deleted by the application, kept so).
+    var rowIDs: [Int64]
+    var actions: [Action]
+    /// The slots to write of updated objects.
+    var written: [Int32: [Int]] = [:]
+    /// Updated objects whose entity changes (to a subentity or back).
+    var entityChanges: Set<Int> = []
+    var deletions: [(root: Int, rowID: Int64)] = []
+    /// The ledger's objects after the run, but the inserted ones (``insertions``).
+    var ledger = SeedLedger()
+    /// The inserted objects, whose ledger entries are the templates' hashes, made while the ledger is packed
+    /// (``SeedLedger/sections(schema:adding:templates:)``).
+    var insertions = SeedLedger.Insertions()
+    var counts: [String: SeedReport.Counts] = [:]
+    var conflicts: [SeedConflict] = []
+    var keptObjects: [String] = []
+    var removedFromTemplates: [String] = []
+    /// Ledger entries whose object the templates hold under another row: not stale.
+    var consumedEntries: Set<Int32> = []
+    var deletedByApplication: Set<Int> = []
+
+    init(objectCount: Int) {
+        rowIDs = Array(repeating: 0, count: objectCount)
+        actions = Array(repeating: .insert, count: objectCount)
+    }
+
+    /// Whether the plan writes any row.
+    var writesRows: Bool {
+        actions.contains(.insert) || !written.isEmpty || !deletions.isEmpty
+    }
+}
+
+/// What the templates give each slot of an object, once row ids are settled: the rules the plan hashes and the
+/// writer writes by.
+///
+///     let templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
+///     templates.value(0, of: 3, slots: slots)         // the stated value, else the attribute's default
+struct TemplateSlots: Sendable {
+    let objects: SeedObjects
+    let schema: SeedSchema
+    /// Per object: its row id, or -1 for an object that will have none.
+    let rowIDs: [Int64]
+
+    /// The value the templates give an attribute: the stated one, else its default.
+    func value(_ attribute: Int, of object: Int, slots: EntitySlots) -> AttributeValue? {
+        objects.objects[object].stated.contains(attribute) ? objects.value(of: object, at: attribute) : slots.entity.attributes[attribute].defaultValue
+    }
+
+    /// The row a to-one names and the place in its ordered list; nil for none, or a target that will have no row.
+    func target(_ slot: Int, of object: Int, slots: EntitySlots) -> (Int64?, Int64?) {
+        guard let fact = objects.toOne(of: object, at: slot), fact.target >= 0, rowIDs[Int(fact.target)] > 0 else { return (nil, nil) }
+        return (rowIDs[Int(fact.target)], slots.toOnes[slot].isPositioned ? Int64(max(fact.position, 0)) : nil)
+    }
+
+    /// The rows of a join list's members that will have one.
+    func members(_ slot: Int, of object: Int) -> [Int64] {
+        (objects.join(of: object, at: slot) ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
+    }
+
+    /// The hash of each slot of an object as the templates would write it.
+    func hashes(of object: Int, hasher: inout SlotHasher) -> [UInt64] {
+        let slots = schema.entities[Int(objects.objects[object].entity)]
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(slots.slotCount)
+        for attribute in 0..<slots.attributeCount { hashes.append(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        for slot in slots.toOnes.indices {
+            let (target, position) = target(slot, of: object, slots: slots)
+            hashes.append(SlotHash.toOne(rowID: target, position: position))
+        }
+        for slot in slots.joins.indices { hashes.append(SlotHash.join(members(slot, of: object), isOrdered: slots.joins[slot].isOrdered)) }
+        return hashes
+    }
+
+    /// The slot hashes of the objects `included` selects (none for the others), on all cores; indexed by object.
+    func hashes(of included: @Sendable (Int) -> Bool) -> ObjectHashes {
+        hashes(of: Array(0..<objects.objects.count), including: included)
+    }
+
+    /// The slot hashes of these objects, on all cores; indexed by their position in `list`.
+    func hashes(of list: [Int32]) -> ObjectHashes {
+        hashes(of: list.map { Int($0) }, including: { _ in true })
+    }
+
+    private func hashes(of list: [Int], including included: @Sendable (Int) -> Bool) -> ObjectHashes {
+        let chunk = 2048
+        let parts = Locked([ObjectHashes](repeating: ObjectHashes(), count: (list.count + chunk - 1) / chunk))
+        DispatchQueue.concurrentPerform(iterations: (list.count + chunk - 1) / chunk) { part in
+            var hasher = SlotHasher()
+            var hashes = ObjectHashes()
+            for object in list[part * chunk..<min(list.count, (part + 1) * chunk)] {
+                hashes.starts.append(Int32(hashes.hashes.count))
+                if included(object) { hashes.hashes += self.hashes(of: object, hasher: &hasher) }
+            }
+            parts.withLock { $0[part] = hashes }
+        }
+        var all = ObjectHashes()
+        all.starts.reserveCapacity(list.count + 1)
+        for part in parts.withLock({ $0 }) {
+            let offset = Int32(all.hashes.count)
+            all.starts += part.starts.map { $0 + offset }
+            all.hashes += part.hashes
+        }
+        all.starts.append(Int32(all.hashes.count))
+        return all
+    }
+}
+
+/// The slot hashes of many objects in one array: each object's from its start to the next object's.
+struct ObjectHashes: Sendable {
+    var hashes: [UInt64] = []
+    /// Per object, where its hashes start; one more at the end.
+    var starts: [Int32] = []
+
+    subscript(object: Int) -> ArraySlice<UInt64> { hashes[Int(starts[object])..<Int(starts[object + 1])] }
+}

@@ -1,0 +1,582 @@
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// The resolve stage of seeding: the records of every file (``TemplateRecords``) become objects (``SeedObjects``),
+/// each stated once however many records state it, with every link resolved and every fact in the slot that stores
+/// it.
+///
+///     var resolver = SeedResolver(schema: schema, locator: locator)
+///     for file in files { resolver.add(file) }              // as each file is read, in the set's order
+///     let objects = try resolver.finish(lookUp: lookUp)
+///     if !objects.issues.isEmpty { … }                       // nothing may be written
+///
+/// - Records with one key are one object; what they state is merged, and two statements that disagree (an
+///   attribute, a to-one, a class that is no kind of the other) are a problem naming both places.
+/// - A stub names an object of the templates or of the store (`lookUp`); one that names neither is a problem, with
+///   the nearest identity as a suggestion. `"$ref"` names an `"$id"` of the templates.
+/// - Ownership is a forest: an object owned twice, or a cycle of owning links, is a problem naming the objects.
+/// - An object lacking a required attribute without default is a problem.
+///
+/// Nothing here recurses: an ownership chain of any length costs time and memory linear in its length.
+///
+/// - Complexity: O(*n*) in the number of records and links, plus the store lookups.
+struct SeedResolver {
+    /// What the resolve stage asks of the store: the objects these keys name (nil for none), and identities near a
+    /// name for suggestions.
+    struct StoreLookup {
+        var objects: ([SeedKey]) throws -> [StoredObject?]
+        var identities: (_ root: String) throws -> [String]
+    }
+
+    private let schema: SeedSchema
+    private let locator: IssueLocator
+    private var files: [TemplateRecords] = []
+    /// The files' paths as shown.
+    private let paths: [String]
+    private var result = SeedObjects()
+    private var byKey: [SeedKey: Int32] = [:]
+    private var byID: [String: (object: Int32, place: StatementPlace)] = [:]
+    /// The records merged into an object after its first, for objects stated more than once.
+    private var laterRecords: [Int32: [RecordReference]] = [:]
+    private var problems: [PlacedProblem] = []
+    /// Ordered lists kept in their members' columns: the members stated in order, then those that name the owner.
+    private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
+    /// The link that made each owned object owned, by object: set where ``SeedObject/owner`` is.
+    private var ownerLinks: [LinkReference] = []
+    /// How many objects each owner owns through each relationship so far: the place of the next.
+    private var ownedCounts: [ListKey: Int32] = [:]
+
+    private struct ListKey: Hashable {
+        let object: Int32
+        let relationship: Int32
+    }
+
+    init(schema: SeedSchema, locator: IssueLocator) {
+        self.schema = schema
+        self.locator = locator
+        paths = (0..<locator.fileCount).map(locator.path(of:))
+    }
+
+    /// Adds the records of the set's next file: its objects are merged with those of the files before.
+    mutating func add(_ file: TemplateRecords) {
+        precondition(file.file == files.count, "files are added in the set's order")
+        if files.isEmpty {
+            // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
+            let expected = min(file.records.count * paths.count, 1 << 22)
+            result.objects.reserveCapacity(expected)
+            result.values.reserveCapacity(min(file.values.count * paths.count, 1 << 24))
+            byKey.reserveCapacity(expected)
+        }
+        files.append(file)
+        collectObjects(of: files.count - 1)
+        // The objects hold the values now.
+        files[files.count - 1].values = []
+    }
+
+    /// Resolves the links of every file added, and checks the whole; `lookUp` finds what the templates name but do
+    /// not state (nil: the templates must state everything, as `seed validate` checks them).
+    consuming func finish(lookUp: StoreLookup?) throws -> SeedObjects {
+        var resolver = self
+        for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
+        resolver.ownerLinks = Array(repeating: LinkReference(file: -1, record: -1, link: -1), count: resolver.result.objects.count)
+        try resolver.resolveLinks(lookUp: lookUp)
+        resolver.placeOrderedMembers()
+        resolver.checkOwnership()
+        resolver.checkRequiredAttributes()
+        resolver.nameObjectsWithoutIdentity()
+        resolver.result.issues = resolver.issues()
+        return resolver.result
+    }
+
+    // MARK: Objects
+
+    private mutating func collectObjects(of fileIndex: Int) {
+        let file = files[fileIndex]
+        result.recordObjects.append(Array(repeating: -1, count: file.records.count))
+        for problem in file.problems {
+            problems.append(
+                PlacedProblem(
+                    kind: problem.kind, place: StatementPlace(file: Int32(fileIndex), record: problem.record, path: problem.path),
+                    isAtKey: problem.isAtKey, message: problem.message))
+        }
+        for recordIndex in file.records.indices {
+            let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
+            let key = file.records[recordIndex].key
+            let object: Int32
+            if let key, let existing = byKey[key] {
+                object = existing
+                merge(reference, into: existing)
+            } else {
+                object = Int32(result.objects.count)
+                let entity = file.records[recordIndex].entity, values = Int(file.records[recordIndex].values)
+                result.objects.append(
+                    SeedObject(
+                        entity: entity, key: key, definition: reference, values: Int32(result.values.count),
+                        stated: file.records[recordIndex].stated))
+                result.values.append(contentsOf: file.values[values..<values + schema.entities[Int(entity)].attributeCount])
+                if let key { byKey[key] = object }
+            }
+            result.recordObjects[fileIndex][recordIndex] = object
+            if let id = file.records[recordIndex].id { register(id: id, object: object, place: place(of: reference, ["$id"])) }
+        }
+    }
+
+    private mutating func register(id: String, object: Int32, place: StatementPlace) {
+        if let other = byID[id] {
+            guard other.object != object else { return }
+            problems.append(
+                PlacedProblem(
+                    kind: .duplicateID, place: place,
+                    message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(other.object)) has it already",
+                    related: other.place))
+            return
+        }
+        byID[id] = (object, place)
+    }
+
+    /// Merges a later record of an object's key into the object: its class refines the object's, its attributes
+    /// join the object's, and a value stated differently is a problem.
+    private mutating func merge(_ reference: RecordReference, into object: Int32) {
+        let file = files[Int(reference.file)]
+        let record = file.records[Int(reference.record)]
+        laterRecords[object, default: []].append(reference)
+        let current = schema.entities[Int(result.objects[Int(object)].entity)].entity
+        let stating = schema.entities[Int(record.entity)].entity
+        if stating !== current {
+            if stating.isKind(of: current.name) {
+                // A subentity has more attributes, after its parent's: the values move to the end, with room for them.
+                let start = Int(result.objects[Int(object)].values)
+                let moved = Array(result.values[start..<start + current.attributes.count])
+                result.objects[Int(object)].values = Int32(result.values.count)
+                result.values += moved
+                result.values += repeatElement(nil, count: stating.attributes.count - current.attributes.count)
+                result.objects[Int(object)].entity = record.entity
+            } else if !current.isKind(of: stating.name) {
+                let first = place(of: result.objects[Int(object)].definition!)
+                problems.append(
+                    PlacedProblem(
+                        kind: .identityConflict, place: place(of: reference, ["class"]),
+                        message: "\(describe(object)) is a \(current.name) at \(describe(first)), so it cannot be a \(stating.name)",
+                        related: first))
+                return
+            }
+        }
+        for index in stating.attributes.indices where record.stated.contains(index) {
+            let value = file.values[Int(record.values) + index]
+            let slot = Int(result.objects[Int(object)].values) + index
+            if result.objects[Int(object)].stated.contains(index) {
+                let earlier = result.values[slot]
+                guard !Self.exactlyEqual(earlier, value) else { continue }
+                let earlierPlace = placeStating(attribute: index, of: object)
+                let name = stating.attributes[index].name
+                problems.append(
+                    PlacedProblem(
+                        kind: .identityConflict, place: place(of: reference, [name]),
+                        message: "\(describe(object)).\(name) is \(Self.text(of: value)) here but \(Self.text(of: earlier)) where it is stated first",
+                        related: earlierPlace))
+            } else {
+                result.values[slot] = value
+                result.objects[Int(object)].stated.insert(index)
+            }
+        }
+    }
+
+    /// The place of the first record of an object that states the attribute.
+    private func placeStating(attribute index: Int, of object: Int32) -> StatementPlace {
+        let name = schema.entities[Int(result.objects[Int(object)].entity)].entity.attributes[index].name
+        for reference in [result.objects[Int(object)].definition!] + (laterRecords[object] ?? []) {
+            if files[Int(reference.file)].records[Int(reference.record)].stated.contains(index) {
+                return place(of: reference, [name])
+            }
+        }
+        return place(of: result.objects[Int(object)].definition!)
+    }
+
+    /// Makes room for an object's to-one facts and join lists, once its entity is settled.
+    private mutating func makeSlots(of object: Int) {
+        let slots = schema.entities[Int(result.objects[object].entity)]
+        result.objects[object].toOnes = Int32(result.toOnes.count)
+        result.toOnes.append(contentsOf: repeatElement(nil, count: slots.toOnes.count))
+        result.objects[object].joins = Int32(result.joins.count)
+        result.joins.append(contentsOf: repeatElement(nil, count: slots.joins.count))
+    }
+
+    // MARK: Links
+
+    private mutating func resolveLinks(lookUp: StoreLookup?) throws {
+        let stored = try storedObjects(lookUp: lookUp)
+        for (fileIndex, file) in files.enumerated() {
+            for recordIndex in file.records.indices {
+                let source = result.recordObjects[fileIndex][recordIndex]
+                let slots = schema.entities[Int(file.records[recordIndex].entity)]
+                let links = Int(file.records[recordIndex].links)..<Int(file.records[recordIndex].links + file.records[recordIndex].linkCount)
+                for linkIndex in links {
+                    let relationship = Int(file.links[linkIndex].relationship)
+                    let link = LinkReference(file: Int32(fileIndex), record: Int32(recordIndex), link: Int32(linkIndex))
+                    var target: Int32 = -1
+                    switch file.links[linkIndex].target {
+                    case .none:
+                        break
+                    case .record(let nested):
+                        target = result.recordObjects[fileIndex][Int(nested)]
+                    case .key(let key, let entity):
+                        guard let found = byKey[key] ?? stored[key] else {
+                            danglingKey(key, entity: entity, at: place(of: link), suggestions: lookUp)
+                            continue
+                        }
+                        guard isKind(found, of: entity, link: link) else { continue }
+                        target = found
+                    case .id(let id):
+                        guard let found = byID[id]?.object else {
+                            danglingID(id, at: place(of: link).appending("$ref"))
+                            continue
+                        }
+                        target = found
+                    }
+                    if target >= 0, !schema.isKind(Int(result.objects[Int(target)].entity), of: slots.destinations[relationship]) {
+                        let description = slots.entity.relationships[relationship]
+                        let kinds = schema.model.destination(of: description).kinds.joined(separator: ", ")
+                        problems.append(
+                            PlacedProblem(
+                                kind: .typeMismatch, place: place(of: link),
+                                message: "\(describe(target)) is not a \(description.destination); '\(description.name)' of \(slots.entity.name) holds \(kinds) objects"))
+                        continue
+                    }
+                    route(from: source, through: relationship, to: target, link: link)
+                }
+            }
+            for (id, position) in file.topLevelReferences where byID[id] == nil {
+                danglingID(id, at: StatementPlace(file: Int32(fileIndex), record: -1, path: position >= 0 ? [String(position), "$ref"] : ["$ref"]))
+            }
+        }
+    }
+
+    /// The objects that stubs name and the templates do not state, each made an object of its own: the store's
+    /// (`lookUp`), else, for an entity created by reference (``EntityDescription/isCreatedByReference``), a new one
+    /// that the stub states.
+    private mutating func storedObjects(lookUp: StoreLookup?) throws -> [SeedKey: Int32] {
+        guard lookUp != nil || schema.model.declarations.contains(where: \.isCreatedByReference) else { return [:] }
+        var missing: [(key: SeedKey, entity: Int32, record: RecordReference)] = []
+        var seen = Set<SeedKey>()
+        for (fileIndex, file) in files.enumerated() {
+            for (recordIndex, record) in file.records.enumerated() {
+                for link in file.links[Int(record.links)..<Int(record.links + record.linkCount)] {
+                    guard case .key(let key, let entity) = link.target, byKey[key] == nil, seen.insert(key).inserted else { continue }
+                    missing.append((key, entity, RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))))
+                }
+            }
+        }
+        guard !missing.isEmpty else { return [:] }
+        let stored = try lookUp?.objects(missing.map(\.key)) ?? Array(repeating: nil, count: missing.count)
+        var found: [SeedKey: Int32] = [:]
+        for (missing, object) in zip(missing, stored) {
+            let createdBy = schema.entities[Int(missing.entity)].entity.lineage.contains {
+                schema.model.entity(named: $0)?.declaration.isCreatedByReference == true
+            }
+            guard object != nil || createdBy else { continue }
+            let index = Int32(result.objects.count)
+            let entity = object?.entity ?? missing.entity
+            let slots = schema.entities[Int(entity)]
+            // What the templates state about it: its identity, and the facts links put in its slots.
+            let start = result.values.count
+            result.values.append(contentsOf: repeatElement(nil, count: slots.attributeCount))
+            var stated = AttributeMask()
+            for (index, value) in zip(slots.entity.identityIndices, missing.key.identityValues(of: slots.entity)) {
+                result.values[start + index] = value
+                stated.insert(index)
+            }
+            result.objects.append(
+                SeedObject(
+                    entity: entity, key: missing.key, definition: object == nil ? missing.record : nil, values: Int32(start),
+                    stated: stated, storedRowID: object?.rowID))
+            makeSlots(of: Int(index))
+            ownerLinks.append(LinkReference(file: -1, record: -1, link: -1))
+            found[missing.key] = index
+        }
+        return found
+    }
+
+    /// Whether the object a stub names is a kind of the class the stub says; a problem when not.
+    private mutating func isKind(_ object: Int32, of entity: Int32, link: LinkReference) -> Bool {
+        let actual = Int(result.objects[Int(object)].entity)
+        guard !schema.isKind(actual, of: Int(entity)) else { return true }
+        let where_ = result.objects[Int(object)].definition.map { " at \(describe(self.place(of: $0)))" } ?? " in the store"
+        problems.append(
+            PlacedProblem(
+                kind: .identityConflict, place: place(of: link).appending("class"),
+                message: "\(describe(object)) is a \(schema.entities[actual].entity.name)\(where_), so it cannot be a \(schema.entities[Int(entity)].entity.name)"))
+        return false
+    }
+
+    private mutating func danglingKey(_ key: SeedKey, entity: Int32, at place: StatementPlace, suggestions lookUp: StoreLookup?) {
+        let stubEntity = schema.entities[Int(entity)].entity
+        var candidates = Set(byKey.keys.lazy.filter { $0.kind == .identity && $0.root.hasSameBytes(as: key.root) }.map(\.text))
+        if let more = try? lookUp?.identities(key.root) { candidates.formUnion(more) }
+        let near = candidates.lazy.filter { abs($0.count - key.text.count) <= 3 }.prefix(50_000)
+        let suggestion = Suggestion.nearest(to: key.text, among: near)
+            .map { "; did you mean \(JSON.string($0).keyText)?" } ?? ""
+        let display = key.display(in: schema.model)
+        problems.append(
+            PlacedProblem(
+                kind: .unresolvedReference, place: place,
+                message: "\(display) names no \(stubEntity.name) the templates or the store hold\(suggestion)"))
+    }
+
+    private mutating func danglingID(_ id: String, at place: StatementPlace) {
+        let ids = byID.keys.sorted()
+        let suggestion = Suggestion.didYouMean(id, among: ids)
+        problems.append(
+            PlacedProblem(
+                kind: .unresolvedReference, place: place,
+                message: "no object has \"$id\": \"\(TerminalText.escaped(id))\"" + suggestion
+                    + (suggestion.isEmpty && !ids.isEmpty && ids.count <= 20 ? "; ids are: \(ids.map(TerminalText.escaped).joined(separator: ", "))" : "")))
+    }
+
+    /// Records the fact a link states in the slot that stores it, and what it says about ownership.
+    private mutating func route(from source: Int32, through relationship: Int, to target: Int32, link: LinkReference) {
+        let slots = schema.entities[Int(result.objects[Int(source)].entity)]
+        switch slots.routes[relationship] {
+        case .toOne(let slot, let inverse):
+            state(target, in: source, toOne: slot, link: link)
+            guard target >= 0 else { break }
+            switch inverse {
+            case .none: break
+            case .toOne(let inverseRelationship):
+                let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
+                state(source, in: target, toOne: targetSlots.toOneIndex[inverseRelationship], link: link)
+            case .orderedList(let inverseRelationship):
+                orderedLists[ListKey(object: target, relationship: Int32(inverseRelationship)), default: ([], [])].named.append(source)
+            }
+        case .memberColumn(let inverse, let isOrdered):
+            guard target >= 0 else { break }
+            let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
+            state(source, in: target, toOne: targetSlots.toOneIndex[inverse], link: link)
+            if isOrdered { orderedLists[ListKey(object: source, relationship: Int32(relationship)), default: ([], [])].stated.append(target) }
+        case .ownJoin(let slot):
+            join(target, to: source, slot: slot)
+        case .memberJoin(let inverse):
+            guard target >= 0 else { break }
+            join(source, to: target, slot: schema.entities[Int(result.objects[Int(target)].entity)].joinIndex[inverse])
+        }
+        guard target >= 0 else { return }
+        if slots.owns[relationship] {
+            own(target, by: source, through: relationship, link: link)
+        } else if let inverseName = slots.inverseNames[relationship] {
+            let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
+            if let inverse = targetSlots.entity.relationshipIndex(named: inverseName), targetSlots.owns[inverse] {
+                own(source, by: target, through: inverse, link: link)
+            }
+        }
+    }
+
+    /// Adds a member to a join list (stating it, empty, for no member), once.
+    private mutating func join(_ member: Int32, to object: Int32, slot: Int) {
+        let index = Int(result.objects[Int(object)].joins) + slot
+        if result.joins[index] == nil { result.joins[index] = [] }
+        if member >= 0, !result.joins[index]!.contains(member) { result.joins[index]!.append(member) }
+    }
+
+    /// States a to-one slot; a different target stated before is a problem naming both places.
+    private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, link: LinkReference) {
+        let index = Int(result.objects[Int(object)].toOnes) + slot
+        guard let earlier = result.toOnes[index] else {
+            result.toOnes[index] = ToOneFact(target: target, link: link)
+            return
+        }
+        guard earlier.target != target else { return }
+        let name = schema.entities[Int(result.objects[Int(object)].entity)].toOnes[slot].name
+        let here = self.place(of: link), earlierPlace = self.place(of: earlier.link)
+        problems.append(
+            PlacedProblem(
+                kind: .identityConflict, place: here,
+                message: "\(describe(object)).\(name) is \(describeTarget(target)) here but \(describeTarget(earlier.target)) where it is stated first",
+                related: earlierPlace))
+    }
+
+    /// The place of a link: its record, the relationship, and the member's index in a to-many.
+    private func place(of link: LinkReference) -> StatementPlace {
+        let file = files[Int(link.file)]
+        let statement = file.links[Int(link.link)]
+        let entity = schema.entities[Int(file.records[Int(link.record)].entity)].entity
+        var path = [entity.relationships[Int(statement.relationship)].name]
+        if statement.position >= 0 { path.append(String(statement.position)) }
+        return StatementPlace(file: link.file, record: link.record, path: path)
+    }
+
+    /// Places the members of each ordered list kept in its members' columns: the ones stated in the list, in order,
+    /// then the ones that name the list's owner themselves.
+    private mutating func placeOrderedMembers() {
+        for (list, members) in orderedLists {
+            var position: Int32 = 0
+            var placed = Set<Int32>()
+            for member in members.stated + members.named where placed.insert(member).inserted {
+                let ownerEntity = schema.entities[Int(result.objects[Int(list.object)].entity)].entity
+                let inverseName = ownerEntity.relationships[Int(list.relationship)].inverse!
+                let memberSlots = schema.entities[Int(result.objects[Int(member)].entity)]
+                let slot = memberSlots.toOneIndex[memberSlots.entity.relationshipIndex(named: inverseName)!]
+                result.toOnes[Int(result.objects[Int(member)].toOnes) + slot]?.position = position
+                position += 1
+            }
+        }
+    }
+
+    // MARK: Ownership
+
+    private mutating func own(_ child: Int32, by owner: Int32, through relationship: Int, link: LinkReference) {
+        let current = result.objects[Int(child)].owner
+        if current >= 0 {
+            guard current != owner else { return }
+            let earlier = place(of: ownerLinks[Int(child)])
+            problems.append(
+                PlacedProblem(
+                    kind: .identityConflict, place: place(of: link),
+                    message: "\(describe(child)) is owned by \(describe(current)) at \(describe(earlier)), so \(describe(owner)) cannot own it too; an object has one owner",
+                    related: earlier))
+            return
+        }
+        result.objects[Int(child)].owner = owner
+        result.objects[Int(child)].ownerRelationship = Int32(relationship)
+        ownerLinks[Int(child)] = link
+        // Its place among what the owner owns there, in the order stated; a to-one owns one.
+        if schema.entities[Int(result.objects[Int(owner)].entity)].entity.relationships[relationship].isToMany {
+            let list = ListKey(object: owner, relationship: Int32(relationship))
+            result.objects[Int(child)].ownerPosition = ownedCounts[list, default: 0]
+            ownedCounts[list, default: 0] += 1
+        }
+    }
+
+    /// Ownership must be a forest: follows each object's owners up, iteratively, and reports each cycle once.
+    private mutating func checkOwnership() {
+        // 0: not visited; 1: on the path being followed; 2: done.
+        var state = [UInt8](repeating: 0, count: result.objects.count)
+        var path: [Int32] = []
+        for start in result.objects.indices where state[start] == 0 {
+            var current = Int32(start)
+            while current >= 0, state[Int(current)] == 0 {
+                state[Int(current)] = 1
+                path.append(current)
+                current = result.objects[Int(current)].owner
+            }
+            if current >= 0, state[Int(current)] == 1, let first = path.firstIndex(of: current) {
+                let cycle = Array(path[first...])
+                let names = (cycle.reversed() + [cycle.last!]).map(describe).joined(separator: " owns ")
+                problems.append(
+                    PlacedProblem(
+                        kind: .identityConflict, place: place(of: ownerLinks[Int(cycle[0])]),
+                        message: "ownership is a cycle: \(names); an object cannot own itself, directly or through what it owns"))
+            }
+            for object in path { state[Int(object)] = 2 }
+            path.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: Checks and names
+
+    private mutating func checkRequiredAttributes() {
+        for index in result.objects.indices {
+            guard let definition = result.objects[index].definition else { continue }
+            let slots = schema.entities[Int(result.objects[index].entity)]
+            guard slots.required.contains(where: { !result.objects[index].stated.contains($0) }) else { continue }
+            let entity = slots.entity
+            let missing = slots.required.filter { !result.objects[index].stated.contains($0) }
+            let names = missing.map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
+            let noun = missing.count == 1 ? "attribute" : "attributes"
+            let message = result.objects[index].key?.kind == .identity
+                ? "\(describe(Int32(index))) lacks required \(noun) \(names)" : "missing required \(noun) \(names) of \(entity.name)"
+            problems.append(PlacedProblem(kind: .missingValue, place: place(of: definition), message: message))
+        }
+    }
+
+    /// Gives the objects without identity their `"$id"`, or their place, as key; owned ones are known by their
+    /// owner instead.
+    private mutating func nameObjectsWithoutIdentity() {
+        for (id, entry) in byID where result.objects[Int(entry.object)].key == nil {
+            result.objects[Int(entry.object)].key = SeedKey(kind: .id, root: "", text: id)
+        }
+        for index in result.objects.indices where result.objects[index].key == nil && result.objects[index].owner < 0 {
+            guard let definition = result.objects[index].definition else { continue }
+            let place = place(of: definition)
+            result.objects[index].key = SeedKey(
+                kind: .location, root: "", text: "\(paths[Int(place.file)])#\(pointer(of: place).description)")
+        }
+    }
+
+    // MARK: Places and descriptions
+
+    private func place(of reference: RecordReference, _ path: [String] = []) -> StatementPlace {
+        StatementPlace(file: reference.file, record: reference.record, path: path)
+    }
+
+    private func pointer(of place: StatementPlace) -> JSONPointer {
+        let base = place.record >= 0 ? files[Int(place.file)].pointer(of: Int(place.record), schema: schema) : []
+        return JSONPointer(tokens: base + place.path)
+    }
+
+    /// `Department[name=Sales]` for an object with identity, else its entity and where it is stated.
+    func describe(_ object: Int32) -> String {
+        let value = result.objects[Int(object)]
+        let entity = schema.entities[Int(value.entity)].entity
+        if let key = value.key, key.kind == .identity { return key.display(in: schema.model) }
+        guard let definition = value.definition else { return entity.name }
+        return "\(entity.name) at \(describe(place(of: definition)))"
+    }
+
+    private func describeTarget(_ target: Int32) -> String { target < 0 ? "null" : describe(target) }
+
+    /// The file and pointer of a place.
+    private func describe(_ place: StatementPlace) -> String {
+        let pointer = pointer(of: place)
+        return "\(files.count > 1 ? "\(paths[Int(place.file)]) " : "")\(pointer.tokens.isEmpty ? "/" : pointer.description)"
+    }
+
+    private static func text(of value: AttributeValue?) -> String {
+        value.map { TerminalText.escaped($0.json.text()) } ?? "null"
+    }
+
+    /// Whether two values are equal, strings byte for byte.
+    static func exactlyEqual(_ lhs: AttributeValue?, _ rhs: AttributeValue?) -> Bool {
+        if case .string(let left)? = lhs, case .string(let right)? = rhs { return left.hasSameBytes(as: right) }
+        return lhs == rhs
+    }
+
+    private func issues() -> [Diagnostic] {
+        var issues: [Diagnostic] = []
+        for (index, file) in files.enumerated() {
+            if var syntax = file.syntaxError?.diagnostic {
+                syntax.file = locator.path(of: index)
+                issues.append(syntax)
+            }
+        }
+        for problem in problems {
+            let pointer = pointer(of: problem.place)
+            var issue = locator.issue(
+                Diagnostic.Code(problem.kind), file: Int(problem.place.file), pointer: pointer,
+                isAtKey: problem.isAtKey, message: problem.message)
+            if let related = problem.related {
+                issue.related = locator.place(file: Int(related.file), pointer: self.pointer(of: related))
+            }
+            issues.append(issue)
+        }
+        return issues.sorted()
+    }
+}
+
+/// A problem of the resolve stage, located by a statement place.
+private struct PlacedProblem {
+    let kind: GraphDecodingError.Kind
+    let place: StatementPlace
+    var isAtKey = false
+    let message: String
+    var related: StatementPlace?
+}
+
+extension StatementPlace {
+    func appending(_ token: String) -> StatementPlace {
+        StatementPlace(file: file, record: record, path: path + [token])
+    }
+}

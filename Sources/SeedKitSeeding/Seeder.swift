@@ -1,0 +1,475 @@
+import Foundation
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// Populates a SQLite store from a directory of `.template` files: once, atomically, and safely again on every
+/// later launch.
+///
+///     let seeder = Seeder(storePath: storeURL.path)
+///     let report = try seeder.seed(templates: Bundle.main.url(forResource: "Templates", withExtension: nil)!)
+///     switch report.status {
+///     case .applied, .unchanged: break          // the store holds the templates
+///     case .invalid: print(report.issues)       // nothing was written
+///     }
+///
+/// Every run goes one way, whatever the set's shape and the store's state, in four stages:
+/// 1. **read** (``TemplateReader``): the files into records, on all cores; nested objects are records of their own;
+/// 2. **resolve** (``SeedResolver``): records into objects, every reference resolved across files and against the
+///    store, every problem located; a set with a problem writes nothing;
+/// 3. **plan** (``SeedPlanner``): each object against the ledger (``SeedLedger``) and its row, slot by slot:
+///    insert, update, unchanged, kept, and what the templates no longer hold;
+/// 4. **write** (``SeedWriter``): the plan through the store's row interface (``RowStore``), in one transaction with
+///    the ledger and any migration of the store's schema.
+///
+/// A later launch first compares the set's fingerprint with the one the ledger recorded, taking a file whose stamp
+/// (size, times, inode) the ledger recorded for unchanged without reading it; an unchanged set ends the run there,
+/// on a read-only connection. Otherwise the comparison is made again under the write lock: of concurrent seeders,
+/// the first applies and the others find its fingerprint. A store that does not exist yet is built beside its path
+/// and linked there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``).
+public struct Seeder {
+    public let storePath: String
+
+    public init(storePath: String) {
+        self.storePath = storePath
+    }
+
+    /// Reads and checks the templates and their model, writing nothing and opening no store.
+    ///
+    ///     let report = try Seeder.validate(templates: templatesURL)   // .invalid, with every issue, or .applied
+    ///
+    /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
+    /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
+    public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        let input = try SeedInput(templates: templates, options: options)
+        var report = input.report(options: options)
+        guard let model = input.model else {
+            report.issues = input.issues
+            return report
+        }
+        let read = input.read(schema: SeedSchema(model: model), progress: nil)
+        let objects = try read.resolve(lookUp: nil)
+        report.issues = (input.issues + objects.issues).sorted()
+        report.status = report.issues.isEmpty ? .applied : .invalid
+        return report
+    }
+
+    /// Seeds the store from the templates; see the type's description for the steps.
+    ///
+    /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts,
+    ///   conflicts and what the templates no longer hold.
+    /// - Throws: ``SeedError`` for a missing directory or model file, a ledger that cannot be read, or a store path
+    ///   that names no file (see ``problem(withStorePath:)``); ``StoreError`` or ``DatabaseError`` when the store
+    ///   cannot be opened, migrated or written. The store is unchanged then.
+    /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
+    ///   `stat` per file whose stamp the ledger recorded, reading the others, and reading the ledger's fingerprint.
+    public func seed(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
+        try run(templates: templates, options: options).report
+    }
+
+    /// A dry run: the report of what seeding would do, and a preview of what it would change, writing nothing.
+    ///
+    ///     let (report, preview) = try Seeder(storePath: "seed.sqlite").preview(templates: templatesURL)
+    ///     if let preview { print(try GraphDiff(preview).text()) }       // in the form of `seed diff`
+    ///
+    /// - Returns: The report, as ``seed(templates:options:)`` gives with ``SeedOptions/dryRun``; the preview when the
+    ///   report's status is `applied`.
+    /// - Throws: As ``seed(templates:options:)``.
+    public func preview(
+        templates: URL, options: SeedOptions = SeedOptions()
+    ) throws -> (report: SeedReport, preview: SeedPreview?) {
+        var options = options
+        options.dryRun = true
+        return try run(templates: templates, options: options)
+    }
+
+    private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
+        if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
+        #if canImport(SeedKitPostgreSQLStore)
+        if Self.isServerURL(storePath) { return (try seedServerStore(templates: templates, options: options), nil) }
+        #endif
+        let storeExists = FileManager.default.fileExists(atPath: storePath)
+        let repeatable = !options.force && !options.prune
+        var input = try SeedInput(
+            templates: templates, options: options, known: repeatable && storeExists ? knownFiles(options: options) : [:])
+        var report = input.report(options: options)
+        guard let model = input.model else {
+            report.issues = input.issues
+            return (report, nil)
+        }
+        // The usual later launch: the store already holds this set. Nothing is written; a read-only store will do.
+        if storeExists, repeatable, input.issues.isEmpty, let unchanged = unchangedReport(report, model: model, options: options) {
+            return (unchanged, nil)
+        }
+        if let set = input.set, !set.isRead {
+            // Changed: every file is read.
+            input = try SeedInput(templates: templates, options: options)
+            report = input.report(options: options)
+        }
+        let schema = SeedSchema(model: model)
+        let read = input.read(schema: schema, progress: options.progress)
+        // The contents are in the records now.
+        input.set = nil
+
+        if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
+        if !storeExists {
+            // Nil: another process created the store meanwhile; the run starts again, on that store.
+            guard let created = try seedNewStore(read, input: input, report: report, options: options) else {
+                return try run(templates: templates, options: options)
+            }
+            return (created, nil)
+        }
+        let store = try openStore(model: model, options: options)
+        return (try apply(read, input: input, report: report, options: options, to: store, prepareSchema: store.prepareSchema), nil)
+    }
+
+    // MARK: Stores
+
+    /// The templates of `input` seeded into a store in memory, as a first launch into a new store would seed them:
+    /// the same pipeline, the same objects. No store when the set has issues, which are all returned.
+    package static func inMemoryStore(seeding input: SeedInput) throws -> (store: SQLiteStore?, issues: [Diagnostic]) {
+        guard let model = input.model else { return (nil, input.issues) }
+        let read = input.read(schema: SeedSchema(model: model), progress: nil)
+        let objects = try read.resolve(lookUp: nil)
+        let issues = (input.issues + objects.issues).sorted()
+        guard issues.isEmpty else { return (nil, issues) }
+        return (try inMemoryStore(holding: objects, read: read), [])
+    }
+
+    /// A store in memory holding the objects, as a first launch into a new store would write them.
+    static func inMemoryStore(holding objects: SeedObjects, read: SeedRead) throws -> SQLiteStore {
+        let store = try SQLiteStore.inMemory(model: read.schema.model)
+        let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
+        try store.write {
+            try SeedWriter(schema: read.schema, resolved: objects, plan: plan).write(to: store, ledger: { [:] })
+        }
+        return store
+    }
+
+    /// Seeds a store that does not exist yet: built beside its path and linked there when complete. Nil when another
+    /// process created the store meanwhile, for the caller to seed that one.
+    private func seedNewStore(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions) throws -> SeedReport? {
+        // A new store holds nothing to find: the templates are resolved first, and a set with problems creates nothing.
+        let objects = try read.resolve(lookUp: nil)
+        let issues = (input.issues + objects.issues).sorted()
+        guard issues.isEmpty else {
+            var report = report
+            report.issues = issues
+            return report
+        }
+        // The rows' references were resolved by the pipeline: checking each row's foreign keys would cost SQLite a
+        // look-up per reference and find nothing.
+        let creation = try SQLiteStore.create(atomicallyAt: storePath, model: read.schema.model, checkingForeignKeys: false) {
+            store -> SeedReport? in
+            let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: options)
+            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
+            return appliedReport(report, plan: plan)
+        }
+        switch creation {
+        case .created(let report): return report
+        case .preempted, .abandoned: return nil
+        }
+    }
+
+    /// Resolves, plans and writes in one transaction on `store`, with `prepareSchema` creating or migrating its
+    /// schema first: a set with problems, or any failure, leaves it as it was.
+    func apply(
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
+        prepareSchema: () throws -> Void
+    ) throws -> SeedReport {
+        do {
+            return try store.write {
+                try prepareSchema()
+                // Checked under the write lock: another seeder may have applied this set meanwhile.
+                if !options.force && !options.prune, let summary = try? SeedLedger.setRecord(from: store),
+                    summary.fingerprint == input.fingerprint
+                {
+                    return Self.unchangedReport(report, summary: summary)
+                }
+                let ledger = try readLedger(of: store, schema: read.schema, options: options)
+                let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
+                let issues = (input.issues + objects.issues).sorted()
+                guard issues.isEmpty else { throw InvalidTemplates(issues: issues) }
+                let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: ledger, store: store, options: options)
+                let isEmpty = try ledger.entries.isEmpty && read.schema.roots.allSatisfy { try store.largestRowID(root: $0) == 0 }
+                if isEmpty {
+                    try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
+                } else {
+                    try write(plan, objects: objects, read: read, input: input, options: options, to: store)
+                }
+                return appliedReport(report, plan: plan)
+            }
+        } catch let invalid as InvalidTemplates {
+            var report = report
+            report.issues = invalid.issues
+            return report
+        }
+    }
+
+    /// Thrown inside the write transaction to roll it back when the templates have problems.
+    private struct InvalidTemplates: Error {
+        let issues: [Diagnostic]
+    }
+
+    /// The ledger of the store; an unreadable one is an error, unless the run is forced (then it starts anew).
+    private func readLedger(of store: RowStore, schema: SeedSchema, options: SeedOptions) throws -> SeedLedger {
+        do {
+            return try SeedLedger.read(from: store, schema: schema)
+        } catch let error as LedgerStorageError {
+            guard options.force else { throw SeedLedger.unreadable(error.reason) }
+        } catch let error as SeedError {
+            guard options.force else { throw error }
+        }
+        return SeedLedger()
+    }
+
+    private func write(
+        _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore
+    ) throws {
+        var ledger = plan.ledger
+        ledger.fingerprint = input.fingerprint
+        ledger.templates = input.templatesPath
+        ledger.appliedAt = Self.now()
+        ledger.files = input.fileHashes
+        ledger.fileStamps = input.fileStamps
+        var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
+        writer.progress = options.progress.map { report in
+            { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
+        }
+        // The ledger is packed on another thread while the rows are written.
+        let sections = Locked<[String: [UInt8]]>([:])
+        let packed = DispatchSemaphore(value: 0)
+        let schema = read.schema, finished = ledger, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
+        DispatchQueue.global().async {
+            let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
+            sections.withLock { $0 = packing }
+            packed.signal()
+        }
+        try writer.write(to: store) {
+            packed.wait()
+            return sections.withLock { $0 }
+        }
+    }
+
+    /// A dry run: the same stages, applied to a copy of the store (or an empty store in memory), beside a second
+    /// copy of the store as it was. The store is not written, nor migrated.
+    private func dryRun(
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions
+    ) throws -> (report: SeedReport, preview: SeedPreview?) {
+        let preview: SeedPreview
+        if FileManager.default.fileExists(atPath: storePath) {
+            preview = try SeedPreview(copying: storePath, busyTimeout: options.busyTimeout) { path in
+                try openStore(model: read.schema.model, options: options, path: path)
+            }
+        } else {
+            preview = try SeedPreview(empty: read.schema.model)
+        }
+        let report = try apply(
+            read, input: input, report: report, options: options, to: preview.after, prepareSchema: preview.after.prepareSchema)
+        return (report, report.status == .applied ? preview : nil)
+    }
+
+    /// Opens the store for a run, leaving any migration to the run's transaction.
+    func openStore(model: EntityModel, options: SeedOptions, path: String? = nil) throws -> SQLiteStore {
+        var storeOptions = SQLiteStore.Options()
+        storeOptions.allowsDataLoss = options.allowsDataLoss
+        storeOptions.defersSchemaChanges = true
+        storeOptions.connection.busyTimeout = options.busyTimeout
+        return try SQLiteStore(path: path ?? storePath, model: model, options: storeOptions)
+    }
+
+    /// The store opened for reading only, as it is: no schema change, no write.
+    private func readOnlyStore(model: EntityModel, options: SeedOptions) throws -> SQLiteStore {
+        var storeOptions = SQLiteStore.Options()
+        storeOptions.defersSchemaChanges = true
+        storeOptions.connection.openMode = .readOnly
+        storeOptions.connection.busyTimeout = options.busyTimeout
+        return try SQLiteStore(path: storePath, model: model, options: storeOptions)
+    }
+
+    // MARK: Reports
+
+    /// The report of a run that finds the store holding this set already, read without writing; nil when it does
+    /// not, or when the store cannot be read so (the run then says why).
+    private func unchangedReport(_ report: SeedReport, model: EntityModel, options: SeedOptions) -> SeedReport? {
+        guard let store = try? readOnlyStore(model: model, options: options),
+            let summary = try? SeedLedger.setRecord(from: store), summary.fingerprint == report.fingerprint
+        else { return nil }
+        return Self.unchangedReport(report, summary: summary)
+    }
+
+    static func unchangedReport(_ report: SeedReport, summary: SeedLedger) -> SeedReport {
+        var report = report
+        report.status = .unchanged
+        for (entity, count) in summary.objectCounts { report.entities[entity, default: .init()].unchanged = count }
+        return report
+    }
+
+    func appliedReport(_ report: SeedReport, plan: SeedPlan) -> SeedReport {
+        var report = report
+        report.status = .applied
+        report.entities = plan.counts
+        report.keptObjects = plan.keptObjects
+        report.conflicts = plan.conflicts
+        report.removedFromTemplates = plan.removedFromTemplates
+        return report
+    }
+
+    /// The stamps and hashes of the files the store's ledger records; none when it cannot be read: every file is
+    /// then read, and the run says what is wrong with the store.
+    private func knownFiles(options: SeedOptions) -> [String: (stamp: String, hash: String)] {
+        guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options),
+            let summary = try? SeedLedger.summary(from: store)
+        else { return [:] }
+        return Self.knownFiles(summary)
+    }
+
+    /// The stamps and hashes of the files a ledger records.
+    static func knownFiles(_ summary: SeedLedger) -> [String: (stamp: String, hash: String)] {
+        var known: [String: (stamp: String, hash: String)] = [:]
+        known.reserveCapacity(summary.fileStamps.count)
+        for (path, stamp) in summary.fileStamps { if let hash = summary.files[path] { known[path] = (stamp, hash) } }
+        return known
+    }
+
+    /// The ledger of the store at ``storePath``, without its objects.
+    ///
+    /// - Throws: ``SeedError`` when there is no store file or its ledger cannot be read; ``DatabaseError`` when it
+    ///   cannot be opened.
+    public func ledger() throws -> SeedLedger {
+        #if canImport(SeedKitPostgreSQLStore)
+        if Self.isServerURL(storePath) { return try serverLedger() }
+        #endif
+        guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
+        let model = try SQLiteStore.storedModel(atPath: storePath)
+        do {
+            return try SeedLedger.summary(from: readOnlyStore(model: model, options: SeedOptions()))
+        } catch let error as LedgerStorageError {
+            throw SeedLedger.unreadable(error.reason)
+        }
+    }
+
+    /// Now, as the ledger records it: UTC, `2024-05-01 09:30:00`.
+    private static func now() -> String {
+        var time = time_t(Date().timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+}
+
+/// A template set and its model, read and checked for everything short of the pipeline's stages.
+package struct SeedInput {
+    package var model: EntityModel?
+    package var set: TemplateSet?
+    package var issues: [Diagnostic] = []
+    var fingerprint = ""
+    package var isModelInferred = false
+    let templatesPath: String
+    /// Each file's hash and stamp, by relative path, for the ledger: kept when ``set`` lets its contents go.
+    let fileHashes: [String: String]
+    let fileStamps: [String: String]
+    let fileCount: Int
+
+    /// Reads the set and its model.
+    ///
+    /// - Parameter known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
+    ///   ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
+    package init(templates: URL, options: SeedOptions, known: [String: (stamp: String, hash: String)] = [:]) throws(SeedError) {
+        templatesPath = templates.relativePath
+        let set = try TemplateSet(
+            directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [:])
+        self.set = set
+        fileHashes = Dictionary(set.files.map { ($0.relativePath, $0.hash) }, uniquingKeysWith: { first, _ in first })
+        var stamps: [String: String] = [:]
+        for file in set.files { stamps[file.relativePath] = file.stamp }
+        fileStamps = stamps
+        fileCount = set.files.count
+        let source = try SeedModel(set: set, options: options)
+        model = source.model
+        isModelInferred = source.isInferred
+        issues = (set.issues + source.issues).sorted()
+        if let model { fingerprint = set.fingerprint(modelFingerprint: model.fingerprint) }
+    }
+
+    /// The report of a run over this input, before it does anything: status invalid, no counts.
+    func report(options: SeedOptions) -> SeedReport {
+        var report = SeedReport(status: .invalid, fingerprint: fingerprint)
+        report.isModelInferred = isModelInferred
+        if isModelInferred { report.inferredModel = model }
+        report.isDryRun = options.dryRun
+        report.fileCount = fileCount
+        return report
+    }
+
+    /// The read stage over the set's files, each file's records added to a resolver as soon as they are read;
+    /// `progress` hears of each file checked.
+    func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?) -> SeedRead {
+        SeedRead(
+            files: set?.files ?? [], directory: set?.directory ?? URL(fileURLWithPath: "."), schema: schema,
+            keepsContents: false, progress: progress)
+    }
+}
+
+/// The read stage's output: every file's records, added to a resolver, to be resolved once.
+final class SeedRead {
+    let schema: SeedSchema
+    private var resolver: SeedResolver?
+
+    /// The read stage over `files` of `directory`, each file's records added to a resolver as soon as they are read;
+    /// `progress` hears of each file checked.
+    ///
+    /// - Parameter keepsContents: Whether a problem is located in the files' contents as given, rather than in the
+    ///   file read again (the contents are let go once they are records): for files that are in no directory.
+    init(
+        files: [TemplateSet.File], directory: URL, schema: SeedSchema, keepsContents: Bool,
+        progress: (@Sendable (SeedProgress) -> Void)?
+    ) {
+        let locator = IssueLocator(files: files, directory: directory)
+        var resolver = SeedResolver(schema: schema, locator: locator)
+        TemplateReader.read(files, schema: schema) { records in
+            resolver.add(records)
+            progress?(SeedProgress(phase: .checking, completed: records.file + 1, total: files.count))
+        }
+        if !keepsContents { locator.releaseContents() }
+        self.schema = schema
+        self.resolver = resolver
+    }
+
+    /// The resolve stage, finished against the store `lookUp` searches (nil: the templates alone). The records go
+    /// with it: what follows needs only the objects.
+    func resolve(lookUp: SeedResolver.StoreLookup?) throws -> SeedObjects {
+        guard let resolver = resolver.take() else { preconditionFailure("a read is resolved once") }
+        return try resolver.finish(lookUp: lookUp)
+    }
+}
+
+extension SeedResolver.StoreLookup {
+    /// Finds keys in the store's identity index; identities near a name for suggestions.
+    init(store: RowStore, schema: SeedSchema) {
+        self.init(
+            objects: { keys in
+                var byRoot: [String: [(index: Int, values: [AttributeValue])]] = [:]
+                for (index, key) in keys.enumerated() where key.kind == .identity {
+                    guard let root = schema.model.entity(named: key.root) else { continue }
+                    byRoot[key.root, default: []].append((index, key.identityValues(of: root)))
+                }
+                var found = [StoredObject?](repeating: nil, count: keys.count)
+                for (root, asked) in byRoot {
+                    for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: root)) {
+                        guard let row, let entity = schema.ordinal(of: row.entity) else { continue }
+                        found[ask.index] = StoredObject(entity: Int32(entity), rowID: row.rowID)
+                    }
+                }
+                return found
+            },
+            identities: { root in
+                try store.identities(root: root).map { SeedKey.identityText($0.values) }
+            })
+    }
+}

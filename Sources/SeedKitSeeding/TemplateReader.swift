@@ -1,0 +1,324 @@
+import Foundation
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+import SeedKitStore
+
+/// The read stage of seeding: template files into records (``TemplateRecords``), on all cores.
+///
+///     let files = TemplateReader.read(set.files, schema: schema)     // one TemplateRecords per file, in set order
+///
+/// Each file is parsed and walked once. Syntax errors, values of the wrong type, unknown keys and classes, and
+/// relationships of the wrong shape are collected as the file's problems (``RecordProblem``), with the rules the
+/// graph decoder applies (``DictionaryRules``); what needs more than one file — references, conflicting statements,
+/// missing required values — is the resolve stage's to find.
+///
+/// - Complexity: O(*n*) in the size of the files, spread over the cores.
+struct TemplateReader {
+    let schema: SeedSchema
+    /// The links of the records being read, innermost last: a record's links are moved to the file's array when it
+    /// is done, so that each record's links are contiguous though it nests other records between them.
+    private var pendingLinks: [RecordLink] = []
+    /// What each key of an object layout is, per layout and entity: objects with the same keys share a layout
+    /// (``JSONObject``), so each key is looked up once per file rather than once per object.
+    private var plans: [PlanKey: [Member]] = [:]
+    private var lastPlan: (key: PlanKey, members: [Member])?
+
+    private struct PlanKey: Hashable {
+        let layout: ObjectIdentifier
+        let entity: ObjectIdentifier
+    }
+
+    private enum Member {
+        case `class`, id, attribute(Int, isIdentity: Bool), relationship(Int), unknown
+    }
+
+    /// Where an object layout has `"class"` and `"$ref"`, worked out once per layout.
+    private struct Shape {
+        var classPosition: Int?
+        var referencePosition: Int?
+    }
+
+    private var shapes: [ObjectIdentifier: Shape] = [:]
+    private var lastShape: (layout: ObjectIdentifier, shape: Shape)?
+    /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
+    /// few short names costs less than hashing one.
+    private var recentClasses: [(name: String, entity: Entity)] = []
+
+    init(schema: SeedSchema) {
+        self.schema = schema
+    }
+
+    /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
+    /// order, as soon as they and those of the files before are read: what consumes them works while later files are
+    /// read.
+    static func read(_ files: [TemplateSet.File], schema: SeedSchema, _ each: (TemplateRecords) -> Void) {
+        let results = Locked([TemplateRecords?](repeating: nil, count: files.count))
+        let next = Locked(0)
+        let fileDone = DispatchSemaphore(value: 0)
+        // Files are claimed one at a time, so that a few large files do not leave a core idle.
+        let group = DispatchGroup()
+        for _ in 0..<min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+            DispatchQueue.global().async(group: group) {
+                var reader = TemplateReader(schema: schema)
+                while let index = next.withLock({ next -> Int? in
+                    guard next < files.count else { return nil }
+                    defer { next += 1 }
+                    return next
+                }) {
+                    let records = reader.records(of: files[index], index: index)
+                    results.withLock { $0[index] = records }
+                    fileDone.signal()
+                }
+            }
+        }
+        var consumed = 0
+        while consumed < files.count {
+            let records = results.withLock { results -> TemplateRecords? in
+                defer { results[consumed] = nil }
+                return results[consumed]
+            }
+            guard let records else {
+                fileDone.wait()
+                continue
+            }
+            each(records)
+            consumed += 1
+        }
+        group.wait()
+    }
+
+    /// The records of one file.
+    mutating func records(of file: TemplateSet.File, index: Int) -> TemplateRecords {
+        // Layouts belong to the file's document, which goes with this call: their addresses may be reused.
+        defer {
+            plans.removeAll(keepingCapacity: true)
+            lastPlan = nil
+            shapes.removeAll(keepingCapacity: true)
+            lastShape = nil
+        }
+        var out = TemplateRecords(file: index)
+        let value: JSON
+        do {
+            value = try JSONDocument(parsing: file.bytes, file: file.displayPath).value
+        } catch {
+            out.syntaxError = error
+            return out
+        }
+        if case .array(let elements) = value {
+            out.records.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                read(element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
+            }
+        } else {
+            read(value, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
+        }
+        return out
+    }
+
+    /// Reads the dictionary at a place: at the top of the file (`parent` -1), or nested in `parent`'s
+    /// `relationship`; returns what a link to it names, nil after a problem.
+    @discardableResult
+    private mutating func read(
+        _ json: JSON, into out: inout TemplateRecords, parent: Int32, relationship: Int32, position: Int32,
+        expected: Entity?, owned: Bool
+    ) -> LinkTarget? {
+        func problem(_ failure: DictionaryRules.Problem, _ tokens: [String] = [], isAtKey: Bool = false) {
+            // Where this dictionary is: below its parent record, or at the top.
+            var path: [String] = []
+            if parent >= 0 {
+                path.append(schema.entities[Int(out.records[Int(parent)].entity)].entity.relationships[Int(relationship)].name)
+            }
+            if position >= 0 { path.append(String(position)) }
+            path += (failure.isAtClassKey ? ["class"] : []) + tokens
+            out.problems.append(RecordProblem(kind: failure.kind, record: parent, path: path, isAtKey: isAtKey, message: failure.message))
+        }
+        guard case .object(let members) = json else {
+            problem(DictionaryRules.notAnObject(json, expected: expected))
+            return nil
+        }
+        let shape = self.shape(of: members)
+        if let referencePosition = shape.referencePosition {
+            let reference = members.values[referencePosition]
+            switch DictionaryRules.reference(reference, members: members) {
+            case .success(let id):
+                if parent < 0 { out.topLevelReferences.append((id, position)) }
+                return .id(id)
+            case .failure(let failure):
+                problem(failure, failure.kind == .typeMismatch ? ["$ref"] : [])
+                return nil
+            }
+        }
+        let classValue = shape.classPosition.map { members.values[$0] }
+        let entity: Entity
+        if let known = recentEntity(classValue, expected: expected) {
+            entity = known
+        } else {
+            switch DictionaryRules.entity(classValue: classValue, expected: expected, model: schema.model) {
+            case .success(let found): entity = found
+            case .failure(let failure):
+                problem(failure)
+                return nil
+            }
+        }
+        let slots = schema.slots(of: entity)
+        let plan = self.plan(members, entity)
+
+        // Attributes first: a record's values are contiguous.
+        let valuesStart = out.values.count
+        out.values.append(contentsOf: repeatElement(nil, count: entity.attributes.count))
+        var stated = AttributeMask()
+        var id: String?
+        var statesMoreThanIdentity = false
+        var hasProblem = false
+        for (position, member) in plan.enumerated() {
+            let value = members.values[position]
+            switch member {
+            case .class:
+                continue
+            case .id:
+                if let failure = DictionaryRules.idProblem(value) {
+                    problem(failure, ["$id"])
+                    hasProblem = true
+                } else if case .string(let text) = value {
+                    id = text
+                }
+                statesMoreThanIdentity = true
+            case .attribute(let index, let isIdentity):
+                if !isIdentity { statesMoreThanIdentity = true }
+                switch DictionaryRules.attribute(value, of: entity, at: index) {
+                case .success(let read):
+                    out.values[valuesStart + index] = read
+                    stated.insert(index)
+                case .failure(let failure):
+                    problem(failure, [members.keys[position]])
+                    hasProblem = true
+                    // Stated, though unreadable: reported once, not also as missing.
+                    stated.insert(index)
+                }
+            case .relationship:
+                statesMoreThanIdentity = true
+            case .unknown:
+                let key = members.keys[position]
+                problem(DictionaryRules.unknownKey(key, value: value, of: entity), [key], isAtKey: true)
+                statesMoreThanIdentity = true
+                hasProblem = true
+            }
+        }
+        var key: SeedKey?
+        if !entity.identityIndices.isEmpty {
+            var identity: [AttributeValue] = []
+            identity.reserveCapacity(entity.identityIndices.count)
+            for index in entity.identityIndices {
+                guard let value = out.values[valuesStart + index] else { break }
+                identity.append(value)
+            }
+            if identity.count == entity.identityIndices.count { key = SeedKey(identityOf: entity, values: identity) }
+        }
+        // A stub: a reference by identity where a relationship that does not own its members expects an object.
+        if parent >= 0, !owned, !statesMoreThanIdentity, let key {
+            out.values.removeSubrange(valuesStart...)
+            return .key(key, entity: Int32(slots.ordinal))
+        }
+        if hasProblem && key == nil && parent >= 0 && !owned && !statesMoreThanIdentity {
+            out.values.removeSubrange(valuesStart...)
+            return nil
+        }
+
+        let record = Int32(out.records.count)
+        out.records.append(
+            TemplateRecord(
+                entity: Int32(slots.ordinal), key: key, id: id, values: Int32(valuesStart), stated: stated, parent: parent,
+                relationship: relationship, position: position))
+        let linksStart = pendingLinks.count
+        for (position, member) in plan.enumerated() {
+            guard case .relationship(let index) = member else { continue }
+            let key = members.keys[position], value = members.values[position]
+            let description = entity.relationships[index]
+            let destination = schema.model.destination(of: description)
+            if let failure = DictionaryRules.shape(of: value, for: description, of: entity, destination: destination) {
+                out.problems.append(
+                    RecordProblem(kind: failure.kind, record: record, path: [key], isAtKey: false, message: failure.message))
+                continue
+            }
+            let relationshipIndex = Int32(index)
+            switch value {
+            case .null:
+                pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none))
+            case .array(let elements):
+                if elements.isEmpty { pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none)) }
+                for (position, element) in elements.enumerated() {
+                    guard let target = read(
+                        element, into: &out, parent: record, relationship: relationshipIndex, position: Int32(position),
+                        expected: destination, owned: description.owns)
+                    else { continue }
+                    pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
+                }
+            default:
+                guard let target = read(
+                    value, into: &out, parent: record, relationship: relationshipIndex, position: -1, expected: destination,
+                    owned: description.owns)
+                else { continue }
+                pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
+            }
+        }
+        out.records[Int(record)].links = Int32(out.links.count)
+        out.records[Int(record)].linkCount = Int32(pendingLinks.count - linksStart)
+        out.links.append(contentsOf: pendingLinks[linksStart...])
+        pendingLinks.removeSubrange(linksStart...)
+        return .record(record)
+    }
+
+    /// What each key of `members` is for `entity`, worked out once per layout.
+    private mutating func plan(_ members: JSONObject, _ entity: Entity) -> [Member] {
+        let key = PlanKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
+        // Objects in a row mostly share their layout: the last plan serves without hashing.
+        if let last = lastPlan, last.key == key { return last.members }
+        let plan: [Member]
+        if let known = plans[key] {
+            plan = known
+        } else {
+            plan = members.keys.map { name -> Member in
+                if name == "class" { return .class }
+                if name == "$id" { return .id }
+                if let index = entity.attributeIndex(named: name) { return .attribute(index, isIdentity: entity.identityIndices.contains(index)) }
+                if let index = entity.relationshipIndex(named: name) { return .relationship(index) }
+                return .unknown
+            }
+            plans[key] = plan
+        }
+        lastPlan = (key, plan)
+        return plan
+    }
+
+    private mutating func shape(of members: JSONObject) -> Shape {
+        let layout = ObjectIdentifier(members.layout)
+        if let last = lastShape, last.layout == layout { return last.shape }
+        let shape = shapes[layout] ?? Shape(
+            classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
+        shapes[layout] = shape
+        lastShape = (layout, shape)
+        return shape
+    }
+
+    /// The entity `"class"` names when it is one named lately and a kind of `expected`, or `"class"` is left out
+    /// where only `expected` fits; nil for anything else, which ``DictionaryRules`` then decides (or reports).
+    private mutating func recentEntity(_ classValue: JSON?, expected: Entity?) -> Entity? {
+        guard let classValue else { return expected.flatMap { $0.kinds.count == 1 ? $0 : nil } }
+        guard case .string(let name) = classValue else { return nil }
+        let entity: Entity
+        if let recent = recentClasses.first(where: { $0.name == name }) {
+            entity = recent.entity
+        } else {
+            guard let found = schema.model.entity(named: name) else { return nil }
+            if recentClasses.count == 4 { recentClasses.removeFirst() }
+            recentClasses.append((name, found))
+            entity = found
+        }
+        guard let expected else { return entity }
+        return schema.isKind(schema.slots(of: entity).ordinal, of: schema.slots(of: expected).ordinal) ? entity : nil
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+
+extension SQLiteStore {
+    // MARK: PersistentStore: reading
+
+    package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
+        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
+        var (conditions, arguments) = filter(fetch, query: &query)
+        var isFinal = fetch.mayBeFinal && conditions.isExact
+        var order: [String] = []
+        for key in fetch.sortKeys where isFinal {
+            guard key.path.type.sortsInSQL else {
+                isFinal = false
+                break
+            }
+            order.append("\(query.column(key.path)) \(key.ascending ? "ASC" : "DESC")")
+        }
+        var sql = query.clauses(where: conditions.sql)
+        if isFinal {
+            sql += " ORDER BY \((order + [query.table.column("_id")]).joined(separator: ", "))"
+            let offset = max(0, fetch.request.offset)
+            if fetch.request.limit != nil || offset > 0 {
+                sql += " LIMIT ? OFFSET ?"
+                // No limit is -1 to SQLite.
+                arguments += [.integer(Int64(fetch.request.limit.map { max(0, $0) } ?? -1)), .integer(Int64(offset))]
+            }
+        }
+        try readRows(selectSQL(query.table, sql), arguments, table: query.table, into: &rows)
+        return isFinal
+    }
+
+    package func count(_ fetch: StoreFetch) throws -> Int? {
+        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
+        let (conditions, arguments) = filter(fetch, query: &query)
+        guard conditions.isExact else { return nil }
+        let statement = try connection.cachedStatement(
+            sql: "SELECT count(*) FROM \(query.table.quoted) \(query.clauses(where: conditions.sql))")
+        defer { statement.reset() }
+        for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
+        _ = try statement.step()
+        return statement.int(at: 0)
+    }
+
+    /// The conditions that select a fetch's rows — its entities', then its predicate's — and their arguments.
+    private func filter(
+        _ fetch: StoreFetch, query: inout FetchQuery
+    ) -> (conditions: (sql: [String], isExact: Bool), arguments: [AttributeValue?]) {
+        var conditions: [String] = []
+        var arguments: [AttributeValue?] = []
+        if let condition = entityCondition(for: fetch.entity, includesSubentities: fetch.request.includesSubentities) {
+            conditions.append(condition.sql)
+            arguments += condition.arguments
+        }
+        var isExact = true
+        if let predicate = fetch.predicate {
+            let condition = query.condition(predicate)
+            if condition.sql != "1" {
+                conditions.append(condition.sql)
+                arguments += condition.arguments
+            }
+            isExact = condition.isExact
+        }
+        return ((conditions, isExact), arguments)
+    }
+
+    package func fetchRows(root: String, rowIDs: [Int64], into rows: inout StoredRows) throws {
+        let table = schema.tables[root]!
+        if rowIDs.count == 1 {
+            try readRows(selectSQL(table, "WHERE \(table.column("_id")) = ?"), [.integer(rowIDs[0])], table: table, into: &rows)
+            return
+        }
+        // One statement for any number of ids: they travel as one JSON array.
+        let list = "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
+        try readRows(
+            selectSQL(table, "WHERE \(table.column("_id")) IN (SELECT value FROM json_each(?))"), [.string(list)],
+            table: table, into: &rows)
+    }
+
+    package func fetchMembers(of owner: ManagedObject, relationship index: Int, into rows: inout StoredRows) throws {
+        let table = schema.tables[rows.root]!
+        let sql: String
+        switch schema.layouts[owner.entity.name]!.relationships[index] {
+        case .foreignKey:
+            preconditionFailure("a to-one relationship has no members")
+        case .inverseForeignKey(_, let column, let positionColumn):
+            let order = (positionColumn.map { [table.column($0)] } ?? []) + [table.column("_id")]
+            sql = selectSQL(table, "WHERE \(table.column(column)) = ? ORDER BY \(order.joined(separator: ", "))")
+        case .join(let joinTable, let isOwner, let isOrdered):
+            let join = SQLIdentifier.quote(joinTable)
+            let (own, other) = isOwner ? ("source", "target") : ("target", "source")
+            let order = (isOwner && isOrdered ? ["\(join).\"position\""] : []) + [table.column("_id")]
+            sql = selectSQL(
+                table,
+                "JOIN \(join) ON \(join).\"\(other)\" = \(table.column("_id")) WHERE \(join).\"\(own)\" = ? "
+                    + "ORDER BY \(order.joined(separator: ", "))")
+        }
+        try readRows(sql, [.integer(owner.objectID.number)], table: table, into: &rows)
+    }
+
+    package func rowID(of identity: IdentityKey) throws -> Int64? {
+        guard let table = schema.tables[identity.root], table.identity.count == identity.values.count,
+            !table.identity.isEmpty
+        else { return nil }
+        let conditions = table.identity.map { "\(table.column($0)) = ?" }
+        let statement = try connection.cachedStatement(
+            sql: "SELECT \"_id\" FROM \(table.quoted) WHERE \(conditions.joined(separator: " AND "))")
+        defer { statement.reset() }
+        for (offset, value) in identity.values.enumerated() { try statement.bind(attribute: value, at: offset + 1) }
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    package func storedValues(of object: ManagedObject) throws -> StoredValues? {
+        let table = schema.tables[object.entity.rootName]!
+        let layout = schema.layouts[object.entity.name]!
+        let statement = try connection.cachedStatement(sql: selectSQL(table, "WHERE \"_id\" = ?"))
+        defer { statement.reset() }
+        try statement.bind(object.objectID.number, at: 1)
+        guard try statement.step() else { return nil }
+        let offset = StoreSchema.bookkeepingColumns.count
+        return StoredValues(
+            version: statement.int64(at: 2),
+            attributes: object.entity.attributes.enumerated().map { index, attribute in
+                statement.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+            },
+            foreignKeys: layout.relationshipColumns.map { column in
+                column.flatMap { statement.isNull(at: offset + $0) ? nil : statement.int64(at: offset + $0) }
+            })
+    }
+
+    package func read<Result>(_ body: () throws -> Result) throws -> Result {
+        guard !connection.isInsideTransaction else { return try body() }
+        return try connection.inTransaction(.deferred, body)
+    }
+
+    package func write<Result>(_ body: () throws -> Result) throws -> Result {
+        guard !connection.isInsideTransaction else { return try body() }
+        return try connection.inTransaction(.immediate, body)
+    }
+
+    // MARK: Rows
+
+    /// Reads the rows `sql` selects from `table` into `rows`: each row's values go straight from the statement into
+    /// its new object's storage.
+    ///
+    /// - Complexity: O(*n*) in the number of rows, each an O(1) registry lookup plus decoding its values when new.
+    private func readRows(
+        _ sql: String, _ arguments: [AttributeValue?], table: TableSchema, into rows: inout StoredRows
+    ) throws {
+        let statement = try connection.cachedStatement(sql: sql)
+        defer { statement.reset() }
+        for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
+        var rowEntity = RowEntity()
+        while try statement.step() {
+            let rowID = statement.int64(at: 0)
+            guard rows.isNew(rowID: rowID) else { continue }
+            let name = statement.textBuffer(at: 1)
+            if rowEntity.entity == nil || !rowEntity.hasName(name) {
+                guard let entity = model.entity(named: String(decoding: name, as: UTF8.self)),
+                    let layout = schema.layouts[entity.name]
+                else { continue }
+                rowEntity = RowEntity(name: Array(name), entity: entity, layout: layout)
+                rowEntity.emptyFaults = layout.relationshipColumns.map { $0 == nil ? 0 : -1 }
+            }
+            rows.add(materialize(statement, entity: rowEntity, rowID: rowID, rows: rows))
+        }
+    }
+
+    /// The entity and layout of the rows being read, looked up again only when a row names another entity.
+    ///
+    /// A fetch's rows nearly always share one entity: comparing the name's bytes in SQLite's buffer costs far less
+    /// than building a `String` and looking it up twice per row.
+    private struct RowEntity {
+        var name: [UInt8] = []
+        var entity: Entity?
+        var layout: EntityLayout?
+        /// The faults of an object whose to-ones are all nil: shared, so such objects allocate no array of their own.
+        var emptyFaults: [Int64] = []
+
+        func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            name.withUnsafeBytes { name in
+                name.count == bytes.count
+                    && (bytes.isEmpty || memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+        }
+    }
+
+    /// A new object of the current row, its values read from the row and its relationships left as faults.
+    private func materialize(_ row: Statement, entity cache: RowEntity, rowID: Int64, rows: StoredRows) -> ManagedObject {
+        let entity = cache.entity!, layout = cache.layout!
+        let object = rows.makeObject(entity, rowID: rowID, version: row.int64(at: 2))
+        let offset = StoreSchema.bookkeepingColumns.count
+        // One access to the object's storage for all its values rather than one per value.
+        object.attributeValues.withUnsafeMutableBufferPointer { values in
+            for (index, attribute) in entity.attributes.enumerated() {
+                values[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+            }
+        }
+        if !entity.relationships.isEmpty {
+            // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing one
+            // is simply nil (-1, loaded).
+            var faults = cache.emptyFaults
+            for (index, column) in layout.relationshipColumns.enumerated() {
+                if let column, !row.isNull(at: offset + column) { faults[index] = row.int64(at: offset + column) }
+            }
+            if faults.contains(where: { $0 != -1 }) { object.faults = faults }
+        }
+        return object
+    }
+
+    // MARK: SQL
+
+    /// The SQL that reads rows of `table`: its bookkeeping columns then every other column, in schema order.
+    ///
+    ///     SELECT "Employee"."_id", "Employee"."_entity", ... FROM "Employee" WHERE "Employee"."_id" = ?
+    func selectSQL(_ table: TableSchema, _ rest: String = "") -> String {
+        "SELECT \(table.selectList) FROM \(table.quoted)\(rest.isEmpty ? "" : " ")\(rest)"
+    }
+
+    /// The largest row id of a root entity's table, or 0.
+    func largestRowID(in table: String) throws -> Int64 {
+        let select = try connection.cachedStatement(
+            sql: "SELECT coalesce(max(\"_id\"), 0) FROM \(SQLIdentifier.quote(table))")
+        defer { select.reset() }
+        _ = try select.step()
+        return select.int64(at: 0)
+    }
+
+    /// The SQL condition and arguments that select an entity's rows: all of its tree's, or only its kinds'.
+    func entityCondition(for entity: Entity, includesSubentities: Bool) -> (sql: String, arguments: [AttributeValue?])? {
+        let kinds = includesSubentities ? entity.kinds : [entity.name]
+        if kinds.count == model.entity(named: entity.rootName)!.kinds.count { return nil }
+        let placeholders = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
+        return ("\(SQLIdentifier.quote(entity.rootName)).\"_entity\" IN (\(placeholders))", kinds.map { .string($0) })
+    }
+}

@@ -1,0 +1,372 @@
+import SeedKitSupport
+import SeedKitJSON
+import SeedKitSQLite
+import SeedKitModel
+import SeedKitObjects
+import SeedKitCoding
+
+/// Rows in bulk for the seeding pipeline and the canonical export: ``RowStore`` over the store's tables.
+///
+/// Identity lookups are point queries on the identity index, or one scan of it when many are asked at once;
+/// rows are read by id many to a statement; inserts go many rows to a statement (`VALUES (…), (…)`), their texts
+/// gathered in one buffer and bound where they lie. The ledger is the table `_seedkit_ledger`: one row per section.
+extension SQLiteStore: RowStore {
+    static let ledgerTable = "_seedkit_ledger"
+    /// The first table of the ledger's earlier development form, which this SeedKit does not read.
+    static let earlierLedgerTable = "_seedkit_seed_sets"
+
+    // MARK: Reading
+
+    package func lookUp(identities: [[AttributeValue]], root: String) throws -> [StoredIdentity?] {
+        guard !identities.isEmpty, let table = schema.tables[root], !table.identity.isEmpty else {
+            return Array(repeating: nil, count: identities.count)
+        }
+        // Many at once: one scan of the table's identities costs less than a query each.
+        if identities.count * 8 > (try largestRowID(root: root)) {
+            var index: [ExactValues: StoredIdentity] = [:]
+            for (values, row) in try self.identities(root: root) { index[ExactValues(values)] = row }
+            return identities.map { index[ExactValues($0)] }
+        }
+        let condition = table.identity.map { "\(SQLIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
+        let select = try connection.cachedStatement(sql: "SELECT \"_id\", \"_entity\" FROM \(table.quoted) WHERE \(condition)")
+        return try identities.map { values in
+            defer { select.reset() }
+            for (index, value) in values.enumerated() { try select.bind(attribute: value, at: index + 1) }
+            guard try select.step() else { return nil }
+            return StoredIdentity(rowID: select.int64(at: 0), entity: select.text(at: 1))
+        }
+    }
+
+    package func identities(root: String) throws -> [(values: [AttributeValue], row: StoredIdentity)] {
+        guard let table = schema.tables[root], let entity = model.entity(named: root), !table.identity.isEmpty else { return [] }
+        let types = entity.identityIndices.map { entity.attributes[$0].type }
+        let columns = table.identity.map(SQLIdentifier.quote).joined(separator: ", ")
+        let select = try connection.prepare(sql: "SELECT \"_id\", \"_entity\", \(columns) FROM \(table.quoted)")
+        var result: [(values: [AttributeValue], row: StoredIdentity)] = []
+        while try select.step() {
+            let values = types.enumerated().compactMap { select.attribute(at: 2 + $0, as: $1) }
+            guard values.count == types.count else { continue }
+            result.append((values, StoredIdentity(rowID: select.int64(at: 0), entity: select.text(at: 1))))
+        }
+        return result
+    }
+
+    package func rows(root: String, rowIDs: [Int64]) throws -> [StoredRow?] {
+        guard let table = schema.tables[root] else { return Array(repeating: nil, count: rowIDs.count) }
+        var found: [Int64: StoredRow] = [:]
+        found.reserveCapacity(rowIDs.count)
+        var start = 0
+        while start < rowIDs.count {
+            let chunk = rowIDs[start..<min(rowIDs.count, start + 500)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let select = try connection.cachedStatement(sql: selectSQL(table, "WHERE \"_id\" IN (\(marks))"))
+            defer { select.reset() }
+            for (index, rowID) in chunk.enumerated() { try select.bind(rowID, at: index + 1) }
+            while try select.step() {
+                if let row = storedRow(select, table: table) { found[row.rowID] = row }
+            }
+            start += chunk.count
+        }
+        return rowIDs.map { found[$0] }
+    }
+
+    package func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws {
+        guard let table = schema.tables[root] else { return }
+        let select = try connection.prepare(sql: selectSQL(table, "ORDER BY \"_id\""))
+        while try select.step() {
+            if let row = storedRow(select, table: table) { try body(row) }
+        }
+    }
+
+    /// The row a select of ``TableSchema/selectList`` is on; nil for an entity the model lacks.
+    private func storedRow(_ select: Statement, table: TableSchema) -> StoredRow? {
+        let entityName = select.text(at: 1)
+        guard let entity = model.entity(named: entityName), let layout = schema.layouts[entityName] else { return nil }
+        let offset = StoreSchema.bookkeepingColumns.count
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(entity.attributes.count)
+        for (index, attribute) in entity.attributes.enumerated() {
+            values.append(select.attribute(at: offset + layout.attributeColumns[index], as: attribute.type))
+        }
+        var targets: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
+        var positions = targets
+        for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
+            if let column = layout.relationshipColumns[index], !select.isNull(at: offset + column) {
+                targets[index] = select.int64(at: offset + column)
+            }
+            if let column = table.columnIndex[StoreNames.positionColumn(inverse: relationship.name)],
+                !select.isNull(at: offset + column)
+            {
+                positions[index] = select.int64(at: offset + column)
+            }
+        }
+        return StoredRow(rowID: select.int64(at: 0), entity: entityName, values: values, targets: targets, positions: positions)
+    }
+
+    package func joinMembers(table: String, sources: [Int64]?, isOrdered: Bool) throws -> [Int64: [Int64]] {
+        let join = SQLIdentifier.quote(table)
+        let order = isOrdered ? "\"source\", \"position\"" : "\"source\", \"target\""
+        var members: [Int64: [Int64]] = [:]
+        func collect(_ select: Statement) throws {
+            while try select.step() { members[select.int64(at: 0), default: []].append(select.int64(at: 1)) }
+        }
+        guard let sources else {
+            try collect(connection.prepare(sql: "SELECT \"source\", \"target\" FROM \(join) ORDER BY \(order)"))
+            return members
+        }
+        var start = 0
+        while start < sources.count {
+            let chunk = sources[start..<min(sources.count, start + 500)]
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let select = try connection.cachedStatement(
+                sql: "SELECT \"source\", \"target\" FROM \(join) WHERE \"source\" IN (\(marks)) ORDER BY \(order)")
+            defer { select.reset() }
+            for (index, source) in chunk.enumerated() { try select.bind(source, at: index + 1) }
+            try collect(select)
+            start += chunk.count
+        }
+        return members
+    }
+
+    package func largestRowID(root: String) throws -> Int64 {
+        try largestRowID(in: root)
+    }
+
+    package func ledgerSections(named names: [String]?) throws -> [String: [UInt8]] {
+        guard try hasTable(Self.ledgerTable) else {
+            if try hasTable(Self.earlierLedgerTable) {
+                throw LedgerStorageError(reason: "it is kept in \(Self.earlierLedgerTable), the form of an earlier development version")
+            }
+            return [:]
+        }
+        var sections: [String: [UInt8]] = [:]
+        if let names {
+            let select = try connection.cachedStatement(sql: "SELECT \"bytes\" FROM \(SQLIdentifier.quote(Self.ledgerTable)) WHERE \"section\" = ?")
+            for name in names {
+                defer { select.reset() }
+                try select.bind(name, at: 1)
+                if try select.step() { sections[name] = select.bytes(at: 0) }
+            }
+        } else {
+            let select = try connection.prepare(sql: "SELECT \"section\", \"bytes\" FROM \(SQLIdentifier.quote(Self.ledgerTable))")
+            while try select.step() { sections[select.text(at: 0)] = select.bytes(at: 1) }
+        }
+        return sections
+    }
+
+    private func hasTable(_ name: String) throws -> Bool {
+        let select = try connection.cachedStatement(sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
+        defer { select.reset() }
+        try select.bind(name, at: 1)
+        return try select.step() && select.int64(at: 0) > 0
+    }
+
+    // MARK: Writing
+
+    package func bulkLoad<Result>(_ body: () throws -> Result) throws -> Result {
+        // Without foreign key checks, the foreign keys' indexes go too: no check looks a reference up meanwhile.
+        let checks = try connection.prepare(sql: "PRAGMA foreign_keys")
+        let checksForeignKeys = try checks.step() && checks.int64(at: 0) != 0
+        return try withIndexesBuiltAfter(includingForeignKeys: !checksForeignKeys, body)
+    }
+
+    package func insert(_ rows: RowBatch) throws {
+        let entity = rows.entity
+        let toOnes = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
+        let table = schema.tables[entity.rootName]!
+        let positioned = toOnes.filter {
+            table.columnIndex[StoreNames.positionColumn(inverse: entity.relationships[$0].name)] != nil
+        }
+        let perRow = 2 + entity.attributes.count + toOnes.count + positioned.count
+        let batchSize = max(1, min(64, 999 / perRow))
+        var inserter = RowInserter(entityName: Array(entity.name.utf8))
+        var start = 0
+        while start < rows.count {
+            let count = min(batchSize, rows.count - start)
+            let shape = RowInsertShape(entity: ObjectIdentifier(entity), rowCount: count)
+            let statement = try rowInsertStatements[shape]
+                ?? connection.prepare(sql: insertSQL(for: entity, toOnes: toOnes, positioned: positioned, rowCount: count))
+            rowInsertStatements[shape] = statement
+            try inserter.insert(rows, range: start..<start + count, toOnes: toOnes, positioned: positioned, with: statement)
+            start += count
+        }
+    }
+
+    /// `INSERT INTO "Root" ("_id", "_entity", "_version", attributes…, to-ones…, positions…) VALUES (?, ?, 1, …), …`
+    private func insertSQL(for entity: Entity, toOnes: [Int], positioned: [Int], rowCount: Int) -> String {
+        let columns = entity.attributes.map(\.name) + toOnes.map { entity.relationships[$0].name }
+            + positioned.map { StoreNames.positionColumn(inverse: entity.relationships[$0].name) }
+        let names = (["_id", "_entity", "_version"] + columns).map(SQLIdentifier.quote).joined(separator: ", ")
+        let values = "(" + (["?", "?", "1"] + columns.map { _ in "?" }).joined(separator: ", ") + ")"
+        return "INSERT INTO \(SQLIdentifier.quote(entity.rootName)) (\(names)) VALUES \(repeatElement(values, count: rowCount).joined(separator: ", "))"
+    }
+
+    package func update(_ rows: RowBatch, attributes: [Int], toOnes: [Int], entityChanges: Bool) throws {
+        let entity = rows.entity
+        let table = schema.tables[entity.rootName]!
+        var assignments: [String] = entityChanges ? ["\"_entity\" = ?"] : []
+        if entityChanges {
+            // The columns of the tree that the new class has not: empty, as in a row inserted of that class.
+            let toOnes = entity.relationships.filter { !$0.isToMany }.map(\.name)
+            let own = Set(entity.attributes.map(\.name) + toOnes + toOnes.map { StoreNames.positionColumn(inverse: $0) })
+            for column in table.columns where !own.contains(column.name) {
+                assignments.append("\(SQLIdentifier.quote(column.name)) = NULL")
+            }
+        }
+        assignments += attributes.map { "\(SQLIdentifier.quote(entity.attributes[$0].name)) = ?" }
+        var positioned: [Int] = []
+        for relationship in toOnes {
+            assignments.append("\(SQLIdentifier.quote(entity.relationships[relationship].name)) = ?")
+            let position = StoreNames.positionColumn(inverse: entity.relationships[relationship].name)
+            if table.columnIndex[position] != nil {
+                assignments.append("\(SQLIdentifier.quote(position)) = ?")
+                positioned.append(relationship)
+            }
+        }
+        assignments.append("\"_version\" = \"_version\" + 1")
+        let statement = try connection.cachedStatement(
+            sql: "UPDATE \(table.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?")
+        let attributeCount = entity.attributes.count, relationshipCount = entity.relationships.count
+        for row in 0..<rows.count {
+            var parameter = 1
+            if entityChanges {
+                try statement.bind(entity.name, at: parameter)
+                parameter += 1
+            }
+            for attribute in attributes {
+                try statement.bind(attribute: rows.values[row * attributeCount + attribute], at: parameter)
+                parameter += 1
+            }
+            for relationship in toOnes {
+                try bind(rows.targets[row * relationshipCount + relationship], to: statement, at: parameter)
+                parameter += 1
+                if positioned.contains(relationship) {
+                    try bind(rows.positions[row * relationshipCount + relationship], to: statement, at: parameter)
+                    parameter += 1
+                }
+            }
+            try statement.bind(rows.rowIDs[row], at: parameter)
+            try statement.execute()
+        }
+    }
+
+    private func bind(_ value: Int64?, to statement: Statement, at parameter: Int) throws {
+        if let value { try statement.bind(value, at: parameter) } else { try statement.bindNull(at: parameter) }
+    }
+
+    package func delete(root: String, rowIDs: [Int64]) throws {
+        let statement = try connection.cachedStatement(sql: "DELETE FROM \(SQLIdentifier.quote(root)) WHERE \"_id\" = ?")
+        for rowID in rowIDs { try statement.execute(arguments: [.integer(rowID)]) }
+    }
+
+    package func replaceJoinMembers(table: String, members: [(source: Int64, targets: [Int64])], isOrdered: Bool, sourcesAreNew: Bool) throws {
+        let join = SQLIdentifier.quote(table)
+        if !sourcesAreNew {
+            let delete = try connection.cachedStatement(sql: "DELETE FROM \(join) WHERE \"source\" = ?")
+            for (source, _) in members { try delete.execute(arguments: [.integer(source)]) }
+        }
+        var pairs: [(Int64, Int64, Int64?)] = []
+        for (source, targets) in members {
+            for (position, target) in targets.enumerated() { pairs.append((source, target, isOrdered ? Int64(position) : nil)) }
+        }
+        var start = 0
+        while start < pairs.count {
+            let count = min(300, pairs.count - start)
+            // Kept by table and row count, as the rows' statements are: their texts are long to hash.
+            let shape = JoinInsertShape(table: table, rowCount: count)
+            let statement = try joinInsertStatements[shape] ?? connection.prepare(
+                sql: "INSERT INTO \(join) (\"source\", \"target\", \"position\") VALUES \(repeatElement("(?, ?, ?)", count: count).joined(separator: ", "))")
+            joinInsertStatements[shape] = statement
+            for (offset, pair) in pairs[start..<start + count].enumerated() {
+                try statement.bind(pair.0, at: 3 * offset + 1)
+                try statement.bind(pair.1, at: 3 * offset + 2)
+                try bind(pair.2, to: statement, at: 3 * offset + 3)
+            }
+            try statement.execute()
+            start += count
+        }
+    }
+
+    package func replaceLedger(_ sections: [String: [UInt8]]) throws {
+        let ledger = SQLIdentifier.quote(Self.ledgerTable)
+        try connection.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(ledger) ("section" TEXT PRIMARY KEY, "bytes" BLOB NOT NULL);
+            DELETE FROM \(ledger);
+            """)
+        // The earlier form's tables go with the first ledger written in this one.
+        for table in [Self.earlierLedgerTable, "_seedkit_seed_files", "_seedkit_seed_packed_objects", "_seedkit_seed_objects", "_seedkit_seed_counts", "_seedkit_seed_file_stamps"] {
+            try connection.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quote(table))")
+        }
+        let insert = try connection.cachedStatement(sql: "INSERT INTO \(ledger) (\"section\", \"bytes\") VALUES (?, ?)")
+        for (name, bytes) in sections.sorted(by: { $0.key < $1.key }) {
+            try insert.bind(name, at: 1)
+            try insert.bind(bytes, at: 2)
+            try insert.execute()
+        }
+    }
+}
+
+/// Binds the rows of a multi-row insert: texts gathered in one buffer and bound where they lie, so that SQLite does
+/// not copy each into memory of its own, and a date is not made a string first.
+private struct RowInserter {
+    let entityName: [UInt8]
+    private var texts: [UInt8] = []
+    private var textParameters: [(parameter: Int, bytes: Range<Int>)] = []
+
+    init(entityName: [UInt8]) {
+        self.entityName = entityName
+    }
+
+    mutating func insert(_ rows: RowBatch, range: Range<Int>, toOnes: [Int], positioned: [Int], with statement: Statement) throws {
+        texts.removeAll(keepingCapacity: true)
+        textParameters.removeAll(keepingCapacity: true)
+        texts.append(contentsOf: entityName)
+        let name = 0..<texts.count
+        let attributeCount = rows.entity.attributes.count, relationshipCount = rows.entity.relationships.count
+        var parameter = 1
+        for row in range {
+            try statement.bind(rows.rowIDs[row], at: parameter)
+            textParameters.append((parameter + 1, name))
+            parameter += 2
+            for attribute in 0..<attributeCount {
+                let value = rows.values[row * attributeCount + attribute]
+                let start = texts.count
+                switch value {
+                case .string(let string)?:
+                    texts.append(contentsOf: string.utf8)
+                    textParameters.append((parameter, start..<texts.count))
+                case .date(let timestamp)?:
+                    timestamp.appendStoreText(to: &texts)
+                    textParameters.append((parameter, start..<texts.count))
+                default:
+                    try statement.bind(attribute: value, at: parameter)
+                }
+                parameter += 1
+            }
+            for relationship in toOnes {
+                if let target = rows.targets[row * relationshipCount + relationship] {
+                    try statement.bind(target, at: parameter)
+                } else {
+                    try statement.bindNull(at: parameter)
+                }
+                parameter += 1
+            }
+            for relationship in positioned {
+                if let position = rows.positions[row * relationshipCount + relationship] {
+                    try statement.bind(position, at: parameter)
+                } else {
+                    try statement.bindNull(at: parameter)
+                }
+                parameter += 1
+            }
+        }
+        try texts.withUnsafeBytes { texts in
+            // The buffer is overwritten for the next rows: nothing may read it as bound meanwhile.
+            defer { statement.clearBindings() }
+            for (parameter, range) in textParameters {
+                try statement.bind(unsafeText: UnsafeRawBufferPointer(rebasing: texts[range]), at: parameter)
+            }
+            try statement.execute()
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import Testing
+import SeedKit
+import SeedKitSupport
+
+/// Later launches through the real `seed` binary: template changes reach owned objects, property by property
+/// against the application's edits; model changes leave the application's edits and the templates' changes apart;
+/// ownership is a forest; references name what exists; a dry run writes nothing.
+@Suite("seed command: later launches")
+struct SeedUpdateCommandTests {
+    /// Employees nested in their department, each owning an address through a to-one.
+    static let companyModel = """
+        {
+          "entities": {
+            "Department": {
+              "identity": ["name"], "attributes": { "name": "string" },
+              "relationships": { "employees": { "to": "Employee", "many": true, "inverse": "department" } }
+            },
+            "Employee": {
+              "identity": ["email"], "attributes": { "email": "string", "name": "string", "salary": "double" },
+              "relationships": {
+                "department": { "to": "Department", "inverse": "employees" },
+                "address": { "to": "Address", "owns": true, "inverse": "resident" }
+              }
+            },
+            "Address": {
+              "attributes": { "street": "string" },
+              "relationships": { "resident": { "to": "Employee", "inverse": "address" } }
+            }
+          }
+        }
+        """
+
+    static func department(salaries: [Double], streets: [String]) -> String {
+        let employees = zip(salaries, streets).enumerated().map { index, pair in
+            #"{"class": "Employee", "email": "e\#(index)@example.com", "name": "Employee \#(index)", "salary": \#(pair.0), "address": {"street": "\#(pair.1)"}}"#
+        }
+        return #"{"class": "Department", "name": "Sales", "employees": [\#(employees.joined(separator: ", "))]}"#
+    }
+
+    private func directory(model: String = Self.companyModel, template: String) throws -> URL {
+        let directory = try Fixtures.temporaryDirectory()
+        try Fixtures.write(model, to: "Templates/model.json", in: directory)
+        try Fixtures.write(template, to: "Templates/sales.template", in: directory)
+        return directory
+    }
+
+    private func rows(_ sql: String, in directory: URL) throws -> [String] {
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
+        let statement = try connection.prepare(sql: sql)
+        var rows: [String] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { column -> String in
+                if case .text(let text) = statement.value(at: column) { return text }
+                return statement.value(at: column).description
+            }.joined(separator: "|"))
+        }
+        return rows
+    }
+
+    /// An employee owning its address through a to-one: a later seed finds both as seeded, and applies a template's
+    /// change to either (it kept them all, as changed by the application, and applied nothing).
+    @Test func changesReachObjectsOwnedThroughAToOne() throws {
+        let directory = try directory(template: Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        try Fixtures.write(
+            Self.department(salaries: [40011.5, 41000], streets: ["1 Main", "2 High"]), to: "Templates/sales.template", in: directory)
+        let changed = try Fixtures.runSeed([], in: directory)
+        #expect(changed.status == 0)
+        #expect(changed.stdout.contains("Address            0        1          1     0        0"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("Employee           0        1          1     0        0"), "\(changed.stdout)")
+        #expect(!changed.stdout.contains("changed since seeding"))
+        #expect(try rows(#"SELECT "email", "salary" FROM "Employee" ORDER BY "email""#, in: directory) == [
+            "e0@example.com|40011.5", "e1@example.com|41000.0",
+        ])
+        #expect(try rows(#"SELECT "street" FROM "Address" ORDER BY "street""#, in: directory) == ["1 Main", "2 High"])
+        #expect(try Fixtures.runSeed([], in: directory).stdout.hasPrefix("seed: unchanged"))
+    }
+
+    /// The application's change to one property and the templates' to another both stay; a property both changed is
+    /// a conflict, listed readably and in --json, kept unless --force.
+    @Test func conflictsAreThePropertiesBothChanged() throws {
+        let directory = try directory(template: Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
+        try connection.execute(sql: #"UPDATE "Employee" SET "salary" = 40020, "name" = 'Renamed by the app' WHERE "email" = 'e0@example.com'"#)
+        try Fixtures.write(
+            Self.department(salaries: [40011.5, 41500], streets: ["1 Main", "2 Main"]), to: "Templates/sales.template", in: directory)
+        let json = try JSONDocument(parsing: Array(try Fixtures.runSeed(["--json", "--dry-run"], in: directory).stdout.utf8)).value
+        #expect(json["conflicts"] == [["object": "Employee[email=e0@example.com]", "property": "salary", "template": "40011.5", "store": "40020"]])
+        let changed = try Fixtures.runSeed([], in: directory)
+        #expect(changed.stdout.contains("kept 1 object the application changed since seeding (--force overwrites):\n"))
+        #expect(changed.stdout.contains(
+            "\n  Employee[email=e0@example.com].salary: template 40011.5, store 40020 (changed by the application)\n"))
+        #expect(try rows(#"SELECT "name", "salary" FROM "Employee" ORDER BY "email""#, in: directory) == [
+            "Renamed by the app|40020.0", "Employee 1|41500.0",
+        ])
+        let forced = try Fixtures.runSeed(["--force"], in: directory)
+        #expect(forced.status == 0)
+        #expect(try rows(#"SELECT "name", "salary" FROM "Employee" ORDER BY "email""#, in: directory) == [
+            "Renamed by the app|40011.5", "Employee 1|41500.0",
+        ], "--force writes what the templates changed, not what they did not")
+    }
+
+    /// Every lightweight migration — a property added optional, added with a default, removed (with
+    /// --allow-data-loss), renamed through an alias — leaves the seeded objects as seeded: a template change after it
+    /// is applied, not kept as the application's.
+    @Test(arguments: ["add optional", "add with default", "remove", "rename"])
+    func modelChangesDoNotLookLikeTheApplications(change: String) throws {
+        let directory = try directory(template: Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        var model = Self.companyModel
+        var template = Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"])
+        var arguments: [String] = []
+        switch change {
+        case "add optional":
+            model = model.replacingOccurrences(of: #""salary": "double" }"#, with: #""salary": "double", "phone": "string?" }"#)
+        case "add with default":
+            model = model.replacingOccurrences(
+                of: #""salary": "double" }"#, with: #""salary": "double", "grade": { "type": "integer", "default": 3 } }"#)
+        case "remove":
+            model = model.replacingOccurrences(of: #", "salary": "double""#, with: "")
+            template = template.replacingOccurrences(of: #", "salary": 40000.0"#, with: "").replacingOccurrences(of: #", "salary": 41000.0"#, with: "")
+            arguments = ["--allow-data-loss"]
+        default:
+            model = model.replacingOccurrences(
+                of: #""name": "string", "salary""#, with: #""fullName": { "type": "string", "aliases": ["name"] }, "salary""#)
+            template = template.replacingOccurrences(of: #""name": "Employee"#, with: #""fullName": "Employee"#)
+        }
+        template = template.replacingOccurrences(of: "Employee 0", with: "Ann")
+        try Fixtures.write(model, to: "Templates/model.json", in: directory)
+        try Fixtures.write(template, to: "Templates/sales.template", in: directory)
+        let changed = try Fixtures.runSeed(arguments, in: directory)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stdout.contains("Employee           0        1          1     0        0"), "\(change): \(changed.stdout)")
+        #expect(!changed.stdout.contains("changed since seeding"), "\(change)")
+        let column = change == "rename" ? "fullName" : "name"
+        #expect(try rows(#"SELECT "\#(column)" FROM "Employee" ORDER BY "email""#, in: directory) == ["Ann", "Employee 1"])
+        #expect(try Fixtures.runSeed(arguments, in: directory).stdout.hasPrefix("seed: unchanged"))
+    }
+
+    /// A run that reports nothing was written wrote nothing, the migration of a changed model included; so does a
+    /// dry run.
+    @Test func invalidTemplatesAndDryRunsDoNotMigrate() throws {
+        let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        let before = try Data(contentsOf: store)
+        let model = Self.companyModel.replacingOccurrences(of: #""salary": "double" }"#, with: #""salary": "double", "phone": "string?" }"#)
+        try Fixtures.write(model, to: "Templates/model.json", in: directory)
+        try Fixtures.write(Self.department(salaries: [40000], streets: ["2 High"]), to: "Templates/sales.template", in: directory)
+        let dryRun = try Fixtures.runSeed(["--dry-run"], in: directory)
+        #expect(dryRun.status == 0 && dryRun.stdout.contains("would apply"))
+        #expect(dryRun.stdout.contains(#"~ Employee[email=e0@example.com].address.street: "1 Main" → "2 High""#), "\(dryRun.stdout)")
+        #expect(try Data(contentsOf: store) == before)
+        try Fixtures.write(#"{"class": "Department", "name": 7}"#, to: "Templates/bad.template", in: directory)
+        #expect(try Fixtures.runSeed([], in: directory).status == 1)
+        #expect(try Data(contentsOf: store) == before)
+        #expect(try rows("SELECT count(*) FROM pragma_table_info('Employee') WHERE name = 'phone'", in: directory) == ["0"])
+    }
+
+    /// Ownership is a forest: a cycle of owning links, through nesting, "$ref" or two top-level objects, is a located
+    /// problem naming the objects on it, in validate as in seed, and nothing is written.
+    @Test(arguments: [
+        #"{"class": "Folder", "name": "root", "$id": "r", "sub": [{"class": "Folder", "name": "child", "sub": [{"$ref": "r"}]}]}"#,
+        #"{"class": "Folder", "name": "self", "$id": "s", "sub": [{"$ref": "s"}]}"#,
+        #"[{"class": "Folder", "name": "a", "$id": "a", "sub": [{"$ref": "b"}]}, {"class": "Folder", "name": "b", "$id": "b", "sub": [{"$ref": "a"}]}]"#,
+    ])
+    func ownershipCyclesAreProblems(template: String) throws {
+        let model = """
+            {"entities": {"Folder": {"attributes": {"name": "string"},
+              "relationships": {"sub": {"to": "Folder", "many": true, "owns": true, "inverse": "up"}, "up": {"to": "Folder", "inverse": "sub"}}}}}
+            """
+        let directory = try directory(model: model, template: template)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for arguments in [["validate"], [], ["--dry-run"]] {
+            let run = try Fixtures.runSeed(arguments, in: directory)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("Templates/sales.template:1:"), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("ownership is a cycle: Folder at "), "\(arguments): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+    }
+
+    /// A reference names an object the templates or the store hold: a mistyped name is a located problem with the
+    /// nearest identity, in validate too, and creates nothing; an object only the store holds is found there.
+    @Test func referencesNameWhatExists() throws {
+        let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let typo = #"{"class": "Employee", "email": "x@example.com", "name": "X", "salary": 1, "department": {"class": "Department", "name": "Saels"}}"#
+        try Fixtures.write(typo, to: "Templates/x.template", in: directory)
+        for arguments in [["validate"], []] {
+            let run = try Fixtures.runSeed(arguments, in: directory)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains(
+                "Templates/x.template:1:89: /department: Department[name=Saels] names no Department the templates or the store hold; did you mean Sales?"),
+                "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+        // Seeded from the Sales file alone, then named from another set: found in the store.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("Templates/x.template"))
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        try Fixtures.write(Self.companyModel, to: "Other/model.json", in: directory)
+        try Fixtures.write(typo.replacingOccurrences(of: "Saels", with: "Sales"), to: "Other/x.template", in: directory)
+        let other = try Fixtures.runSeed(["--templates", "Other"], in: directory)
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try rows(#"SELECT "e"."email", "d"."name" FROM "Employee" "e" JOIN "Department" "d" ON "e"."department" = "d"."_id" ORDER BY 1"#, in: directory) == [
+            "e0@example.com|Sales", "x@example.com|Sales",
+        ])
+        #expect(other.stdout.contains("Employee           1        0          0     0        0"), "\(other.stdout)")
+        #expect(other.stdout.contains("1 no longer in the templates; --prune deletes it: Employee[email=e0@example.com]\n"))
+        #expect(try rows(#"SELECT "street" FROM "Address""#, in: directory) == ["1 Main"], "kept with its owner")
+    }
+
+    /// A store in a directory its reader can't write (SQLite can make no file beside it) serves an unchanged seed,
+    /// status, export and diff; a changed set says why it can't be written. Run as `nobody` under root, whom no
+    /// permission stops.
+    @Test func readOnlyDirectoriesServeUnchangedRuns() throws {
+        let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
+        defer {
+            chmod(directory.path, 0o755)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let asReader: [String]
+        if geteuid() == 0 {
+            guard getpwnam("nobody") != nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { return }
+            asReader = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=\(getpwnam("nobody")!.pointee.pw_gid)", "--clear-groups"]
+        } else {
+            asReader = []
+        }
+        #expect(chmod(directory.path, 0o555) == 0)
+        func run(_ arguments: [String]) throws -> CommandResult {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: asReader.first ?? Fixtures.seedExecutable.path)
+            process.arguments = Array(asReader.dropFirst()) + (asReader.isEmpty ? [] : [Fixtures.seedExecutable.path]) + arguments
+            process.currentDirectoryURL = directory
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return CommandResult(
+                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: String(decoding: stderr, as: UTF8.self))
+        }
+        let unchanged = try run([])
+        #expect(unchanged.status == 0 && unchanged.stdout.hasPrefix("seed: unchanged"), "\(unchanged.stderr)")
+        #expect(try run(["status"]).stdout.contains("seeded from Templates"))
+        let export = try run(["export"])
+        #expect(export.stdout.contains("e0@example.com"), "\(export.stderr)")
+        #expect(try run(["diff", "--templates", "Templates", "--store", "seed.sqlite"]).stdout == "no differences\n")
+        chmod(directory.path, 0o755)
+        try Fixtures.write(Self.department(salaries: [40001], streets: ["1 Main"]), to: "Templates/sales.template", in: directory)
+        chmod(directory.path, 0o555)
+        let changed = try run([])
+        #expect(changed.status != 0 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite-wal").path))
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import SeedKit
+
+@Suite("Model files")
+struct EntityModelFileTests {
+    private func model(_ text: String) throws -> EntityModel {
+        try EntityModel(json: JSONDocument(parsing: text).value)
+    }
+
+    @Test func readsTheDocumentedFormatExactlyAsWritten() throws {
+        let fromFile = try model(Fixtures.modelFileText)
+        #expect(fromFile == (try EntityModel(Fixtures.fileModelDeclarations)))
+        let employee = try #require(fromFile.entity(named: "Employee"))
+        #expect(employee.attribute(named: "address")?.defaultValue == .string(""))
+        #expect(employee.attribute(named: "hired")?.isOptional == true)
+    }
+
+    @Test func everyModelWrittenReadsBackEqual() throws {
+        let company = try Fixtures.companyModel()
+        let reread = try EntityModel(json: JSONDocument(parsing: company.json.text(style: .pretty)).value)
+        #expect(reread == company)
+        let rich = try EntityModel([
+            EntityDescription(
+                "Event", identity: ["code"],
+                attributes: [
+                    AttributeDescription("code", .uuid), AttributeDescription("at", .date, defaultValue: .date(Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789))),
+                    AttributeDescription("price", .decimal, isOptional: true, defaultValue: .decimal(Decimal(string: "0.1")!)),
+                    AttributeDescription("blob", .data, isOptional: true, defaultValue: .data(Data([0, 1, 2]))),
+                    AttributeDescription("meta", .json, isOptional: true, defaultValue: .json(["a": [1, 2.5, nil]])),
+                    AttributeDescription("home", .url, isOptional: true, aliases: ["site"]),
+                ],
+                relationships: [RelationshipDescription("next", to: "Event", deleteRule: .deny, aliases: ["following"])],
+                aliases: ["Happening"]),
+        ])
+        #expect(try EntityModel(json: JSONDocument(parsing: rich.json.text(style: .canonical)).value) == rich)
+    }
+
+    @Test func writtenFilesAreByteStable() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("a.json"), second = directory.appendingPathComponent("b.json")
+        try Fixtures.companyModel().write(to: first)
+        try EntityModel(contentsOf: first).write(to: second)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+        #expect(try EntityModel(contentsOf: second) == Fixtures.companyModel())
+    }
+
+    @Test func shapeErrorsCarryPointersAndLocations() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("model.json")
+        try Data("""
+            {
+              "entities": {
+                "Employee": {
+                  "attributes": { "name": "strin", "hired": { "type": "date", "default": "yesterday" } },
+                  "relationships": { "department": { "too": "Department" } },
+                  "idenity": ["name"]
+                }
+              }
+            }
+            """.utf8).write(to: file)
+        let errors = try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors
+        let lines = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.pointer?.description ?? "") \($0.message)" }
+        #expect(lines == [
+            #"4:31 /entities/Employee/attributes/name unknown type 'strin'; did you mean 'string'?; types are: string, integer, double, bool, decimal, date, data, uuid, url, json, with '?' for optional"#,
+            #"4:78 /entities/Employee/attributes/hired/default invalid default: "yesterday" is not an ISO 8601 date: expected a digit in the year at character 1, found 'y'"#,
+            "5:40 /entities/Employee/relationships/department missing \"to\": the destination entity's name",
+            "5:42 /entities/Employee/relationships/department/too unknown key 'too'; did you mean 'to'?; keys are: to, many, ordered, inverse, owns, deleteRule, aliases",
+            "6:7 /entities/Employee/idenity unknown key 'idenity'; did you mean 'identity'?; keys are: parent, identity, attributes, relationships, aliases, createdByReference",
+        ])
+        #expect(errors.allSatisfy { $0.description.hasPrefix(file.path + ":") })
+    }
+
+    @Test func validationErrorsInAFileAreLocatedAtTheirDeclaration() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("model.json")
+        try Data("""
+            {"entities": {
+              "Employee": {
+                "identity": ["email"],
+                "attributes": {"email": "string?"},
+                "relationships": {"department": {"to": "Dept"}}
+              }
+            }}
+            """.utf8).write(to: file)
+        let errors = try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors
+        #expect(errors.map(\.description) == [
+            "\(file.path):4:29: /entities/Employee/attributes/email: Employee.email: identity attribute must be required, "
+                + "not optional",
+            "\(file.path):5:37: /entities/Employee/relationships/department: Employee.department: destination 'Dept' "
+                + "is not an entity; entities are: Employee",
+        ])
+    }
+
+    @Test func notAnObject() throws {
+        let errors = try #require(throws: ModelErrors.self) { try model("[1]") }.errors
+        #expect(errors.map(\.description) == ["/: the model file must be an object with an \"entities\" object, not an array"])
+        let missing = try #require(throws: ModelErrors.self) { try model("{}") }.errors
+        #expect(missing.map(\.description) == ["/: missing \"entities\": an object of entity names to entity declarations"])
+    }
+
+    @Test func syntaxErrorsAreLocated() throws {
+        let error = try #require(throws: JSONSyntaxError.self) { try model("{\"entities\": {,}}") }
+        #expect(error.location.line == 1 && error.location.column == 15)
+    }
+}

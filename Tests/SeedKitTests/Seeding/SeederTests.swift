@@ -1,0 +1,286 @@
+import Foundation
+import Testing
+import SeedKit
+import SeedKitSupport
+@testable import SeedKitSeeding
+
+/// The library's `Seeder`, as an app calls it.
+@Suite("Seeder")
+struct SeederTests {
+    @Test func seedsOnceFromAnApp() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        let templates = directory.appendingPathComponent("Templates")
+        let first = try seeder.seed(templates: templates)
+        #expect(first.status == .applied)
+        #expect(first.entities["Project"]?.inserted == 2)
+        #expect(first.issues.isEmpty)
+        let second = try seeder.seed(templates: templates)
+        #expect(second.status == .unchanged)
+        #expect(second.entities["Address"]?.unchanged == 3)
+        let ledger = try seeder.ledger()
+        #expect(ledger.fingerprint == first.fingerprint)
+        #expect(ledger.files.count == 5)
+        #expect(ledger.objectCounts == ["Address": 3, "Department": 2, "Employee": 3, "Manager": 1, "Project": 2])
+    }
+
+    /// A run reports each file checked and the objects written, in order; a set found applied reports nothing.
+    @Test func progressIsReportedFileByFileThenObjects() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seen = Locked<[SeedProgress]>([])
+        let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        _ = try seeder.seed(templates: directory.appendingPathComponent("Templates"), options: options)
+        #expect(seen.withLock { $0 } == (1...5).map { SeedProgress(phase: .checking, completed: $0, total: 5) } + [
+            SeedProgress(phase: .writing, completed: 0, total: 11), SeedProgress(phase: .writing, completed: 11, total: 11),
+        ])
+        seen.withLock { $0 = [] }
+        #expect(try seeder.seed(templates: directory.appendingPathComponent("Templates"), options: options).status == .unchanged)
+        #expect(seen.withLock { $0 }.isEmpty)
+    }
+
+    /// A first launch of a flat set whose new store another seeder links first keeps that store: the same set is then
+    /// found unchanged, another set is applied to it as a later launch would.
+    @Test(arguments: [false, true])
+    func aStoreLinkedFirstByAnotherSeederIsKept(otherSetDiffers: Bool) throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0x11_4CED)
+        var spec = FlatSetSpec.random(using: &generator)
+        while spec.fileSizes.count < 2 { spec = FlatSetSpec.random(using: &generator) }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func writeSet(_ spec: FlatSetSpec, to name: String) throws -> URL {
+            let templates = directory.appendingPathComponent(name)
+            try spec.write(to: templates, model: model)
+            return templates
+        }
+        let mine = try writeSet(spec, to: "Mine")
+        var other = spec
+        if otherSetDiffers {
+            let group = try #require(other.objects.firstIndex { $0["class"] == "Group" })
+            other.objects[group]["title"] = "Changed by the other seeder"
+        }
+        let theirs = try writeSet(other, to: "Theirs")
+        let path = directory.appendingPathComponent("app.sqlite").path
+        // The other seeder runs to its end while this one reads its first file, before this one's store is linked.
+        let otherReport = Locked<SeedReport?>(nil)
+        let options = SeedOptions(progress: { progress in
+            guard progress.completed == 1, otherReport.withLock({ $0 == nil }) else { return }
+            let report = try? Seeder(storePath: path).seed(templates: theirs)
+            otherReport.withLock { $0 = report }
+        })
+        let report = try Seeder(storePath: path).seed(templates: mine, options: options)
+        #expect(otherReport.withLock { $0?.status } == .applied)
+        #expect(report.status == (otherSetDiffers ? .applied : .unchanged))
+        if otherSetDiffers { #expect(report.entities["Group"]?.updated == 1) }
+        let store = try SQLiteStore(path: path, model: model)
+        #expect(try SeedLedger.fingerprint(in: store) == report.fingerprint)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains("creating") })
+    }
+
+    /// A first launch into a new store reports the files checked, then the objects written.
+    @Test func aFirstLaunchReportsItsFilesThenItsObjects() throws {
+        let model = try Fixtures.flatModel()
+        var generator = SeededGenerator(seed: 0x9_0C0E55)
+        var spec = FlatSetSpec.random(using: &generator)
+        while spec.fileSizes.count < 3 { spec = FlatSetSpec.random(using: &generator) }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        try spec.write(to: templates, model: model)
+        let seen = Locked<[SeedProgress]>([])
+        let options = SeedOptions(progress: { progress in seen.withLock { $0.append(progress) } })
+        let report = try Seeder(storePath: directory.appendingPathComponent("app.sqlite").path).seed(templates: templates, options: options)
+        #expect(report.status == .applied)
+        let count = spec.fileSizes.count, objects = spec.objects.count
+        #expect(seen.withLock { $0 } == (1...count).map { SeedProgress(phase: .checking, completed: $0, total: count) } + [
+            SeedProgress(phase: .writing, completed: 0, total: objects), SeedProgress(phase: .writing, completed: objects, total: objects),
+        ])
+    }
+
+    @Test func templatesMeetDataAlreadyInTheStoreWithoutDuplicates() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        do {
+            let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+            try context.insert("Department", values: ["name": "Sales", "budget": Decimal(1)])
+            try context.insert("Department", values: ["name": "Legal"])
+            try context.insert(
+                "Employee", values: ["name": "Dev", "email": "dev@example.com", "hired": Date(timeIntervalSince1970: 86400)])
+            try context.save()
+        }
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.entities["Department"] == {
+            var counts = SeedReport.Counts()
+            counts.inserted = 1
+            counts.updated = 1
+            return counts
+        }())
+        let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+        let departments = try context.fetch("Department")
+        #expect(try departments.map { try $0.value(forKey: "name") as! String }.sorted() == ["Engineering", "Legal", "Sales"])
+        let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+        // The template's facts join the stored object; what it leaves out (dev's hiring date) stays.
+        let dev = try #require(context.object("Employee", identity: ["email": "dev@example.com"]))
+        #expect(try dev.value(forKey: "name") as? String == "Dev Patel")
+        #expect(try dev.value(forKey: "hired") as? Date == Date(timeIntervalSince1970: 86400))
+        #expect(try (dev.value(forKey: "department") as? ManagedObject)?.value(forKey: "name") as? String == "Sales")
+        #expect(report.entities["Employee"]?.updated == 1)
+    }
+
+    /// A store much larger than the templates is asked per object instead of read whole: the same matches.
+    @Test func templatesMeetTheirRowsInALargeStore() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        do {
+            let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+            for number in 0..<1_100 { try context.insert("Department", values: ["name": "Department \(number)"]) }
+            try context.insert("Department", values: ["name": "Sales", "budget": Decimal(1)])
+            try context.save()
+        }
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.entities["Department"]?.inserted == 1)
+        #expect(report.entities["Department"]?.updated == 1)
+        let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
+        #expect(try context.fetch("Department").count == 1_102)
+        let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+    }
+
+    @Test func invalidTemplatesLeaveNoStore() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Fixtures.write(#"{"class": "Project", "code": "X"}"#, to: "Templates/x.template", in: directory)
+        let path = directory.appendingPathComponent("app.sqlite").path
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.status == .invalid)
+        #expect(report.issues.count == 1)
+        #expect(report.issues.first?.description.hasSuffix(
+            "Templates/x.template:1:1: /: Project[code=X] lacks required attribute 'title'") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func validateReadsWithoutAStore() throws {
+        let report = try Seeder.validate(templates: Fixtures.packageRoot.appendingPathComponent("Templates"))
+        #expect(report.status == .applied && report.fileCount == 5)
+        #expect(throws: SeedError.self) { try Seeder.validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
+    }
+
+    /// The ledger records, for each seeded object and property, the hash of the canonical JSON of the value the store
+    /// holds: what a later seed compares.
+    @Test func ledgerHashesAreOfTheStoredValues() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        _ = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        let store = try SQLiteStore(path: path, model: Fixtures.sampleModel())
+        let schema = SeedSchema(model: store.model)
+        let ledger = try SeedLedger.read(from: store, schema: schema)
+        #expect(ledger.entries.count == 11)
+        var hasher = SlotHasher()
+        for entry in ledger.entries {
+            let hashes = Array(ledger.hashes(of: entry))
+            let slots = schema.entities[Int(entry.entity)]
+            let row = try #require(try store.rows(root: slots.entity.rootName, rowIDs: [entry.rowID])[0])
+            #expect(row.entity == slots.entity.name)
+            for attribute in 0..<slots.attributeCount {
+                #expect(hashes[attribute] == hasher.attribute(row.values[attribute]), "\(entry.key) \(slots.name(ofSlot: attribute))")
+            }
+            for (index, toOne) in slots.toOnes.enumerated() {
+                #expect(
+                    hashes[slots.slot(toOne: index)]
+                        == SlotHash.toOne(rowID: row.targets[toOne.relationship], position: toOne.isPositioned ? row.positions[toOne.relationship] : nil))
+            }
+            for (index, join) in slots.joins.enumerated() {
+                let members = try store.joinMembers(table: join.table, sources: [entry.rowID], isOrdered: join.isOrdered)[entry.rowID] ?? []
+                #expect(hashes[slots.slot(join: index)] == SlotHash.join(members, isOrdered: join.isOrdered))
+            }
+        }
+    }
+
+    /// A flat set seeded into a new store holds exactly what decoding the set through the library and saving it
+    /// holds, with the schema's indexes, and is then unchanged.
+    @Test func flatSetsSeedANewStoreAsTheLibrarySavesThem() throws {
+        var generator = SeededGenerator(seed: 0x5EED_F1A7)
+        for round in 0..<20 {
+            try Self.expectSeededAsDecoded(FlatSetSpec.random(using: &generator), "round \(round)")
+        }
+    }
+
+    /// Rows of one entity go into a new store many to a statement: long runs of one entity, cut at any point by the
+    /// end of a file or of a statement, go in as the library saves them.
+    @Test func flatSetsInLongRunsOfOneEntitySeedANewStoreAsTheLibrarySavesThem() throws {
+        var generator = SeededGenerator(seed: 0x1_0005)
+        for round in 0..<8 {
+            var spec = FlatSetSpec.random(using: &generator, maxItems: 150)
+            spec.groupByClass(using: &generator)
+            try Self.expectSeededAsDecoded(spec, "round \(round)")
+        }
+    }
+
+    private static func expectSeededAsDecoded(_ spec: FlatSetSpec, _ comment: Comment) throws {
+        let model = try Fixtures.flatModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        try spec.write(to: templates, model: model)
+        let path = directory.appendingPathComponent("seed.sqlite").path
+        let report = try Seeder(storePath: path).seed(templates: templates)
+        #expect(report.status == .applied, comment)
+
+        let decoded = try SQLiteStore.inMemory(model: model)
+        let context = decoded.newContext()
+        _ = try context.fromJSON(.array(spec.objects.map(JSON.object)))
+        try context.save()
+        let seeded = try SQLiteStore(path: path, model: model)
+        #expect(try GraphExport().document(of: seeded.newContext()) == GraphExport().document(of: decoded.newContext()), comment)
+        // The ledger's table, which only the seeded store has, aside.
+        #expect(try Self.indexes(of: seeded).filter { !$0.contains("_seedkit_ledger") } == Self.indexes(of: decoded), comment)
+        #expect(report.entities.values.map(\.inserted).reduce(0, +) == spec.objects.count, comment)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["Templates", "seed.sqlite", "seed.sqlite-shm", "seed.sqlite-wal"])
+        #expect(try Seeder(storePath: path).seed(templates: templates).status == .unchanged, comment)
+    }
+
+    static func indexes(of store: SQLiteStore) throws -> [String] {
+        let statement = try store.connection.prepare(sql: "SELECT name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        var indexes: [String] = []
+        while try statement.step() { indexes.append(statement.text(at: 0)) }
+        return indexes
+    }
+
+    /// A later launch reads no file whose stamp the ledger recorded: it takes the recorded hash. A file with another
+    /// stamp is read, so a change made the usual way is found.
+    @Test func laterLaunchesReadOnlyFilesWithNewStamps() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: templates.path).filter { $0.hasSuffix(".template") }
+        for file in files { try TemplateSetTests.age(templates.appendingPathComponent(file)) }
+        let seeder = Seeder(storePath: directory.appendingPathComponent("app.sqlite").path)
+        #expect(try seeder.seed(templates: templates).status == .applied)
+        #expect(try seeder.ledger().fileStamps.count == files.count)
+
+        // Rewritten in place with its size and modification time restored (as `cp -p` or `rsync -t --inplace` do):
+        // the change time tells, the file is read, and the change found.
+        let projects = try #require(files.first { $0.contains("projects") })
+        let url = templates.appendingPathComponent(projects)
+        let original = try String(contentsOf: url, encoding: .utf8)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        let changed = original.replacingOccurrences(of: "\"title\": \"A", with: "\"title\": \"a")
+        #expect(changed != original && changed.utf8.count == original.utf8.count)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: Data(changed.utf8))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: url.path)
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
+        let report = try seeder.seed(templates: templates)
+        #expect(report.status == .applied)
+        #expect(report.entities["Project"]?.updated ?? 0 > 0)
+        #expect(try seeder.seed(templates: templates).status == .unchanged)
+    }
+}

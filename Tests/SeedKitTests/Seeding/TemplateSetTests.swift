@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+import SeedKit
+import SeedKitSupport
+@testable import SeedKitSeeding
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a template directory is read: which files, in which order, under which names, and what is refused.
+@Suite("Template sets")
+struct TemplateSetTests {
+    /// A temporary directory holding `files` (path: contents) under `Templates/`.
+    private static func templates(_ files: [String: String]) throws -> (root: URL, templates: URL) {
+        let root = try Fixtures.temporaryDirectory()
+        let templates = root.appendingPathComponent("Templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        for (path, text) in files { try Fixtures.write(text, to: path, in: templates) }
+        return (root, templates)
+    }
+
+    private static func link(_ path: String, to destination: String, in directory: URL) throws {
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent(path).path, withDestinationPath: destination)
+    }
+
+    @Test func findsTemplatesInNestedDirectoriesInPathOrder() throws {
+        let (root, templates) = try Self.templates([
+            "b.template": "b", "a.template": "a", "a-b.template": "a-b", "B.template": "B", "a/z.template": "a/z",
+            "a/b/c.template": "a/b/c", "é.template": "é", ".template": "hidden", "model.json": "{}", "notes.txt": "",
+            "a/x.templates": "", "dir.template/inner.template": "inner",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let set = try TemplateSet(directory: templates)
+        let paths = [".template", "B.template", "a-b.template", "a.template", "a/b/c.template", "a/z.template",
+                     "b.template", "dir.template/inner.template", "é.template"]
+        #expect(set.files.map(\.relativePath) == paths)
+        #expect(paths == paths.sorted())
+        #expect(set.files.map(\.displayPath) == paths.map { "\(templates.path)/\($0)" })
+        #expect(set.files.map { String(decoding: $0.bytes, as: UTF8.self) }
+            == ["hidden", "B", "a-b", "a", "a/b/c", "a/z", "b", "inner", "é"])
+        #expect(set.files.allSatisfy { $0.hash == StableHash.hex(of: $0.bytes) })
+        // A directory named like a template is no template: refused, not silently taken for a folder.
+        #expect(set.issues == [
+            Diagnostic(
+                .notAFile, file: "\(templates.path)/dir.template",
+                message: "a directory named like a template file is refused; rename it"),
+        ])
+    }
+
+    /// Every file of a set larger than one task's share is read whole and hashed as itself.
+    @Test func readsEveryFileOfALargeSet() throws {
+        var files: [String: String] = [:]
+        for index in 0..<103 { files["d\(index % 7)/f\(index).template"] = String(repeating: "\(index) ", count: index * 37) }
+        let (root, templates) = try Self.templates(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.map(\.relativePath) == files.keys.sorted())
+        for file in set.files {
+            #expect(file.bytes == Array(files[file.relativePath]!.utf8), "\(file.relativePath)")
+            #expect(file.hash == StableHash.hex(of: Array(files[file.relativePath]!.utf8)), "\(file.relativePath)")
+        }
+    }
+
+    @Test func followsSymbolicLinksInsideAndRefusesThoseLeadingOutside() throws {
+        let (root, templates) = try Self.templates(["sub/x.template": "x", "sub/y.template": "y"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write("secret", to: "outside.template", in: root)
+        try Self.link("inside.template", to: "sub/x.template", in: templates)
+        try Self.link("sub/absolute.template", to: templates.appendingPathComponent("sub/y.template").path, in: templates)
+        try Self.link("escape.template", to: "../outside.template", in: templates)
+        try Self.link("sub/escape.template", to: "../../outside.template", in: templates)
+        try Self.link("dangling.template", to: "nowhere.template", in: templates)
+        try Self.link("linked-dir.template", to: "sub", in: templates)
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.map(\.relativePath) == ["inside.template", "sub/absolute.template", "sub/x.template", "sub/y.template"])
+        #expect(set.files.map { String(decoding: $0.bytes, as: UTF8.self) } == ["x", "y", "x", "y"])
+        let refused = "a symbolic link leading outside the template directory is refused"
+        // Links leading nowhere or to a directory are refused too, not silently left out.
+        #expect(set.issues == [
+            Diagnostic(
+                .refusedLink, file: "\(templates.path)/dangling.template", message: "a symbolic link to a missing file is refused"),
+            Diagnostic(.refusedLink, file: "\(templates.path)/escape.template", message: refused),
+            Diagnostic(
+                .refusedLink, file: "\(templates.path)/linked-dir.template",
+                message: "a symbolic link to a directory is no template file"),
+            Diagnostic(.refusedLink, file: "\(templates.path)/sub/escape.template", message: refused),
+        ])
+    }
+
+    @Test func aLoopOfLinksIsRefused() throws {
+        let (root, templates) = try Self.templates(["ok.template": "ok"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.link("a.template", to: "b.template", in: templates)
+        try Self.link("b.template", to: "a.template", in: templates)
+        try Self.link("self.template", to: "self.template", in: templates)
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.map(\.relativePath) == ["ok.template"])
+        #expect(set.issues.map(\.description) == ["a.template", "b.template", "self.template"].map {
+            "\(templates.path)/\($0): a loop of symbolic links is refused"
+        })
+    }
+
+    /// A file is read only if the descriptor opened is the file the walk found: one swapped for a link to an outside
+    /// file after the walk is refused, not read.
+    @Test func aFileSwappedForALinkAfterTheWalkIsNotRead() throws {
+        let (root, templates) = try Self.templates(["x.template": "x"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write("secret", to: "outside.template", in: root)
+        let path = templates.appendingPathComponent("x.template").path
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        let walked = FileIdentity(status)
+        #expect((try? TemplateSet.read(path, expecting: walked, readTime: TemplateSet.Stamp.now).get().bytes) == Array("x".utf8))
+        try FileManager.default.removeItem(atPath: path)
+        try Self.link("x.template", to: "../outside.template", in: templates)
+        let read = TemplateSet.read(path, expecting: walked, readTime: TemplateSet.Stamp.now)
+        #expect(throws: TemplateSet.ReadFailure.self) { try read.get() }
+    }
+
+    /// A swapping race: while a template is swapped back and forth between a file and a link to an outside file, no
+    /// set read meanwhile holds the outside file's contents.
+    @Test func aSwappingRaceNeverReadsTheOutsideFile() throws {
+        // Many files read before the swapped one, so that the walk and its read are far apart.
+        var files = ["x.template": "x"]
+        for index in 0..<64 { files["a\(index).template"] = "\(index)" }
+        let (root, templates) = try Self.templates(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write("secret", to: "outside.template", in: root)
+        let target = templates.appendingPathComponent("x.template").path
+        let file = root.appendingPathComponent("file").path, link = root.appendingPathComponent("link").path
+        let stop = Locked(false)
+        let swapper = Thread {
+            while !stop.withLock({ $0 }) {
+                // Atomic replacements: the name is always there, as a file or as a link.
+                _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+                rename(file, target)
+                _ = symlink("../outside.template", link)
+                rename(link, target)
+            }
+        }
+        swapper.start()
+        defer { stop.withLock { $0 = true } }
+        var readsOfX = 0
+        for _ in 0..<400 {
+            guard let set = try? TemplateSet(directory: templates) else { continue }
+            #expect(!set.files.contains { $0.bytes == Array("secret".utf8) })
+            readsOfX += set.files.count
+        }
+        #expect(readsOfX > 0, "the file was read at times")
+    }
+
+    /// Links to directories are not walked into: a link to the directory itself or above it cannot loop.
+    @Test func directoryLinkLoopsEnd() throws {
+        let (root, templates) = try Self.templates(["a/x.template": "x"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.link("a/self", to: ".", in: templates)
+        try Self.link("a/up", to: "..", in: templates)
+        try Self.link("top", to: templates.path, in: templates)
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.map(\.relativePath) == ["a/x.template"])
+        #expect(set.issues.isEmpty)
+    }
+
+    @Test func aDirectoryGivenThroughALinkIsRead() throws {
+        let (root, _) = try Self.templates(["a.template": "a"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.link("Linked", to: "Templates", in: root)
+        let set = try TemplateSet(directory: root.appendingPathComponent("Linked"))
+        #expect(set.files.map(\.displayPath) == ["\(root.path)/Linked/a.template"])
+        #expect(set.issues.isEmpty)
+    }
+
+    /// A template that is not a regular file (here a FIFO, which would block a plain read) stops the set.
+    @Test func aFileThatCannotBeReadIsAnError() throws {
+        let (root, templates) = try Self.templates(["a.template": "a", "z.template": "z"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(mkfifo(templates.appendingPathComponent("m.template").path, 0o644) == 0)
+        do {
+            _ = try TemplateSet(directory: templates)
+            Issue.record("no error for the FIFO")
+        } catch {
+            #expect(error.message == "cannot read the template file \(templates.path)/m.template: not a regular file")
+        }
+    }
+
+    @Test func aMissingDirectoryIsAnError() throws {
+        let (root, templates) = try Self.templates(["a.template": "a"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for path in [root.appendingPathComponent("Missing"), templates.appendingPathComponent("a.template")] {
+            do {
+                _ = try TemplateSet(directory: path)
+                Issue.record("no error for \(path.path)")
+            } catch {
+                #expect(error.message == "no template directory at \(path.path)")
+            }
+        }
+    }
+
+    /// Sets a file's modification time to an hour ago: old enough for a stamp.
+    static func age(_ url: URL) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: url.path)
+        // Setting the time changed the file just now: its change time, which no one sets back, must age too.
+        Thread.sleep(forTimeInterval: 0.12)
+    }
+
+    /// A file modified a while ago is stamped; one modified just now is not, since a change within the same tick of
+    /// the file system's clock could keep its time. A known stamp stands for the file's contents: it is not read.
+    @Test func stampsStandForContentsOfFilesNotJustModified() throws {
+        let (root, templates) = try Self.templates(["old.template": "[1]", "new.template": "[2]"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.age(templates.appendingPathComponent("old.template"))
+        // Ahead of the clock, as a file just written is for as long as a slow machine takes to read it.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: templates.appendingPathComponent("new.template").path)
+        let set = try TemplateSet(directory: templates)
+        let old = try #require(set.files.first { $0.relativePath == "old.template" })
+        let stamp = try #require(old.stamp)
+        #expect(set.files.first { $0.relativePath == "new.template" }?.stamp == nil)
+        #expect(set.isRead)
+
+        let known = ["old.template": (stamp: stamp, hash: "0123456789abcdef")]
+        let again = try TemplateSet(directory: templates, known: known)
+        let unread = try #require(again.files.first { $0.relativePath == "old.template" })
+        #expect(!unread.isRead && unread.bytes.isEmpty && unread.hash == "0123456789abcdef")
+        #expect(!again.isRead)
+        #expect(again.files.first { $0.relativePath == "new.template" }?.bytes == Array("[2]".utf8))
+
+        // Another size (or time, or inode) is another stamp: the file is read.
+        try Data("[10]".utf8).write(to: templates.appendingPathComponent("old.template"))
+        try Self.age(templates.appendingPathComponent("old.template"))
+        let changed = try TemplateSet(directory: templates, known: known)
+        #expect(changed.files.first { $0.relativePath == "old.template" }?.bytes == Array("[10]".utf8))
+        #expect(changed.isRead)
+    }
+
+    /// A time without fraction says the file system may keep whole (or even) seconds: a file then needs to be two
+    /// seconds old for a stamp, not a tenth of a second.
+    @Test func wholeSecondTimesNeedTwoSecondsForAStamp() throws {
+        let (root, templates) = try Self.templates(["a.template": "[1]"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = templates.appendingPathComponent("a.template").path
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        func setTime(_ time: TimeInterval) throws {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: time)], ofItemAtPath: file)
+            // The change time, set to now by setting the other, must be older than its own margin.
+            Thread.sleep(forTimeInterval: 0.12)
+        }
+        try setTime(now - 1)
+        #expect(try TemplateSet(directory: templates).files[0].stamp == nil)
+        try setTime(now - 1.5)
+        #expect(try TemplateSet(directory: templates).files[0].stamp != nil, "a fraction: fine-grained times")
+        try setTime(now - 3)
+        #expect(try TemplateSet(directory: templates).files[0].stamp != nil)
+    }
+}

@@ -1,0 +1,36 @@
+import Testing
+import SeedKitSupport
+
+@Suite("Stable hash")
+struct StableHashTests {
+    @Test func hashIsFNV1a() {
+        #expect(StableHash.hex(of: []) == "cbf29ce484222325")
+        #expect(StableHash.hex(of: Array("a".utf8)) == "af63dc4c8601ec8c")
+        #expect(StableHash.hex(of: Array("13900".utf8)) == "00f5898e9456454c", "16 digits, leading zeros kept")
+        #expect(StableHash.hex(of: "13900") == StableHash.hex(of: Array("13900".utf8)), "a string hashes as its UTF-8")
+    }
+
+    /// Hashing several arrays together gives each array's own hash, whatever their number and lengths.
+    @Test func hashesComputedTogetherAreEachArraysHash() {
+        for count in 0...9 {
+            let arrays = (0..<count).map { index in
+                (0..<(index * 13 % 29)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+            }
+            #expect(StableHash.hexes(of: arrays) == arrays.map { StableHash.hex(of: $0) }, "\(count) arrays")
+        }
+        #expect(
+            StableHash.hexes(of: [[], Array("a".utf8), [], []])
+                == ["cbf29ce484222325", "af63dc4c8601ec8c", "cbf29ce484222325", "cbf29ce484222325"])
+    }
+
+    /// Hashing the texts of one buffer together gives each text's own hash, wherever the texts lie.
+    @Test func hashesOfTextsOfOneBufferAreEachTextsHash() {
+        let buffer = (0..<400).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
+        for count in 0...9 {
+            let ranges = (0..<count).map { index in (index * 37 % 200)..<(index * 37 % 200 + index * 13 % 29) }
+            #expect(
+                StableHash.values(of: buffer, ranges: ranges) == ranges.map { StableHash.value(of: buffer[$0]) },
+                "\(count) texts")
+        }
+    }
+}
