@@ -29,7 +29,9 @@ import SeedKitStore
 /// A later launch first compares the set's fingerprint with the one the ledger recorded, taking a file whose stamp
 /// (size, times, inode) the ledger recorded for unchanged without reading it; an unchanged set ends the run there,
 /// on a read-only connection. Otherwise the comparison is made again under the write lock: of concurrent seeders,
-/// the first applies and the others find its fingerprint. A store that does not exist yet is built beside its path
+/// the first applies and the others find its fingerprint. Only the files changed since are read and planned, the
+/// objects of the others carried over from the ledger (``ChangedFiles``), unless that could differ from reading them
+/// all, which the run then does. A store that does not exist yet is built beside its path
 /// and linked there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``).
 public struct Seeder {
     public let storePath: String
