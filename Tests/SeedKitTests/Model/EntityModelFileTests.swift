@@ -95,6 +95,35 @@ struct EntityModelFileTests {
         ])
     }
 
+    @Test func shapeAndModelErrorsAreReportedTogetherWithDidYouMeans() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("model.json")
+        try Data("""
+            {"entities": {
+              "Department": {"identity": ["code"], "attributes": {"code": "strng"}},
+              "Employee": {
+                "parent": "Persn",
+                "relationships": {"department": {"to": "Departmnt"}, "desk": {"to": "Desk", "inverse": "owner"}}
+              },
+              "Person": {"attributes": {"name": "string"}},
+              "Desk": 7
+            }}
+            """.utf8).write(to: file)
+        let errors = try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors
+        let lines = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.message)" }
+        // Department's identity and Employee.desk name what couldn't be read: no second error for them.
+        #expect(lines == [
+            "2:63 unknown type 'strng'; did you mean 'string'?; types are: string, integer, double, bool, decimal, date, "
+                + "data, uuid, url, json, with '?' for optional",
+            "3:15 parent 'Persn' is not an entity; did you mean 'Person'?; entities are: Department, Employee, Person",
+            "5:37 destination 'Departmnt' is not an entity; did you mean 'Department'?; entities are: Department, "
+                + "Employee, Person",
+            "8:11 an entity must be an object, not a number",
+        ])
+        #expect(errors.allSatisfy { $0.description.hasPrefix(file.path + ":") })
+    }
+
     @Test func notAnObject() throws {
         let errors = try #require(throws: ModelErrors.self) { try model("[1]") }.errors
         #expect(errors.map(\.description) == ["/: the model file must be an object with an \"entities\" object, not an array"])
