@@ -12,7 +12,7 @@ extension SQLiteStore {
         let statement = plan.statement!
         defer { statement.reset() }
         try bind(values, to: statement)
-        try readRows(statement, table: schema.tables[fetch.entity.rootName]!, into: &rows)
+        try readRows(statement, into: &rows)
         return plan.isFinal
     }
 
@@ -83,14 +83,14 @@ extension SQLiteStore {
     package func fetchRows(root: String, rowIDs: [Int64], into rows: inout StoredRows) throws {
         let table = schema.tables[root]!
         if rowIDs.count == 1 {
-            try readRows(selectSQL(table, "WHERE \(table.column("_id")) = ?"), [.integer(rowIDs[0])], table: table, into: &rows)
+            try readRows(selectSQL(table, "WHERE \(table.column("_id")) = ?"), [.integer(rowIDs[0])], into: &rows)
             return
         }
         // One statement for any number of ids: they travel as one JSON array.
         let list = "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
         try readRows(
             selectSQL(table, "WHERE \(table.column("_id")) IN (SELECT value FROM json_each(?))"), [.string(list)],
-            table: table, into: &rows)
+            into: &rows)
     }
 
     package func fetchMembers(of owner: ManagedObject, relationship index: Int, into rows: inout StoredRows) throws {
@@ -111,7 +111,7 @@ extension SQLiteStore {
                 "JOIN \(join) ON \(join).\"\(other)\" = \(table.column("_id")) WHERE \(join).\"\(own)\" = ? "
                     + "ORDER BY \(order.joined(separator: ", "))")
         }
-        try readRows(sql, [.integer(owner.objectID.number)], table: table, into: &rows)
+        try readRows(sql, [.integer(owner.objectID.number)], into: &rows)
     }
 
     package func rowID(of identity: IdentityKey) throws -> Int64? {
@@ -156,22 +156,22 @@ extension SQLiteStore {
 
     // MARK: Rows
 
-    /// Reads the rows `sql` selects from `table` into `rows`: each row's values go straight from the statement into
-    /// its new object's storage.
-    ///
-    /// - Complexity: O(*n*) in the number of rows, each an O(1) registry lookup plus decoding its values when new.
-    private func readRows(
-        _ sql: String, _ arguments: [AttributeValue?], table: TableSchema, into rows: inout StoredRows
-    ) throws {
+    /// Reads the rows `sql` selects into `rows`.
+    private func readRows(_ sql: String, _ arguments: [AttributeValue?], into rows: inout StoredRows) throws {
         let statement = try connection.cachedStatement(sql: sql)
         defer { statement.reset() }
         for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
-        try readRows(statement, table: table, into: &rows)
+        try readRows(statement, into: &rows)
     }
 
-    /// Reads the rows a bound statement selects from `table` into `rows`.
-    private func readRows(_ statement: Statement, table: TableSchema, into rows: inout StoredRows) throws {
-        var rowEntity = RowEntity()
+    /// Reads the rows a bound statement selects into `rows`: each row's values go straight from the statement into
+    /// its new object's storage.
+    ///
+    /// - Complexity: O(*n*) in the number of rows, each an O(1) registry lookup plus decoding its values when new.
+    private func readRows(_ statement: Statement, into rows: inout StoredRows) throws {
+        // The last read's entity, so that a run of fetches of one entity looks it up once.
+        var rowEntity = lastRowEntity
+        defer { lastRowEntity = rowEntity }
         while try statement.step() {
             let rowID = statement.int64(at: 0)
             guard rows.isNew(rowID: rowID) else { continue }
@@ -191,7 +191,7 @@ extension SQLiteStore {
     ///
     /// A fetch's rows nearly always share one entity: comparing the name's bytes in SQLite's buffer costs far less
     /// than building a `String` and looking it up twice per row.
-    private struct RowEntity {
+    struct RowEntity {
         var name: [UInt8] = []
         var entity: Entity?
         var layout: EntityLayout?
