@@ -131,7 +131,8 @@ extension PostgreSQLStore {
         arguments.append(.integer(object.objectID.number))
         // Every slot may have been settled to the stored value: the version moves on all the same.
         assignments.append("\"_version\" = \"_version\" + 1")
-        var sql = "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = $\(arguments.count)"
+        var sql = "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) "
+            + "WHERE \"_id\" = $\(arguments.count)"
         if checkingVersion {
             arguments.append(.integer(object.rowVersion))
             sql += " AND \"_version\" = $\(arguments.count)"
@@ -196,7 +197,8 @@ private struct MemberChanges {
             let (table, column, rowIDs, places) = positions[key]!
             try store.connection.cachedStatement(
                 sql: "UPDATE \(quoted(table)) SET \(quoted(column)) = m.\"place\" "
-                    + "FROM unnest($1::bigint[], $2::bigint[]) AS m(\"id\", \"place\") WHERE \(quoted(table)).\"_id\" = m.\"id\""
+                    + "FROM unnest($1::bigint[], $2::bigint[]) AS m(\"id\", \"place\") "
+                    + "WHERE \(quoted(table)).\"_id\" = m.\"id\""
             ).execute(arguments: [
                 .text(PostgreSQLStore.arrayLiteral(rowIDs)), .text(PostgreSQLStore.arrayLiteral(places)),
             ])
@@ -204,7 +206,8 @@ private struct MemberChanges {
         for table in joins.keys.sorted() {
             let (isOrdered, new, replaced) = joins[table]!
             if !replaced.isEmpty {
-                try store.replaceJoinMembers(table: table, members: replaced, isOrdered: isOrdered, sourcesAreNew: false)
+                try store.replaceJoinMembers(
+                    table: table, members: replaced, isOrdered: isOrdered, sourcesAreNew: false)
             }
             if !new.isEmpty {
                 try store.replaceJoinMembers(table: table, members: new, isOrdered: isOrdered, sourcesAreNew: true)

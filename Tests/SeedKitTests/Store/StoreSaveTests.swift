@@ -136,7 +136,8 @@ struct StoreSaveTests {
         #expect(throws: ObjectError.self) { try second.insert("Department", values: ["name": "Sales"]) }
     }
 
-    @Test(arguments: StoreBackend.available) func failedSaveLeavesStoreAndContextUnchanged(_ backend: StoreBackend) throws {
+    @Test(arguments: StoreBackend.available)
+    func failedSaveLeavesStoreAndContextUnchanged(_ backend: StoreBackend) throws {
         let storage = try backend.makeStorage()
         let model = try Fixtures.companyModel()
         let store = try storage.open(model)
@@ -147,7 +148,8 @@ struct StoreSaveTests {
         sales.budget = 5
         for name in ["Ops", "Legal"] { try context.insert("Department", values: ["name": name]) }
         // A row inserted behind the context's back makes the save's last insert fail on the identity index.
-        try storage.execute(sql: #"INSERT INTO "Department" ("_id", "_entity", "name") VALUES (100, 'Department', 'Legal')"#)
+        try storage.execute(
+            sql: #"INSERT INTO "Department" ("_id", "_entity", "name") VALUES (100, 'Department', 'Legal')"#)
         let error = try #require(throws: (any Error).self) { try context.save() }
         #expect(storage.isDuplicateIdentity(error), "\(error)")
         #expect(context.insertedObjects.count == 2)

@@ -28,7 +28,8 @@ enum StoreBackend: String, Sendable, CustomTestStringConvertible {
     func makeStorage() throws -> StoreStorage {
         switch self {
         case .sqlite: StoreStorage(backend: self, location: try Fixtures.temporaryStorePath())
-        case .postgreSQL: StoreStorage(backend: self, location: try PostgreSQLTestServer.shared().makeDatabase().url.description)
+        case .postgreSQL:
+            StoreStorage(backend: self, location: try PostgreSQLTestServer.shared().makeDatabase().url.description)
         }
     }
 }
