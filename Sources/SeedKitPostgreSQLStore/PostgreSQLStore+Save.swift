@@ -29,21 +29,8 @@ extension PostgreSQLStore {
 
     private func writeChanges(_ changes: StoreChanges) throws -> StoreSaveResult {
         // The advisory lock is held, ours or the caller's: no other SeedKit writer can take these row ids.
-        var result = StoreSaveResult(rowIDs: [], versions: [], adoptions: [])
-        var newRowIDs: [ObjectIdentifier: Int64] = [:]
-        var nextRowID: [String: Int64] = [:]
-        result.rowIDs.reserveCapacity(changes.inserted.count)
-        for object in changes.inserted {
-            let root = object.entity.rootName
-            let rowID = try nextRowID[root] ?? (largestRowID(root: root) + 1)
-            newRowIDs[ObjectIdentifier(object)] = rowID
-            result.rowIDs.append(rowID)
-            nextRowID[root] = rowID + 1
-        }
-        func rowID(_ object: ManagedObject?) -> Int64? {
-            guard let object else { return nil }
-            return newRowIDs[ObjectIdentifier(object)] ?? object.objectID.number
-        }
+        let (inserted, rowID) = try changes.newRowIDs { try largestRowID(root: $0) }
+        var result = StoreSaveResult(rowIDs: inserted, versions: [], adoptions: [])
         for object in changes.deleted { try deleteRow(of: object, changes: changes) }
         for object in changes.updated { try updateRow(of: object, changes: changes, rowID: rowID, result: &result) }
         try insertRows(of: changes, rowIDs: result.rowIDs, rowIDOf: rowID)

@@ -20,20 +20,8 @@ extension SQLiteStore {
         var result = StoreSaveResult(rowIDs: [], versions: [], adoptions: [])
         func write() throws {
             // The write lock is held from BEGIN IMMEDIATE, ours or the caller's: nobody else can take these row ids.
-            var newRowIDs: [ObjectIdentifier: Int64] = [:]
-            var nextRowID: [String: Int64] = [:]
-            result.rowIDs.reserveCapacity(changes.inserted.count)
-            for object in changes.inserted {
-                let table = object.entity.rootName
-                let rowID = try nextRowID[table] ?? (largestRowID(in: table) + 1)
-                newRowIDs[ObjectIdentifier(object)] = rowID
-                result.rowIDs.append(rowID)
-                nextRowID[table] = rowID + 1
-            }
-            func rowID(_ object: ManagedObject?) -> Int64? {
-                guard let object else { return nil }
-                return newRowIDs[ObjectIdentifier(object)] ?? object.objectID.number
-            }
+            let (inserted, rowID) = try changes.newRowIDs { try largestRowID(in: $0) }
+            result.rowIDs = inserted
             for object in changes.deleted { try deleteRow(of: object, changes: changes) }
             for object in changes.updated {
                 try updateRow(of: object, changes: changes, rowID: rowID, result: &result)

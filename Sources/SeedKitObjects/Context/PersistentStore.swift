@@ -219,6 +219,30 @@ package struct StoreChanges {
             "cannot delete: the row changed in the store since it was fetched (version \(stored.version), fetched at "
                 + "\(object.rowVersion))")
     }
+
+    /// Permanent row ids for the inserted objects, each root's continuing after its largest stored one, in the order
+    /// of ``inserted``; and the row id of any object of the save, new or stored (nil for none).
+    ///
+    /// Call it under the store's write lock: nobody else may take these ids before the save commits.
+    ///
+    /// - Parameter largestRowID: The largest row id stored in a root entity's table (0 for none).
+    /// - Complexity: O(*n*) for *n* inserted objects, and one `largestRowID` call per root among them.
+    package func newRowIDs(
+        largestRowID: (String) throws -> Int64
+    ) rethrows -> (inserted: [Int64], rowID: (ManagedObject?) -> Int64?) {
+        var rowIDs: [Int64] = []
+        var newRowIDs: [ObjectIdentifier: Int64] = [:]
+        var nextRowID: [String: Int64] = [:]
+        rowIDs.reserveCapacity(inserted.count)
+        for object in inserted {
+            let root = object.entity.rootName
+            let rowID = try nextRowID[root] ?? (largestRowID(root) + 1)
+            newRowIDs[ObjectIdentifier(object)] = rowID
+            rowIDs.append(rowID)
+            nextRowID[root] = rowID + 1
+        }
+        return (rowIDs, { object in object.map { newRowIDs[ObjectIdentifier($0)] ?? $0.objectID.number } })
+    }
 }
 
 /// What a save gave the objects it wrote.
