@@ -164,6 +164,29 @@ struct StoreSaveTests {
         #expect(try ObjectContext(model: model, persistentStore: store).count(FetchRequest("Department")) == 3)
     }
 
+    /// A save inside a transaction the caller opened commits or rolls back with the caller's own writes.
+    @Test(arguments: StoreBackend.available) func aSaveJoinsTheCallersTransaction(_ backend: StoreBackend) throws {
+        struct Abandon: Error {}
+        let model = try Fixtures.companyModel()
+        let storage = try backend.makeStorage()
+        let store = try storage.open(model)
+        let context = ObjectContext(model: model, persistentStore: store)
+        try context.insert("Department", values: ["name": "Sales"])
+        #expect(throws: Abandon.self) {
+            try store.write {
+                try context.save()
+                throw Abandon()
+            }
+        }
+        #expect(try storage.newContext(model).count(FetchRequest("Department")) == 0)
+        // The context took that save as done, so it is discarded (see ObjectContext.persistChanges).
+        let next = ObjectContext(model: model, persistentStore: store)
+        let ops = try next.insert("Department", values: ["name": "Ops"])
+        try store.write { try next.save() }
+        #expect(ops.objectID.number > 0)
+        #expect(try storage.newContext(model).fetch(Department.self).map(\.name) == ["Ops"])
+    }
+
     @Test(arguments: StoreBackend.available) func rollbackDiscardsAndDeletesSave(_ backend: StoreBackend) throws {
         let model = try Fixtures.companyModel()
         let store = try backend.makeStorage().open(model)
