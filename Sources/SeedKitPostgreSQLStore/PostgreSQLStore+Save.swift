@@ -32,7 +32,11 @@ extension PostgreSQLStore {
         let (inserted, rowID) = try changes.newRowIDs { try largestRowID(root: $0) }
         var result = StoreSaveResult(rowIDs: inserted, versions: [], adoptions: [])
         for object in changes.deleted { try deleteRow(of: object, changes: changes) }
-        for object in changes.updated { try updateRow(of: object, changes: changes, rowID: rowID, result: &result) }
+        for object in changes.updated {
+            try changes.writeUpdate(of: object, rowID: rowID, result: &result, storedValues: storedValues) {
+                try runUpdate(object, slots: $0, checkingVersion: $1, rowID: rowID)
+            }
+        }
         try insertRows(of: changes, rowIDs: result.rowIDs, rowIDOf: rowID)
         var members = MemberChanges()
         for object in changes.inserted { members.add(object, all: true, of: self, rowIDOf: rowID) }
@@ -67,26 +71,6 @@ extension PostgreSQLStore {
             written += batch.count
             changes.insertionProgress?(written, total)
             start = end
-        }
-    }
-
-    /// Updates the changed columns of a stored object, checking its row version, and records its new version (and,
-    /// when the merge policy settled a conflict, the values it adopts); nothing when no column changed.
-    private func updateRow(
-        of object: ManagedObject, changes: StoreChanges, rowID: (ManagedObject?) -> Int64?,
-        result: inout StoreSaveResult
-    ) throws {
-        let slots = changes.changedColumns(of: object)
-        guard !slots.isEmpty else { return }
-        if let version = try runUpdate(object, slots: slots, checkingVersion: true, rowID: rowID) {
-            result.versions.append((object, version))
-            return
-        }
-        // The row changed or went since the object was fetched.
-        let settled = try changes.settle(object, slots: slots, stored: storedValues(of: object), rowID: rowID)
-        result.adoptions += settled.adoptions.map { (object, $0.slot, $0.value) }
-        if let version = try runUpdate(object, slots: settled.slots, checkingVersion: false, rowID: rowID) {
-            result.versions.append((object, version))
         }
     }
 

@@ -212,6 +212,31 @@ package struct StoreChanges {
         }
     }
 
+    /// Writes a stored object's changed columns with `update`, checking its row version; when the row changed or
+    /// went since the fetch, writes what the merge policy settles instead. Records the object's new version and the
+    /// values it adopts in `result`; nothing when no column changed.
+    ///
+    /// - Parameters:
+    ///   - storedValues: The object's row as stored now; nil when it is gone.
+    ///   - update: Writes the slots (``changedColumns(of:)`` or fewer), checking the row version when asked: the
+    ///     new version, or nil when no row matched.
+    /// - Throws: What ``settle(_:slots:stored:rowID:)`` throws; the store's errors.
+    package func writeUpdate(
+        of object: ManagedObject, rowID: (ManagedObject?) -> Int64?, result: inout StoreSaveResult,
+        storedValues: (ManagedObject) throws -> StoredValues?,
+        update: (_ slots: [Int], _ checkingVersion: Bool) throws -> Int64?
+    ) throws {
+        let slots = changedColumns(of: object)
+        guard !slots.isEmpty else { return }
+        if let version = try update(slots, true) {
+            result.versions.append((object, version))
+            return
+        }
+        let settled = try settle(object, slots: slots, stored: storedValues(object), rowID: rowID)
+        result.adoptions += settled.adoptions.map { (object, $0.slot, $0.value) }
+        if let version = try update(settled.slots, false) { result.versions.append((object, version)) }
+    }
+
     /// The error of a deletion refused because the row changed in the store since it was fetched.
     package func deletionConflict(_ object: ManagedObject, stored: StoredValues) -> StoreError {
         StoreError(
