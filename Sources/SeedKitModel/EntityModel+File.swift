@@ -20,12 +20,17 @@ extension EntityModel {
     /// `default` and `aliases`. Relationships take `to`, `many`, `ordered`, `inverse`, `owns`, `deleteRule` and
     /// `aliases`; entities `parent`, `identity`, `attributes`, `relationships`, `aliases` and `createdByReference`.
     ///
-    /// - Throws: ``ModelErrors``: every problem of the file's shape, each with its JSON Pointer, then every problem of
-    ///   the model itself.
+    /// - Throws: ``ModelErrors``: every problem of the file's shape, each with its JSON Pointer, and with them every
+    ///   problem of the model in the declarations that could be read — all at once, so one pass fixes the file.
     public init(json: JSON) throws {
         var reader = ModelFileReader()
         let declarations = reader.read(json)
-        guard reader.errors.isEmpty else { throw ModelErrors(errors: reader.errors) }
+        guard reader.errors.isEmpty else {
+            // What only follows from a declaration that couldn't be read (a destination or identity attribute missing
+            // because its declaration was malformed) is not a second problem.
+            let validator = ModelValidator(declarations.sorted { $0.name < $1.name }, unreadable: reader.unreadable)
+            throw ModelErrors(errors: reader.errors + validator.validate())
+        }
         try self.init(declarations)
     }
 
@@ -133,6 +138,8 @@ extension EntityModel {
 /// Reads declarations from a model file's JSON, collecting every shape error with its JSON Pointer.
 private struct ModelFileReader {
     var errors: [ModelError] = []
+    /// Entities, and properties as `Entity.property`, declared but not readable.
+    var unreadable: Set<String> = []
 
     private mutating func fail(
         _ pointer: JSONPointer, kind: ModelError.Kind = .invalidFile, entity: String? = nil, property: String? = nil,
@@ -156,7 +163,11 @@ private struct ModelFileReader {
         guard let members = object(entities, at: pointer, "\"entities\" must be an object of entity names to declarations") else {
             return []
         }
-        return members.keys.sorted().compactMap { name in entity(name, members[name]!, at: pointer.appending(name)) }
+        return members.keys.sorted().compactMap { name in
+            let entity = entity(name, members[name]!, at: pointer.appending(name))
+            if entity == nil { unreadable.insert(name) }
+            return entity
+        }
     }
 
     private mutating func entity(_ name: String, _ json: JSON, at pointer: JSONPointer) -> EntityDescription? {
@@ -173,16 +184,20 @@ private struct ModelFileReader {
         if let attributes = members["attributes"] {
             let at = pointer.appending("attributes")
             if let properties = object(attributes, at: at, "\"attributes\" must be an object of names to types", entity: name) {
-                entity.attributes = properties.keys.sorted().compactMap {
-                    attribute($0, properties[$0]!, at: at.appending($0), entity: name)
+                entity.attributes = properties.keys.sorted().compactMap { property in
+                    let attribute = attribute(property, properties[property]!, at: at.appending(property), entity: name)
+                    if attribute == nil { unreadable.insert("\(name).\(property)") }
+                    return attribute
                 }
             }
         }
         if let relationships = members["relationships"] {
             let at = pointer.appending("relationships")
             if let properties = object(relationships, at: at, "\"relationships\" must be an object of names to declarations", entity: name) {
-                entity.relationships = properties.keys.sorted().compactMap {
-                    relationship($0, properties[$0]!, at: at.appending($0), entity: name)
+                entity.relationships = properties.keys.sorted().compactMap { property in
+                    let relationship = relationship(property, properties[property]!, at: at.appending(property), entity: name)
+                    if relationship == nil { unreadable.insert("\(name).\(property)") }
+                    return relationship
                 }
             }
         }

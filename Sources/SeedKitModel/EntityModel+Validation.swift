@@ -1,12 +1,18 @@
+import SeedKitSupport
+
 /// Checks declarations for every problem at once: names, duplicates, inheritance, destinations, inverses, identity,
 /// defaults and delete rules.
 package struct ModelValidator {
     let declarations: [EntityDescription]
     private let byName: [String: EntityDescription]
+    /// Entities, and properties as `Entity.property`, that a model file declares but that couldn't be read: what
+    /// names them is not checked, since its problem is reported already.
+    private let unreadable: Set<String>
     private var errors: [ModelError] = []
 
-    init(_ declarations: [EntityDescription]) {
+    init(_ declarations: [EntityDescription], unreadable: Set<String> = []) {
         self.declarations = declarations
+        self.unreadable = unreadable
         self.byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -62,12 +68,13 @@ package struct ModelValidator {
     }
 
     private mutating func checkInheritance(_ entity: EntityDescription) {
-        guard let parent = entity.parent else { return }
+        guard let parent = entity.parent, !unreadable.contains(parent) else { return }
         guard byName[parent] != nil else {
             errors.append(
                 ModelError(
                     .unknownParent, entity: entity.name,
-                    "parent '\(parent)' is not an entity; entities are: \(byName.keys.sorted().joined(separator: ", "))"))
+                    "parent '\(parent)' is not an entity\(Suggestion.didYouMean(parent, among: byName.keys.sorted())); "
+                        + "entities are: \(byName.keys.sorted().joined(separator: ", "))"))
             return
         }
         var visited: [String] = [entity.name]
@@ -144,6 +151,7 @@ package struct ModelValidator {
         }
         for name in entity.identity {
             guard let attribute = entity.attributes.first(where: { $0.name == name }) else {
+                if unreadable.contains("\(entity.name).\(name)") { continue }
                 let relationship = entity.relationships.contains { $0.name == name }
                 errors.append(
                     ModelError(
@@ -180,11 +188,14 @@ package struct ModelValidator {
 
     private mutating func checkRelationship(_ relationship: RelationshipDescription, of entity: EntityDescription) {
         let name = relationship.name
+        if unreadable.contains(relationship.destination) { return }
         guard byName[relationship.destination] != nil else {
             errors.append(
                 ModelError(
                     .unknownDestination, entity: entity.name, property: name,
-                    "destination '\(relationship.destination)' is not an entity; entities are: \(byName.keys.sorted().joined(separator: ", "))"))
+                    "destination '\(relationship.destination)' is not an entity"
+                        + "\(Suggestion.didYouMean(relationship.destination, among: byName.keys.sorted())); "
+                        + "entities are: \(byName.keys.sorted().joined(separator: ", "))"))
             return
         }
         if relationship.owns && relationship.deleteRule != .cascade {
@@ -199,11 +210,13 @@ package struct ModelValidator {
         }
         guard let inverseName = relationship.inverse else { return }
         guard let inverse = self.relationship(named: inverseName, in: relationship.destination) else {
+            if unreadable.contains("\(relationship.destination).\(inverseName)") { return }
             let names = byName[relationship.destination].map { ancestry(of: $0).flatMap(\.relationships).map(\.name) } ?? []
             errors.append(
                 ModelError(
                     .invalidInverse, entity: entity.name, property: name,
-                    "inverse '\(inverseName)' is not a relationship of \(relationship.destination); "
+                    "inverse '\(inverseName)' is not a relationship of \(relationship.destination)"
+                        + "\(Suggestion.didYouMean(inverseName, among: names)); "
                         + (names.isEmpty ? "it has none" : "it has: \(names.joined(separator: ", "))")))
             return
         }

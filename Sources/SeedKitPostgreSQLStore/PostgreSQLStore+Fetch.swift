@@ -66,15 +66,6 @@ extension PostgreSQLStore {
         return StoredValues(version: version, attributes: stored.values, foreignKeys: stored.targets)
     }
 
-    /// Not built yet: contexts over a PostgreSQL store read, and the seeding pipeline writes.
-    ///
-    /// - Throws: ``StoreError`` of kind `unsupported`, writing nothing.
-    package func save(_ changes: StoreChanges) throws -> StoreSaveResult {
-        throw StoreError(
-            .unsupported, path: location,
-            "saving a context to a PostgreSQL store is not supported yet: seed it from templates, or use an SQLite store")
-    }
-
     // MARK: Objects
 
     /// Reads the rows `sql` selects into `rows`, each a new object unless the context has it.

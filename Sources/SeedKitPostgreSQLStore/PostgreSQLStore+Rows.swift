@@ -111,9 +111,7 @@ extension PostgreSQLStore {
     }
 
     package func ledgerSections(named names: [String]?) throws -> [String: [UInt8]] {
-        let exists = try connection.cachedStatement(sql: "SELECT to_regclass($1) IS NOT NULL")
-            .query(arguments: [.text(quoted(Self.ledgerTable))])
-        guard try exists[0].bool(at: 0) == true else { return [:] }
+        guard try hasLedgerTable() else { return [:] }
         var sections: [String: [UInt8]] = [:]
         let ledger = quoted(Self.ledgerTable)
         let result = try names.map { names in
@@ -257,10 +255,15 @@ extension PostgreSQLStore {
 
     package func replaceLedger(_ sections: [String: [UInt8]]) throws {
         let ledger = quoted(Self.ledgerTable)
-        try connection.execute(sql: """
-            CREATE TABLE IF NOT EXISTS \(ledger) ("section" text COLLATE "C" PRIMARY KEY, "bytes" bytea NOT NULL);
-            DELETE FROM \(ledger);
-            """)
+        if try !hasLedgerTable() {
+            // Stored as they are: the sections are hashes and packed keys that compress little, and trying to
+            // compress megabytes of them took most of a first launch's ledger write.
+            try connection.execute(sql: """
+                CREATE TABLE \(ledger) ("section" text COLLATE "C" PRIMARY KEY, "bytes" bytea NOT NULL);
+                ALTER TABLE \(ledger) ALTER COLUMN "bytes" SET STORAGE EXTERNAL;
+                """)
+        }
+        try connection.execute(sql: "DELETE FROM \(ledger)")
         try connection.copy(into: Self.ledgerTable, columns: ["section", "bytes"]) { writer in
             for (name, bytes) in sections.sorted(by: { $0.key < $1.key }) {
                 try writer.append(name)
@@ -268,6 +271,12 @@ extension PostgreSQLStore {
                 try writer.endRow()
             }
         }
+    }
+
+    private func hasLedgerTable() throws -> Bool {
+        let exists = try connection.cachedStatement(sql: "SELECT to_regclass($1) IS NOT NULL")
+            .query(arguments: [.text(quoted(Self.ledgerTable))])
+        return try exists[0].bool(at: 0) == true
     }
 
     // MARK: SQL

@@ -17,9 +17,9 @@ import SeedKitPostgreSQL
 /// the store was created with in `_seedkit_metadata`. ``write(_:)`` takes a transaction-scoped advisory lock keyed by
 /// the database's name, so that seeders on many hosts serialize on it and each reads what the one before committed.
 ///
-/// Contexts read through it (fetches, faults, identity lookups); saving a context's change set is not built yet and
-/// throws ``StoreError`` of kind `unsupported`. A model different from the one the store was created with is refused
-/// (kind `migrationRefused`): lightweight migration is SQLite's alone for now.
+/// Contexts read and save through it as through an SQLite store (fetches, faults, identity lookups; saves with
+/// permanent row ids, row versions and merge-policy conflicts). A model different from the one the store was
+/// created with is refused (kind `migrationRefused`): lightweight migration is SQLite's alone for now.
 ///
 /// A store is confined to one isolation domain, like its connection.
 package final class PostgreSQLStore: RowStore {

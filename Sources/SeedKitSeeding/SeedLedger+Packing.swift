@@ -35,6 +35,7 @@ extension SeedLedger {
         var summary = self
         summary.objectCounts = [:]
         var sections = [Self.filesSection: filesBytes()]
+        if let origins { sections[Self.originsSection] = Self.originsBytes(origins) }
         for (ordinal, list) in items.enumerated() where !list.isEmpty {
             let slots = schema.entities[ordinal]
             summary.objectCounts[slots.entity.name] = list.count

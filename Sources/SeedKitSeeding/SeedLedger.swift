@@ -23,7 +23,7 @@ import SeedKitStore
 ///
 /// The ledger is a few sections in the store's ledger storage (``RowStore``): `set` (the fingerprint, time, template
 /// directory and object counts, as JSON), `files` (each file's path, hash and stamp) and one `entity:<Name>` per
-/// entity (its slot names, then each object's key, row id and slot hashes); packed by ``sections(schema:adding:templates:)``. A store whose
+/// entity (its slot names, then each object's key, row id and slot hashes), and `origins` (``Origins``); packed by ``sections(schema:adding:templates:)``. A store whose
 /// ledger cannot be read — damaged, or written by an earlier development version in another form — is refused with
 /// the way forward: `seed --force` seeds over it, or the store is deleted and seeded afresh.
 public struct SeedLedger: Sendable {
@@ -39,6 +39,8 @@ public struct SeedLedger: Sendable {
     public var objectCounts: [String: Int] = [:]
     /// The stamps the files had when read, by relative path (see ``TemplateSet/Stamp``).
     var fileStamps: [String: String] = [:]
+    /// Which objects each file bears on; read with the objects, nil when the ledger has none.
+    var origins: Origins?
     /// Every seeded object; read only when asked for (``read(from:schema:)``).
     private(set) var entries: [Entry] = []
     /// Every entry's slot hashes, each entry's at ``Entry/hashes``: one array for the whole ledger.
@@ -113,6 +115,7 @@ public struct SeedLedger: Sendable {
         if let set = sections[Self.setSection] { try readSet(set) }
         if let files = sections[Self.filesSection] { try readFiles(files) }
         guard let schema else { return }
+        if let bytes = sections[Self.originsSection] { origins = try Self.origins(bytes) }
         for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
             try readEntries(bytes, entityName: String(name.dropFirst(Self.entityPrefix.count)), schema: schema)
         }

@@ -27,6 +27,12 @@ struct SeedObjects: Sendable {
     var joins: [[Int32]?] = []
     /// For each file, the object each of its records states.
     var recordObjects: [[Int32]] = []
+    /// Objects whose slots, place or owner a file's links decide though its records do not state them: the target
+    /// of an inverse, a member of a list, what is owned.
+    var touches: [(file: Int32, object: Int32)] = []
+    /// Objects a file's links name that no record states (of the store, or created by reference), or name by
+    /// `"$ref"`. With ``recordObjects`` and ``touches``, every object whose plan depends on the file.
+    var references: [(file: Int32, object: Int32)] = []
     /// Every problem, located; nothing may be written when there is one.
     var issues: [Diagnostic] = []
 

@@ -22,6 +22,9 @@ public struct SeedOptions: Sendable {
     public var busyTimeout: Duration = .seconds(5)
     /// Called as the run checks template files and writes objects (see ``SeedProgress``), on the run's thread.
     public var progress: (@Sendable (SeedProgress) -> Void)?
+    /// Whether a later launch reads only the files changed since the ledger's run, taking the others' objects from
+    /// the ledger (see ``Seeder``); off, every file is read, as `force` and `prune` always do. The result is the same.
+    package var readsOnlyChangedFiles = true
 
     public init(
         modelURL: URL? = nil, dryRun: Bool = false, prune: Bool = false, force: Bool = false,

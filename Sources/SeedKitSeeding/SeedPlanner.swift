@@ -49,11 +49,18 @@ struct SeedPlanner {
     private var goneRows: [Int: Set<Int64>] = [:]
     private var storedJoins: [String: [Int64: [Int64]]] = [:]
     private var hasher = SlotHasher()
+    /// Per ledger entry: whether it is carried over as it is (an object of files not read, see ``plan(_:schema:ledger:store:options:carrying:)``).
+    private var isCarried: [Bool]
 
+    /// The plan of `objects`; `carried` are the ledger entries of the objects of files not read, which the plan
+    /// keeps as they are, as it would keep them were their unchanged statements read (each slot's template hash is
+    /// the ledger's). An object the files read only reference that is one of them stays as it is too.
     static func plan(
-        _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions
+        _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions,
+        carrying carried: [Int32] = []
     ) throws -> SeedPlan {
         var planner = try SeedPlanner(set: objects, schema: schema, ledger: ledger, store: store, options: options)
+        for entry in carried { planner.isCarried[Int(entry)] = true }
         try planner.match()
         try planner.decide()
         try planner.settleStaleEntries()
@@ -70,6 +77,7 @@ struct SeedPlanner {
         self.options = options
         plan = SeedPlan(objectCount: objects.count)
         entries = Array(repeating: -1, count: objects.count)
+        isCarried = Array(repeating: false, count: ledger.entries.count)
         ledgerIndex.reserveCapacity(ledger.entries.count)
         for (index, entry) in ledger.entries.enumerated() { ledgerIndex[entry.key] = Int32(index) }
         nextRowIDs = try schema.roots.map { root in try (store?.largestRowID(root: root) ?? 0) + 1 }
@@ -101,7 +109,10 @@ struct SeedPlanner {
             var key = object.key
             if key == nil, object.owner >= 0 { key = ownedKey(index) }
             let entry = key.flatMap { ledgerIndex[$0] } ?? -1
-            if let rowID = object.storedRowID ?? found[index]?.rowID {
+            if entry >= 0, isCarried[Int(entry)] {
+                plan.actions[index] = .unchanged
+                plan.rowIDs[index] = ledger.entries[Int(entry)].rowID
+            } else if let rowID = object.storedRowID ?? found[index]?.rowID {
                 plan.rowIDs[index] = rowID
                 // An object the templates only reference takes only what they state about it.
                 if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, object.definition != nil {
@@ -184,6 +195,10 @@ struct SeedPlanner {
             plan.ledger.reserveCapacity(
                 entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
             for index in objects.indices { decide(index, hashes: hashes[index]) }
+            for (index, entry) in ledger.entries.enumerated() where isCarried[index] {
+                plan.ledger.append(entry, of: ledger)
+                plan.counts[schema.entities[Int(entry.entity)].entity.name, default: .init()].unchanged += 1
+            }
             return
         }
     }
@@ -195,6 +210,7 @@ struct SeedPlanner {
         let entityName = slots.entity.name
         // An owned object's key names its owner's row, settled by now.
         let key = object.key ?? ownedKey(index)
+        plan.keys[index] = key
         switch plan.actions[index] {
         case .insert:
             plan.counts[entityName, default: .init()].inserted += 1
@@ -202,6 +218,7 @@ struct SeedPlanner {
             plan.insertions.objects.append(Int32(index))
             if object.key == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
         case .kept:
+            plan.unsettled.insert(index)
             plan.counts[entityName, default: .init()].kept += 1
             plan.keptObjects.append(describe(index))
             plan.ledger.append(ledger.entries[Int(entries[index])], of: ledger)
@@ -259,6 +276,7 @@ struct SeedPlanner {
                 }
             }
             plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
+            if conflicts > 0 || recorded != template { plan.unsettled.insert(index) }
             if !written.isEmpty || classChanges {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
@@ -300,6 +318,7 @@ struct SeedPlanner {
     private mutating func settleStaleEntries() throws {
         var matched = Set(entries.lazy.filter { $0 >= 0 })
         matched.formUnion(plan.consumedEntries)
+        for (index, carried) in isCarried.enumerated() where carried { matched.insert(Int32(index)) }
         let stale = ledger.entries.indices.filter { !matched.contains(Int32($0)) }
         guard !stale.isEmpty else { return }
         var reads: [Int: [Int64]] = [:]
@@ -313,6 +332,9 @@ struct SeedPlanner {
         var fates: [String: [Int64: Fate]] = [:]
         for (index, object) in objects.enumerated() where plan.rowIDs[index] > 0 {
             fates[schema.roots[schema.entities[Int(object.entity)].root], default: [:]][plan.rowIDs[index]] = .restated
+        }
+        for (index, entry) in ledger.entries.enumerated() where isCarried[index] {
+            fates[schema.roots[schema.entities[Int(entry.entity)].root], default: [:]][entry.rowID] = .restated
         }
         var staleRows: [String: Set<Int64>] = [:]
         for index in stale {
@@ -342,6 +364,7 @@ struct SeedPlanner {
                 }
                 guard let stored = storedRows[slots.root]?[entry.rowID] else {
                     fates[root, default: [:]][entry.rowID] = .deleted
+                    if entry.key.kind != .owned { plan.losesNamedObjects = true }
                     continue
                 }
                 let changedByApplication = !storedHashes(stored, slots: slots).elementsEqual(ledger.hashes(of: entry))
@@ -360,6 +383,7 @@ struct SeedPlanner {
                 }
                 fates[root, default: [:]][entry.rowID] = deletes ? .deleted : .kept
                 if deletes {
+                    if entry.key.kind != .owned { plan.losesNamedObjects = true }
                     plan.deletions.append((slots.root, entry.rowID))
                     plan.counts[slots.entity.name, default: .init()].deleted += 1
                     continue
@@ -506,9 +530,18 @@ struct SeedPlan {
     /// Ledger entries whose object the templates hold under another row: not stale.
     var consumedEntries: Set<Int32> = []
     var deletedByApplication: Set<Int> = []
+    /// Per object: its ledger key (an owned object's names its owner's row), once decided.
+    var keys: [SeedKey?]
+    /// Objects whose ledger entry differs from what the templates state (kept, in conflict, or data the store had):
+    /// a later run must read their files again to decide them again.
+    var unsettled: Set<Int> = []
+    /// Whether the plan deletes, or finds gone, an object of the ledger that a key names (an identity, `"$id"`):
+    /// files the run did not read may name it.
+    var losesNamedObjects = false
 
     init(objectCount: Int) {
         rowIDs = Array(repeating: 0, count: objectCount)
+        keys = Array(repeating: nil, count: objectCount)
         actions = Array(repeating: .insert, count: objectCount)
     }
 

@@ -49,6 +49,8 @@ public struct SeedReport: Sendable {
     /// The model inferred from the templates, when ``isModelInferred``; its choices are worth a look.
     public var inferredModel: EntityModel?
     public var fileCount = 0
+    /// How many files the run read and planned: every one, or on a later launch the ones changed since the last.
+    package var readFileCount = 0
 
     public init(status: Status, fingerprint: String) {
         self.status = status

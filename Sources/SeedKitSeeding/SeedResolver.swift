@@ -231,12 +231,16 @@ struct SeedResolver {
                         }
                         guard isKind(found, of: entity, link: link) else { continue }
                         target = found
+                        // One the store holds or the link creates: what the templates say of it is this link.
+                        if byKey[key] == nil { result.references.append((link.file, found)) }
                     case .id(let id):
                         guard let found = byID[id]?.object else {
                             danglingID(id, at: place(of: link).appending("$ref"))
                             continue
                         }
                         target = found
+                        // Named by a name of the templates alone, which its own file may change.
+                        result.references.append((link.file, found))
                     }
                     if target >= 0, !schema.isKind(Int(result.objects[Int(target)].entity), of: slots.destinations[relationship]) {
                         let description = slots.entity.relationships[relationship]
@@ -364,14 +368,22 @@ struct SeedResolver {
             join(source, to: target, slot: schema.entities[Int(result.objects[Int(target)].entity)].joinIndex[inverse])
         }
         guard target >= 0 else { return }
+        var touchesTarget: Bool
+        switch slots.routes[relationship] {
+        case .toOne(slot: _, inverse: .none), .ownJoin: touchesTarget = false
+        default: touchesTarget = true
+        }
         if slots.owns[relationship] {
             own(target, by: source, through: relationship, link: link)
+            touchesTarget = true
         } else if let inverseName = slots.inverseNames[relationship] {
             let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
             if let inverse = targetSlots.entity.relationshipIndex(named: inverseName), targetSlots.owns[inverse] {
                 own(source, by: target, through: inverse, link: link)
+                touchesTarget = true
             }
         }
+        if touchesTarget { result.touches.append((link.file, target)) }
     }
 
     /// Adds a member to a join list (stating it, empty, for no member), once.

@@ -29,7 +29,9 @@ import SeedKitStore
 /// A later launch first compares the set's fingerprint with the one the ledger recorded, taking a file whose stamp
 /// (size, times, inode) the ledger recorded for unchanged without reading it; an unchanged set ends the run there,
 /// on a read-only connection. Otherwise the comparison is made again under the write lock: of concurrent seeders,
-/// the first applies and the others find its fingerprint. A store that does not exist yet is built beside its path
+/// the first applies and the others find its fingerprint. Only the files changed since are read and planned, the
+/// objects of the others carried over from the ledger (``ChangedFiles``), unless that could differ from reading them
+/// all, which the run then does. A store that does not exist yet is built beside its path
 /// and linked there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``).
 public struct Seeder {
     public let storePath: String
@@ -94,8 +96,8 @@ public struct Seeder {
         #endif
         let storeExists = FileManager.default.fileExists(atPath: storePath)
         let repeatable = !options.force && !options.prune
-        var input = try SeedInput(
-            templates: templates, options: options, known: repeatable && storeExists ? knownFiles(options: options) : [:])
+        let summary = repeatable && storeExists ? ledgerSummary(options: options) : nil
+        var input = try SeedInput(templates: templates, options: options, known: summary.map(Self.knownFiles) ?? [:])
         var report = input.report(options: options)
         guard let model = input.model else {
             report.issues = input.issues
@@ -105,17 +107,23 @@ public struct Seeder {
         if storeExists, repeatable, input.issues.isEmpty, let unchanged = unchangedReport(report, model: model, options: options) {
             return (unchanged, nil)
         }
-        if let set = input.set, !set.isRead {
+        let changed = options.readsOnlyChangedFiles && !input.isModelInferred ? summary.flatMap(input.changedFiles) : nil
+        if changed == nil, let set = input.set, !set.isRead {
             // Changed: every file is read.
             input = try SeedInput(templates: templates, options: options)
             report = input.report(options: options)
         }
         let schema = SeedSchema(model: model)
-        let read = input.read(schema: schema, progress: options.progress)
+        let read = input.read(schema: schema, progress: options.progress, only: changed?.indices)
+        report.readFileCount = read.paths.count
         // The contents are in the records now.
         input.set = nil
 
-        if options.dryRun { return try dryRun(read, input: input, report: report, options: options) }
+        do {
+            if options.dryRun { return try dryRun(read, input: input, report: report, options: options, changed: changed) }
+        } catch is ReadEveryFile {
+            return try run(templates: templates, options: options.readingEveryFile)
+        }
         if !storeExists {
             // Nil: another process created the store meanwhile; the run starts again, on that store.
             guard let created = try seedNewStore(read, input: input, report: report, options: options) else {
@@ -124,7 +132,16 @@ public struct Seeder {
             return (created, nil)
         }
         let store = try openStore(model: model, options: options)
-        return (try apply(read, input: input, report: report, options: options, to: store, prepareSchema: store.prepareSchema), nil)
+        do {
+            return (
+                try apply(
+                    read, input: input, report: report, options: options, to: store, prepareSchema: store.prepareSchema,
+                    changed: changed),
+                nil
+            )
+        } catch is ReadEveryFile {
+            return try run(templates: templates, options: options.readingEveryFile)
+        }
     }
 
     // MARK: Stores
@@ -177,9 +194,12 @@ public struct Seeder {
 
     /// Resolves, plans and writes in one transaction on `store`, with `prepareSchema` creating or migrating its
     /// schema first: a set with problems, or any failure, leaves it as it was.
+    ///
+    /// With `changed`, only the changed files were read: the others' objects are carried over from the ledger, or,
+    /// where that would not be what reading them gives, ``ReadEveryFile`` is thrown (the transaction rolled back).
     func apply(
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
-        prepareSchema: () throws -> Void
+        prepareSchema: () throws -> Void, changed: ChangedFiles? = nil
     ) throws -> SeedReport {
         do {
             return try store.write {
@@ -193,13 +213,23 @@ public struct Seeder {
                 let ledger = try readLedger(of: store, schema: read.schema, options: options)
                 let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
                 let issues = (input.issues + objects.issues).sorted()
+                // A problem of a file read alone may be one of the set: reading them all says where.
+                if changed != nil, !issues.isEmpty { throw ReadEveryFile() }
                 guard issues.isEmpty else { throw InvalidTemplates(issues: issues) }
-                let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: ledger, store: store, options: options)
+                let carried = try changed?.carriedEntries(of: ledger, objects: objects, input: input, schema: read.schema) ?? []
+                let plan = try SeedPlanner.plan(
+                    objects, schema: read.schema, ledger: ledger, store: store, options: options, carrying: carried)
+                if changed != nil, plan.losesNamedObjects || !plan.deletedByApplication.isEmpty || !plan.consumedEntries.isEmpty {
+                    // Rows files not read may name, gone or moving: those files' plans could change.
+                    throw ReadEveryFile()
+                }
                 let isEmpty = try ledger.entries.isEmpty && read.schema.roots.allSatisfy { try store.largestRowID(root: $0) == 0 }
                 if isEmpty {
                     try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
                 } else {
-                    try write(plan, objects: objects, read: read, input: input, options: options, to: store)
+                    try write(
+                        plan, objects: objects, read: read, input: input, options: options, to: store,
+                        carrying: changed.map { (ledger.origins!, $0.unchanged) })
                 }
                 return appliedReport(report, plan: plan)
             }
@@ -227,8 +257,10 @@ public struct Seeder {
         return SeedLedger()
     }
 
+    /// Writes the plan and the ledger; `carrying` gives the origins of the files not read, as the ledger had them.
     private func write(
-        _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore
+        _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
+        carrying carried: (origins: SeedLedger.Origins, paths: [String])? = nil
     ) throws {
         var ledger = plan.ledger
         ledger.fingerprint = input.fingerprint
@@ -243,8 +275,12 @@ public struct Seeder {
         // The ledger is packed on another thread while the rows are written.
         let sections = Locked<[String: [UInt8]]>([:])
         let packed = DispatchSemaphore(value: 0)
-        let schema = read.schema, finished = ledger, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
-        DispatchQueue.global().async {
+        let schema = read.schema, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
+        let paths = read.paths
+        DispatchQueue.global().async { [ledger] in
+            var finished = ledger
+            finished.origins = SeedLedger.Origins(
+                files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carrying: carried)
             let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
             sections.withLock { $0 = packing }
             packed.signal()
@@ -258,7 +294,7 @@ public struct Seeder {
     /// A dry run: the same stages, applied to a copy of the store (or an empty store in memory), beside a second
     /// copy of the store as it was. The store is not written, nor migrated.
     private func dryRun(
-        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, changed: ChangedFiles?
     ) throws -> (report: SeedReport, preview: SeedPreview?) {
         let preview: SeedPreview
         if FileManager.default.fileExists(atPath: storePath) {
@@ -269,7 +305,8 @@ public struct Seeder {
             preview = try SeedPreview(empty: read.schema.model)
         }
         let report = try apply(
-            read, input: input, report: report, options: options, to: preview.after, prepareSchema: preview.after.prepareSchema)
+            read, input: input, report: report, options: options, to: preview.after, prepareSchema: preview.after.prepareSchema,
+            changed: changed)
         return (report, report.status == .applied ? preview : nil)
     }
 
@@ -319,13 +356,12 @@ public struct Seeder {
         return report
     }
 
-    /// The stamps and hashes of the files the store's ledger records; none when it cannot be read: every file is
+    /// The summary of the store's ledger (its files' hashes and stamps); nil when it cannot be read: every file is
     /// then read, and the run says what is wrong with the store.
-    private func knownFiles(options: SeedOptions) -> [String: (stamp: String, hash: String)] {
-        guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options),
-            let summary = try? SeedLedger.summary(from: store)
-        else { return [:] }
-        return Self.knownFiles(summary)
+    private func ledgerSummary(options: SeedOptions) -> SeedLedger? {
+        guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options)
+        else { return nil }
+        return try? SeedLedger.summary(from: store)
     }
 
     /// The stamps and hashes of the files a ledger records.
@@ -407,38 +443,47 @@ package struct SeedInput {
         return report
     }
 
-    /// The read stage over the set's files, each file's records added to a resolver as soon as they are read;
-    /// `progress` hears of each file checked.
-    func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?) -> SeedRead {
-        SeedRead(
-            files: set?.files ?? [], directory: set?.directory ?? URL(fileURLWithPath: "."), schema: schema,
-            keepsContents: false, progress: progress)
+    /// The read stage over the set's files (or those at `only`, in order), each file's records added to a resolver
+    /// as soon as they are read; `progress` hears of each file checked.
+    func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil) -> SeedRead {
+        let all = set?.files ?? []
+        let files = only.map { $0.map { all[$0] } } ?? all
+        return SeedRead(
+            files: files, directory: set?.directory ?? URL(fileURLWithPath: "."), schema: schema, keepsContents: false
+        ) { read in
+            // Files not read count as checked: they are unchanged.
+            progress?(SeedProgress(phase: .checking, completed: all.count - files.count + read, total: all.count))
+        }
     }
 }
 
 /// The read stage's output: every file's records, added to a resolver, to be resolved once.
 final class SeedRead {
     let schema: SeedSchema
+    /// The relative paths of the files read, by their index in the records.
+    let paths: [String]
     private var resolver: SeedResolver?
 
-    /// The read stage over `files` of `directory`, each file's records added to a resolver as soon as they are read;
-    /// `progress` hears of each file checked.
+    /// The read stage over `files` of `directory`, each file's records added to a resolver as soon as they are read.
     ///
-    /// - Parameter keepsContents: Whether a problem is located in the files' contents as given, rather than in the
-    ///   file read again (the contents are let go once they are records): for files that are in no directory.
+    /// - Parameters:
+    ///   - keepsContents: Whether a problem is located in the files' contents as given, rather than in the file read
+    ///     again (the contents are let go once they are records): for files that are in no directory.
+    ///   - fileRead: Hears how many of the files are read, after each.
     init(
         files: [TemplateSet.File], directory: URL, schema: SeedSchema, keepsContents: Bool,
-        progress: (@Sendable (SeedProgress) -> Void)?
+        fileRead: ((Int) -> Void)? = nil
     ) {
         let locator = IssueLocator(files: files, directory: directory)
         var resolver = SeedResolver(schema: schema, locator: locator)
         TemplateReader.read(files, schema: schema) { records in
             resolver.add(records)
-            progress?(SeedProgress(phase: .checking, completed: records.file + 1, total: files.count))
+            fileRead?(records.file + 1)
         }
         if !keepsContents { locator.releaseContents() }
         self.schema = schema
         self.resolver = resolver
+        self.paths = files.map(\.relativePath)
     }
 
     /// The resolve stage, finished against the store `lookUp` searches (nil: the templates alone). The records go

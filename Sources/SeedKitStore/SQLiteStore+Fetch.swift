@@ -7,76 +7,90 @@ extension SQLiteStore {
     // MARK: PersistentStore: reading
 
     package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
-        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
-        var (conditions, arguments) = filter(fetch, query: &query)
-        var isFinal = fetch.mayBeFinal && conditions.isExact
-        var order: [String] = []
-        for key in fetch.sortKeys where isFinal {
-            guard key.path.type.sortsInSQL else {
-                isFinal = false
-                break
-            }
-            order.append("\(query.column(key.path)) \(key.ascending ? "ASC" : "DESC")")
-        }
-        var sql = query.clauses(where: conditions.sql)
-        if isFinal {
-            sql += " ORDER BY \((order + [query.table.column("_id")]).joined(separator: ", "))"
-            let offset = max(0, fetch.request.offset)
-            if fetch.request.limit != nil || offset > 0 {
-                sql += " LIMIT ? OFFSET ?"
-                // No limit is -1 to SQLite.
-                arguments += [.integer(Int64(fetch.request.limit.map { max(0, $0) } ?? -1)), .integer(Int64(offset))]
-            }
-        }
-        try readRows(selectSQL(query.table, sql), arguments, table: query.table, into: &rows)
-        return isFinal
+        let (shape, values) = FetchShape.of(fetch, counting: false)
+        let plan = try fetchPlans[shape] ?? plan(shape, fetch, counting: false)
+        let statement = plan.statement!
+        defer { statement.reset() }
+        try bind(values, to: statement)
+        try readRows(statement, into: &rows)
+        return plan.isFinal
     }
 
     package func count(_ fetch: StoreFetch) throws -> Int? {
-        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
-        let (conditions, arguments) = filter(fetch, query: &query)
-        guard conditions.isExact else { return nil }
-        let statement = try connection.cachedStatement(
-            sql: "SELECT count(*) FROM \(query.table.quoted) \(query.clauses(where: conditions.sql))")
+        let (shape, values) = FetchShape.of(fetch, counting: true)
+        let plan = try fetchPlans[shape] ?? plan(shape, fetch, counting: true)
+        guard let statement = plan.statement else { return nil }
         defer { statement.reset() }
-        for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
+        try bind(values, to: statement)
         _ = try statement.step()
         return statement.int(at: 0)
     }
 
-    /// The conditions that select a fetch's rows — its entities', then its predicate's — and their arguments.
-    private func filter(
-        _ fetch: StoreFetch, query: inout FetchQuery
-    ) -> (conditions: (sql: [String], isExact: Bool), arguments: [AttributeValue?]) {
+    /// Binds a fetch's values to the parameters of its statement, which may use fewer (see ``FetchShape``).
+    private func bind(_ values: [AttributeValue?], to statement: Statement) throws {
+        for index in 0..<min(values.count, statement.parameterCount) {
+            try statement.bind(attribute: values[index], at: index + 1)
+        }
+    }
+
+    /// Makes the statement of a fetch's shape, and keeps it for the next fetch of that shape.
+    ///
+    /// A count whose predicate SQL can't decide exactly has no statement.
+    private func plan(_ shape: FetchShape, _ fetch: StoreFetch, counting: Bool) throws -> FetchPlan {
+        var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
         var conditions: [String] = []
-        var arguments: [AttributeValue?] = []
         if let condition = entityCondition(for: fetch.entity, includesSubentities: fetch.request.includesSubentities) {
-            conditions.append(condition.sql)
-            arguments += condition.arguments
+            conditions.append(condition)
         }
         var isExact = true
         if let predicate = fetch.predicate {
             let condition = query.condition(predicate)
-            if condition.sql != "1" {
-                conditions.append(condition.sql)
-                arguments += condition.arguments
-            }
+            if condition.sql != "1" { conditions.append(condition.sql) }
             isExact = condition.isExact
         }
-        return ((conditions, isExact), arguments)
+        let plan: FetchPlan
+        if counting {
+            let sql = "SELECT count(*) FROM \(query.table.quoted) \(query.clauses(where: conditions))"
+            plan = FetchPlan(statement: isExact ? try connection.prepare(sql: sql) : nil, isFinal: isExact)
+        } else {
+            var isFinal = fetch.mayBeFinal && isExact
+            var order: [String] = []
+            for key in fetch.sortKeys where isFinal {
+                guard key.path.type.sortsInSQL else {
+                    isFinal = false
+                    break
+                }
+                order.append("\(query.column(key.path)) \(key.ascending ? "ASC" : "DESC")")
+            }
+            var sql = query.clauses(where: conditions)
+            if isFinal {
+                sql += " ORDER BY \((order + [query.table.column("_id")]).joined(separator: ", "))"
+                if fetch.request.limit != nil || fetch.request.offset > 0 {
+                    sql += " LIMIT \(query.parameter()) OFFSET \(query.parameter())"
+                }
+            }
+            plan = FetchPlan(statement: try connection.prepare(sql: selectSQL(query.table, sql)), isFinal: isFinal)
+        }
+        // Shapes are few in an app; IN lists of many lengths could make many, so the plans start over past a bound.
+        if fetchPlans.count >= Self.fetchPlanLimit { fetchPlans.removeAll() }
+        fetchPlans[shape] = plan
+        return plan
     }
+
+    /// The most fetch plans a store keeps.
+    static let fetchPlanLimit = 512
 
     package func fetchRows(root: String, rowIDs: [Int64], into rows: inout StoredRows) throws {
         let table = schema.tables[root]!
         if rowIDs.count == 1 {
-            try readRows(selectSQL(table, "WHERE \(table.column("_id")) = ?"), [.integer(rowIDs[0])], table: table, into: &rows)
+            try readRows(selectSQL(table, "WHERE \(table.column("_id")) = ?"), [.integer(rowIDs[0])], into: &rows)
             return
         }
         // One statement for any number of ids: they travel as one JSON array.
         let list = "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
         try readRows(
             selectSQL(table, "WHERE \(table.column("_id")) IN (SELECT value FROM json_each(?))"), [.string(list)],
-            table: table, into: &rows)
+            into: &rows)
     }
 
     package func fetchMembers(of owner: ManagedObject, relationship index: Int, into rows: inout StoredRows) throws {
@@ -97,7 +111,7 @@ extension SQLiteStore {
                 "JOIN \(join) ON \(join).\"\(other)\" = \(table.column("_id")) WHERE \(join).\"\(own)\" = ? "
                     + "ORDER BY \(order.joined(separator: ", "))")
         }
-        try readRows(sql, [.integer(owner.objectID.number)], table: table, into: &rows)
+        try readRows(sql, [.integer(owner.objectID.number)], into: &rows)
     }
 
     package func rowID(of identity: IdentityKey) throws -> Int64? {
@@ -142,17 +156,22 @@ extension SQLiteStore {
 
     // MARK: Rows
 
-    /// Reads the rows `sql` selects from `table` into `rows`: each row's values go straight from the statement into
-    /// its new object's storage.
-    ///
-    /// - Complexity: O(*n*) in the number of rows, each an O(1) registry lookup plus decoding its values when new.
-    private func readRows(
-        _ sql: String, _ arguments: [AttributeValue?], table: TableSchema, into rows: inout StoredRows
-    ) throws {
+    /// Reads the rows `sql` selects into `rows`.
+    private func readRows(_ sql: String, _ arguments: [AttributeValue?], into rows: inout StoredRows) throws {
         let statement = try connection.cachedStatement(sql: sql)
         defer { statement.reset() }
         for (offset, argument) in arguments.enumerated() { try statement.bind(attribute: argument, at: offset + 1) }
-        var rowEntity = RowEntity()
+        try readRows(statement, into: &rows)
+    }
+
+    /// Reads the rows a bound statement selects into `rows`: each row's values go straight from the statement into
+    /// its new object's storage.
+    ///
+    /// - Complexity: O(*n*) in the number of rows, each an O(1) registry lookup plus decoding its values when new.
+    private func readRows(_ statement: Statement, into rows: inout StoredRows) throws {
+        // The last read's entity, so that a run of fetches of one entity looks it up once.
+        var rowEntity = lastRowEntity
+        defer { lastRowEntity = rowEntity }
         while try statement.step() {
             let rowID = statement.int64(at: 0)
             guard rows.isNew(rowID: rowID) else { continue }
@@ -172,7 +191,7 @@ extension SQLiteStore {
     ///
     /// A fetch's rows nearly always share one entity: comparing the name's bytes in SQLite's buffer costs far less
     /// than building a `String` and looking it up twice per row.
-    private struct RowEntity {
+    struct RowEntity {
         var name: [UInt8] = []
         var entity: Entity?
         var layout: EntityLayout?
@@ -228,11 +247,19 @@ extension SQLiteStore {
         return select.int64(at: 0)
     }
 
-    /// The SQL condition and arguments that select an entity's rows: all of its tree's, or only its kinds'.
-    func entityCondition(for entity: Entity, includesSubentities: Bool) -> (sql: String, arguments: [AttributeValue?])? {
+    /// The SQL condition that selects an entity's rows: all of its tree's, or only its kinds'. The kinds' names are
+    /// literals, part of the fetch's shape.
+    func entityCondition(for entity: Entity, includesSubentities: Bool) -> String? {
         let kinds = includesSubentities ? entity.kinds : [entity.name]
         if kinds.count == model.entity(named: entity.rootName)!.kinds.count { return nil }
-        let placeholders = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
-        return ("\(SQLIdentifier.quote(entity.rootName)).\"_entity\" IN (\(placeholders))", kinds.map { .string($0) })
+        let literals = kinds.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }
+        return "\(SQLIdentifier.quote(entity.rootName)).\"_entity\" IN (\(literals.joined(separator: ", ")))"
     }
+}
+
+/// The prepared statement of a fetch shape (see ``FetchShape``), and whether its result is final: the rows in order,
+/// paged, for the predicate exactly. A count's statement is nil when its predicate is not exact in SQL.
+struct FetchPlan {
+    let statement: Statement?
+    let isFinal: Bool
 }

@@ -5,26 +5,29 @@ import SeedKitSQLite
 /// The SQL of a fetch over a root entity's table: the joins its key paths need, its condition and its order.
 ///
 ///     LEFT JOIN "Department" AS "j1" ON "j1"."_id" = "Employee"."department"
-///     WHERE "j1"."name" IS ? AND ("Employee"."hired" IS NOT NULL AND "Employee"."hired" < ?)
+///     WHERE "j1"."name" IS ?1 AND ("Employee"."hired" IS NOT NULL AND "Employee"."hired" < ?2)
 ///
 /// Every condition is two-valued — true or false, never NULL, whatever is missing — so that `NOT` complements it as
 /// ``ResolvedPredicate/evaluate(_:)`` does. What SQL can't decide as the context would (the order or equality of
 /// decimals, whose stored text is not their numeric order; the order of JSON) is left out as true and marked
 /// inexact: the rows are then candidates, a superset, and the context finishes in memory.
+///
+/// Parameters are numbered in the order ``FetchShape`` lists a fetch's values: a value left out keeps its number.
 struct FetchQuery {
-    /// A condition and its arguments, in order; inexact when it holds for more rows than the predicate.
+    /// A condition; inexact when it holds for more rows than the predicate.
     struct Condition {
         var sql: String
-        var arguments: [AttributeValue?]
         var isExact: Bool
 
-        static let unknown = Condition(sql: "1", arguments: [], isExact: false)
+        static let unknown = Condition(sql: "1", isExact: false)
     }
 
     let schema: StoreSchema
     let table: TableSchema
     private(set) var joins: [String] = []
     private var aliases: [String: String] = [:]
+    /// The values numbered so far.
+    private(set) var valueCount = 0
 
     init(schema: StoreSchema, root: String) {
         self.schema = schema
@@ -37,6 +40,12 @@ struct FetchQuery {
     /// `FROM`'s joins, then the condition when there is one: the text after the table in a statement.
     func clauses(where conditions: [String]) -> String {
         (joins + (conditions.isEmpty ? [] : ["WHERE " + conditions.joined(separator: " AND ")])).joined(separator: " ")
+    }
+
+    /// The parameter of the next value.
+    mutating func parameter() -> String {
+        valueCount += 1
+        return "?\(valueCount)"
     }
 
     /// The column of a key path's value, joining the tables of its steps (once per distinct step).
@@ -68,41 +77,39 @@ struct FetchQuery {
     mutating func condition(_ predicate: ResolvedPredicate) -> Condition {
         switch predicate {
         case .constant(let value):
-            return Condition(sql: value ? "1" : "0", arguments: [], isExact: true)
+            return Condition(sql: value ? "1" : "0", isExact: true)
         case .and(let predicates):
             let parts = predicates.map { condition($0) }
             let kept = parts.filter { $0.sql != "1" }
             return Condition(
                 sql: kept.isEmpty ? "1" : "(\(kept.map(\.sql).joined(separator: " AND ")))",
-                arguments: kept.flatMap(\.arguments), isExact: parts.allSatisfy(\.isExact))
+                isExact: parts.allSatisfy(\.isExact))
         case .or(let predicates):
             let parts = predicates.map { condition($0) }
             // A superset of one alternative is no superset of the whole: the or is unknown then.
             guard parts.allSatisfy(\.isExact) else { return .unknown }
-            return Condition(
-                sql: parts.isEmpty ? "0" : "(\(parts.map(\.sql).joined(separator: " OR ")))",
-                arguments: parts.flatMap(\.arguments), isExact: true)
+            return Condition(sql: parts.isEmpty ? "0" : "(\(parts.map(\.sql).joined(separator: " OR ")))", isExact: true)
         case .not(let predicate):
             let part = condition(predicate)
             guard part.isExact else { return .unknown }
-            return Condition(sql: "NOT \(part.sql)", arguments: part.arguments, isExact: true)
+            return Condition(sql: "NOT \(part.sql)", isExact: true)
         case .comparison(let path, let comparison, let value):
             return self.comparison(path, comparison, value)
         case .among(let path, let values):
+            let list = values.map { _ in parameter() }
             guard path.type != .decimal else { return .unknown }
-            if values.isEmpty { return Condition(sql: "0", arguments: [], isExact: true) }
+            if values.isEmpty { return Condition(sql: "0", isExact: true) }
             let column = column(path)
-            let list = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            return Condition(sql: "(\(column) IS NOT NULL AND \(column) IN (\(list)))", arguments: values, isExact: true)
-        case .string(let path, let match, let pattern, let options):
-            let column = column(path)
+            return Condition(
+                sql: "(\(column) IS NOT NULL AND \(column) IN (\(list.joined(separator: ", "))))", isExact: true)
+        case .string(let path, let match, _, let options):
+            let column = column(path), pattern = parameter()
             if match == .equals && options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty {
-                return Condition(sql: "\(column) IS ?", arguments: [.string(pattern)], isExact: true)
+                return Condition(sql: "\(column) IS \(pattern)", isExact: true)
             }
             let known = options.intersection([.caseInsensitive, .diacriticInsensitive])
             let mode = FetchPredicate.StringMatch.allCases.firstIndex(of: match)! * 4 + known.rawValue
-            return Condition(
-                sql: "\(Self.matchFunction)(\(column), ?, \(mode))", arguments: [.string(pattern)], isExact: true)
+            return Condition(sql: "\(Self.matchFunction)(\(column), \(pattern), \(mode))", isExact: true)
         }
     }
 
@@ -110,22 +117,23 @@ struct FetchQuery {
         _ path: AttributePath, _ comparison: FetchPredicate.Comparison, _ value: AttributeValue?
     ) -> Condition {
         let column = column(path)
-        guard let value else {
+        guard value != nil else {
             switch comparison {
-            case .equal, .lessOrEqual, .greaterOrEqual: return Condition(sql: "\(column) IS NULL", arguments: [], isExact: true)
-            case .notEqual: return Condition(sql: "\(column) IS NOT NULL", arguments: [], isExact: true)
-            case .less, .greater: return Condition(sql: "0", arguments: [], isExact: true)
+            case .equal, .lessOrEqual, .greaterOrEqual: return Condition(sql: "\(column) IS NULL", isExact: true)
+            case .notEqual: return Condition(sql: "\(column) IS NOT NULL", isExact: true)
+            case .less, .greater: return Condition(sql: "0", isExact: true)
             }
         }
+        let value = parameter()
         switch comparison {
         case .equal, .notEqual:
             // Decimal text is exact, not canonical: 1.5 and 1.50 are equal numbers with different text.
             guard path.type != .decimal else { return .unknown }
-            return Condition(sql: "\(column) IS \(comparison == .equal ? "" : "NOT ")?", arguments: [value], isExact: true)
+            return Condition(sql: "\(column) IS \(comparison == .equal ? "" : "NOT ")\(value)", isExact: true)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard path.type.sortsInSQL else { return .unknown }
             return Condition(
-                sql: "(\(column) IS NOT NULL AND \(column) \(comparison.rawValue) ?)", arguments: [value], isExact: true)
+                sql: "(\(column) IS NOT NULL AND \(column) \(comparison.rawValue) \(value))", isExact: true)
         }
     }
 }

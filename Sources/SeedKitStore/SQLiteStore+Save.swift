@@ -20,23 +20,14 @@ extension SQLiteStore {
         var result = StoreSaveResult(rowIDs: [], versions: [], adoptions: [])
         func write() throws {
             // The write lock is held from BEGIN IMMEDIATE, ours or the caller's: nobody else can take these row ids.
-            var newRowIDs: [ObjectIdentifier: Int64] = [:]
-            var nextRowID: [String: Int64] = [:]
-            result.rowIDs.reserveCapacity(changes.inserted.count)
-            for object in changes.inserted {
-                let table = object.entity.rootName
-                let rowID = try nextRowID[table] ?? (largestRowID(in: table) + 1)
-                newRowIDs[ObjectIdentifier(object)] = rowID
-                result.rowIDs.append(rowID)
-                nextRowID[table] = rowID + 1
-            }
-            func rowID(_ object: ManagedObject?) -> Int64? {
-                guard let object else { return nil }
-                return newRowIDs[ObjectIdentifier(object)] ?? object.objectID.number
-            }
+            let (inserted, rowID) = try changes.newRowIDs { try largestRowID(in: $0) }
+            result.rowIDs = inserted
             for object in changes.deleted { try deleteRow(of: object, changes: changes) }
             for object in changes.updated {
-                try updateRow(of: object, changes: changes, rowID: rowID, result: &result)
+                let table = schema.tables[object.entity.rootName]!
+                try changes.writeUpdate(of: object, rowID: rowID, result: &result, storedValues: storedValues) {
+                    try runUpdate(object, slots: $0, table: table, checkingVersion: $1, rowID: rowID)
+                }
             }
             // One statement per entity, looked up once: finding a cached statement by its text hashes the text.
             var insertStatements: [ObjectIdentifier: Statement] = [:]
@@ -81,27 +72,6 @@ extension SQLiteStore {
             parameter += 1
         }
         try statement.execute()
-    }
-
-    /// Updates the changed columns of a stored object, checking its row version, and records its new version (and,
-    /// when the merge policy settled a conflict, the values it adopts); nothing when no column changed.
-    private func updateRow(
-        of object: ManagedObject, changes: StoreChanges, rowID: (ManagedObject?) -> Int64?,
-        result: inout StoreSaveResult
-    ) throws {
-        let slots = changes.changedColumns(of: object)
-        guard !slots.isEmpty else { return }
-        let table = schema.tables[object.entity.rootName]!
-        if let version = try runUpdate(object, slots: slots, table: table, checkingVersion: true, rowID: rowID) {
-            result.versions.append((object, version))
-            return
-        }
-        // The row changed or went since the object was fetched.
-        let settled = try changes.settle(object, slots: slots, stored: storedValues(of: object), rowID: rowID)
-        result.adoptions += settled.adoptions.map { (object, $0.slot, $0.value) }
-        if let version = try runUpdate(object, slots: settled.slots, table: table, checkingVersion: false, rowID: rowID) {
-            result.versions.append((object, version))
-        }
     }
 
     private func runUpdate(

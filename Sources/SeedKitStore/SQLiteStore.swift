@@ -46,6 +46,10 @@ public final class SQLiteStore: PersistentStore {
     /// The multi-row INSERT statements of bulk inserts (``RowStore/insert(_:)``), by entity and row count: found
     /// without hashing their long texts.
     var rowInsertStatements: [RowInsertShape: Statement] = [:]
+    /// The statements of fetches and counts, by shape: a repeated fetch binds its values and builds no SQL.
+    var fetchPlans: [FetchShape: FetchPlan] = [:]
+    /// The entity of the rows read last.
+    var lastRowEntity = RowEntity()
     /// The multi-row INSERT statements of join rows, by table and row count.
     var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 

@@ -52,8 +52,7 @@ private let fuzzSchema = SeedSchema(model: fuzzModel)
 private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
     let file = TemplateSet.File(
         relativePath: "fuzz.template", displayPath: "fuzz.template", bytes: bytes, hash: StableHash.hex(of: bytes))
-    let read = SeedRead(
-        files: [file], directory: URL(fileURLWithPath: "/"), schema: fuzzSchema, keepsContents: true, progress: nil)
+    let read = SeedRead(files: [file], directory: URL(fileURLWithPath: "/"), schema: fuzzSchema, keepsContents: true)
     do {
         let objects = try read.resolve(lookUp: nil)
         guard objects.issues.isEmpty else {

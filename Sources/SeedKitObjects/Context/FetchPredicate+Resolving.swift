@@ -8,7 +8,8 @@ extension FetchPredicate {
     ///
     /// - Throws: ``ObjectError``: `unknownKey` for a key no entity on the path has (with a did-you-mean),
     ///   `brokenKeyPath` for a step through a to-many relationship or an attribute, `typeMismatch` for a value of
-    ///   another type than its attribute's, or a string condition on an attribute that is not a string.
+    ///   another type than its attribute's (but an integer compares with a decimal or double attribute, exactly), or
+    ///   a string condition on an attribute that is not a string.
     /// - Complexity: O(*k*) in the conditions and their steps.
     package func resolved(for entity: Entity, in model: EntityModel) throws -> ResolvedPredicate {
         switch self {
@@ -18,12 +19,24 @@ extension FetchPredicate {
         case .not(let predicate): return .not(try predicate.resolved(for: entity, in: model))
         case .comparison(let key, let comparison, let value):
             let path = try model.attributePath(key, from: entity)
-            if let value { try path.check(value, key: key) }
+            guard let value, value.type != path.type else { return .comparison(path, comparison, value) }
+            if let converted = path.comparison(comparison, converting: value) { return converted }
+            try path.check(value, key: key)
             return .comparison(path, comparison, value)
         case .among(let key, let values):
             let path = try model.attributePath(key, from: entity)
-            for value in values { try path.check(value, key: key) }
-            return .among(path, values)
+            let members = try values.compactMap { value -> AttributeValue? in
+                guard value.type != path.type else { return value }
+                switch path.converted(value) {
+                case .exact(let number): return number
+                // No value of the attribute's type is this integer: it matches nothing.
+                case .between: return nil
+                case nil:
+                    try path.check(value, key: key)
+                    return value
+                }
+            }
+            return .among(path, members)
         case .string(let key, let match, let pattern, let options):
             let path = try model.attributePath(key, from: entity)
             guard path.type == .string else {

@@ -16,7 +16,11 @@ extension ObjectContext {
     /// - Throws: ``ObjectError`` for an unknown entity or key path, or a value of the wrong type.
     /// - Complexity: O(*n* log *n*) in the number of candidates; what the store's query costs over a store.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        let entity = try entity(named: request.entityName)
+        try fetch(request, entity: try entity(named: request.entityName))
+    }
+
+    /// The objects a request of `entity` asks for (see ``fetch(_:)``).
+    private func fetch(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
         let predicate = try request.predicate?.resolved(for: entity, in: model)
         let sortKeys = try request.sortedBy.map { (path: try model.attributePath($0.key, from: entity), ascending: $0.ascending) }
         let candidates: [ManagedObject]
@@ -71,19 +75,20 @@ extension ObjectContext {
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
         // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
         // a row does.
-        return try fetch(self.request(for: objectClass, request)).compactMap { $0 as? Object }
+        return try fetchObjects(of: objectClass, request).compactMap { $0 as? Object }
     }
 
-    /// The request of a typed fetch, of the class's entity: its own name is only asked of the class when the request
-    /// names another, since the class's default name is made by reflection (costing about what a fetch by identity
-    /// does).
+    /// The objects of a typed fetch, of the class's entity. Its entity is looked up once, and the class asked for its
+    /// own name only when the request names another entity, since the class's default name is made by reflection
+    /// (costing about what a fetch by identity does).
     @usableFromInline
-    func request(for objectClass: ManagedObject.Type, _ request: FetchRequest?) -> FetchRequest {
-        guard var request else { return FetchRequest(objectClass.entityName) }
-        if model.entity(named: request.entityName)?.bindings?.objectClass != objectClass {
-            request.entityName = objectClass.entityName
+    func fetchObjects(of objectClass: ManagedObject.Type, _ request: FetchRequest?) throws -> [ManagedObject] {
+        guard var request else { return try fetch(FetchRequest(objectClass.entityName)) }
+        if let entity = model.entity(named: request.entityName), entity.bindings?.objectClass == objectClass {
+            return try fetch(request, entity: entity)
         }
-        return request
+        request.entityName = objectClass.entityName
+        return try fetch(request)
     }
 
     /// The number of objects a request matches, after its offset and up to its limit.

@@ -212,12 +212,61 @@ package struct StoreChanges {
         }
     }
 
+    /// Writes a stored object's changed columns with `update`, checking its row version; when the row changed or
+    /// went since the fetch, writes what the merge policy settles instead. Records the object's new version and the
+    /// values it adopts in `result`; nothing when no column changed.
+    ///
+    /// - Parameters:
+    ///   - storedValues: The object's row as stored now; nil when it is gone.
+    ///   - update: Writes the slots (``changedColumns(of:)`` or fewer), checking the row version when asked: the
+    ///     new version, or nil when no row matched.
+    /// - Throws: What ``settle(_:slots:stored:rowID:)`` throws; the store's errors.
+    package func writeUpdate(
+        of object: ManagedObject, rowID: (ManagedObject?) -> Int64?, result: inout StoreSaveResult,
+        storedValues: (ManagedObject) throws -> StoredValues?,
+        update: (_ slots: [Int], _ checkingVersion: Bool) throws -> Int64?
+    ) throws {
+        let slots = changedColumns(of: object)
+        guard !slots.isEmpty else { return }
+        if let version = try update(slots, true) {
+            result.versions.append((object, version))
+            return
+        }
+        let settled = try settle(object, slots: slots, stored: storedValues(object), rowID: rowID)
+        result.adoptions += settled.adoptions.map { (object, $0.slot, $0.value) }
+        if let version = try update(settled.slots, false) { result.versions.append((object, version)) }
+    }
+
     /// The error of a deletion refused because the row changed in the store since it was fetched.
     package func deletionConflict(_ object: ManagedObject, stored: StoredValues) -> StoreError {
         StoreError(
             .conflict, object: object.description,
             "cannot delete: the row changed in the store since it was fetched (version \(stored.version), fetched at "
                 + "\(object.rowVersion))")
+    }
+
+    /// Permanent row ids for the inserted objects, each root's continuing after its largest stored one, in the order
+    /// of ``inserted``; and the row id of any object of the save, new or stored (nil for none).
+    ///
+    /// Call it under the store's write lock: nobody else may take these ids before the save commits.
+    ///
+    /// - Parameter largestRowID: The largest row id stored in a root entity's table (0 for none).
+    /// - Complexity: O(*n*) for *n* inserted objects, and one `largestRowID` call per root among them.
+    package func newRowIDs(
+        largestRowID: (String) throws -> Int64
+    ) rethrows -> (inserted: [Int64], rowID: (ManagedObject?) -> Int64?) {
+        var rowIDs: [Int64] = []
+        var newRowIDs: [ObjectIdentifier: Int64] = [:]
+        var nextRowID: [String: Int64] = [:]
+        rowIDs.reserveCapacity(inserted.count)
+        for object in inserted {
+            let root = object.entity.rootName
+            let rowID = try nextRowID[root] ?? (largestRowID(root) + 1)
+            newRowIDs[ObjectIdentifier(object)] = rowID
+            rowIDs.append(rowID)
+            nextRowID[root] = rowID + 1
+        }
+        return (rowIDs, { object in object.map { newRowIDs[ObjectIdentifier($0)] ?? $0.objectID.number } })
     }
 }
 

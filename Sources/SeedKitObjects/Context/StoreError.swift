@@ -18,8 +18,6 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case conflict
         /// The store file could not be written to disk or moved into place.
         case io
-        /// The store cannot do this yet (the PostgreSQL store saves no change sets of a context); nothing was written.
-        case unsupported
     }
 
     public var kind: Kind

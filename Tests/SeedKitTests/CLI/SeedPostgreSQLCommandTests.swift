@@ -114,3 +114,91 @@ struct SeedPostgreSQLCommandTests {
         #expect(try tables[0].int64(at: 0) == 0)
     }
 }
+
+/// `seed --store postgresql://…` when the server fails it mid-run: the real binary, a real server, nothing half-written.
+@Suite(.enabled(if: PostgreSQLTestServer.isAvailable))
+struct SeedPostgreSQLFaultTests {
+    /// The sample templates seeded into a new database, that database, and its export then.
+    private static func seededSample() throws -> (URL, PostgreSQLTestDatabase, String) {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let database = try PostgreSQLTestServer.shared().makeDatabase()
+        let seeded = try Fixtures.runSeed(["--quiet", "--store", database.url.description], in: directory)
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        let export = try Fixtures.runSeed(["export", "--store", database.url.description], in: directory)
+        #expect(export.status == 0, "\(export.stderr)")
+        return (directory, database, export.stdout)
+    }
+
+    /// A template of `count` projects, enough rows for a COPY that lasts.
+    private static func writeManyProjects(_ count: Int, in directory: URL) throws {
+        var text = "["
+        for index in 0..<count {
+            text += index == 0 ? "\n" : ",\n"
+            text += #"{"class": "Project", "code": "BULK\#(index)", "title": "Bulk project number \#(index)"}"#
+        }
+        try Fixtures.write(text + "\n]\n", to: "Templates/projects/bulk.template", in: directory)
+    }
+
+    @Test func aConnectionKilledMidSeedLeavesTheDatabaseAsBeforeAndTheNextRunCompletes() throws {
+        let (directory, database, before) = try Self.seededSample()
+        try Self.writeManyProjects(100_000, in: directory)
+        let url = database.url.description
+        let result = Locked<CommandResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let run = (try? Fixtures.runSeed(["--store", url], in: directory))
+                ?? CommandResult(status: -1, stdout: "", stderr: "did not run")
+            result.withLock { $0 = run }
+            done.signal()
+        }
+        // Only the backends of this test's own database, and only the one loading rows.
+        let watcher = try database.connect()
+        var terminated = false
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !terminated, result.withLock({ $0 == nil }), ContinuousClock.now < deadline {
+            let copying = try watcher.query(
+                sql: """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE datname = $1 AND pid <> pg_backend_pid() AND state <> 'idle' AND query LIKE 'COPY%'
+                    """, arguments: [.text(database.name)])
+            terminated = try copying.contains { try $0.bool(at: 0) == true }
+            if !terminated { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        done.wait()
+        let killed = try #require(result.withLock { $0 })
+        #expect(terminated, "the seed finished before its COPY was seen: \(killed.stdout)")
+        #expect(killed.status == 2, "\(killed.stdout)\(killed.stderr)")
+        #expect(killed.stderr.split(separator: "\n").count == 1, "\(killed.stderr)")
+        #expect(killed.stderr.contains("connection"), "\(killed.stderr)")
+        let after = try Fixtures.runSeed(["export", "--store", url], in: directory)
+        #expect(after.stdout == before)
+        let next = try Fixtures.runSeed(["--store", url], in: directory)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.hasPrefix("seed: applied"), "\(next.stdout)")
+        let count = try watcher.query(sql: #"SELECT count(*) FROM "Project""#)
+        #expect(try count[0].int64(at: 0) == 100_002)
+    }
+
+    /// A table another session holds locked stalls the run's writes until the database's timeout ends them.
+    @Test(arguments: [("statement_timeout", "statement timeout"), ("lock_timeout", "lock timeout")])
+    func aTimeoutExitsTwoWithOneLineAndWritesNothing(setting: String, cause: String) throws {
+        let (directory, database, before) = try Self.seededSample()
+        try Fixtures.write(
+            #"{"class": "Project", "code": "ZEUS", "title": "Zeus"}"#, to: "Templates/projects/zeus.template",
+            in: directory)
+        let admin = try database.connect(), blocker = try database.connect()
+        try admin.execute(sql: "ALTER DATABASE \"\(database.name)\" SET \(setting) = '300ms'")
+        try blocker.execute(sql: #"BEGIN; LOCK TABLE "Project" IN ACCESS EXCLUSIVE MODE"#)
+        let url = database.url.description
+        let result = try Fixtures.runSeed(["--store", url], in: directory)
+        try blocker.execute(sql: "ROLLBACK")
+        try admin.execute(sql: "ALTER DATABASE \"\(database.name)\" RESET \(setting)")
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains(cause), "\(result.stderr)")
+        #expect(try Fixtures.runSeed(["export", "--store", url], in: directory).stdout == before)
+        let next = try Fixtures.runSeed(["--store", url], in: directory)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.hasPrefix("seed: applied"), "\(next.stdout)")
+    }
+}

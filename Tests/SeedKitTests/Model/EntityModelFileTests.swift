@@ -8,6 +8,15 @@ struct EntityModelFileTests {
         try EntityModel(json: JSONDocument(parsing: text).value)
     }
 
+    /// The errors of reading `text` as a model file, and the file's URL (gone by the time they are returned).
+    private func errorsReading(_ text: String) throws -> (file: URL, errors: [ModelError]) {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("model.json")
+        try Data(text.utf8).write(to: file)
+        return (file, try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors)
+    }
+
     @Test func readsTheDocumentedFormatExactlyAsWritten() throws {
         let fromFile = try model(Fixtures.modelFileText)
         #expect(fromFile == (try EntityModel(Fixtures.fileModelDeclarations)))
@@ -47,10 +56,7 @@ struct EntityModelFileTests {
     }
 
     @Test func shapeErrorsCarryPointersAndLocations() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("model.json")
-        try Data("""
+        let (file, errors) = try errorsReading("""
             {
               "entities": {
                 "Employee": {
@@ -60,8 +66,7 @@ struct EntityModelFileTests {
                 }
               }
             }
-            """.utf8).write(to: file)
-        let errors = try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors
+            """)
         let lines = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.pointer?.description ?? "") \($0.message)" }
         #expect(lines == [
             #"4:31 /entities/Employee/attributes/name unknown type 'strin'; did you mean 'string'?; types are: string, integer, double, bool, decimal, date, data, uuid, url, json, with '?' for optional"#,
@@ -74,10 +79,7 @@ struct EntityModelFileTests {
     }
 
     @Test func validationErrorsInAFileAreLocatedAtTheirDeclaration() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("model.json")
-        try Data("""
+        let (file, errors) = try errorsReading("""
             {"entities": {
               "Employee": {
                 "identity": ["email"],
@@ -85,14 +87,38 @@ struct EntityModelFileTests {
                 "relationships": {"department": {"to": "Dept"}}
               }
             }}
-            """.utf8).write(to: file)
-        let errors = try #require(throws: ModelErrors.self) { try EntityModel(contentsOf: file) }.errors
+            """)
         #expect(errors.map(\.description) == [
             "\(file.path):4:29: /entities/Employee/attributes/email: Employee.email: identity attribute must be required, "
                 + "not optional",
             "\(file.path):5:37: /entities/Employee/relationships/department: Employee.department: destination 'Dept' "
                 + "is not an entity; entities are: Employee",
         ])
+    }
+
+    @Test func shapeAndModelErrorsAreReportedTogetherWithDidYouMeans() throws {
+        let (file, errors) = try errorsReading("""
+            {"entities": {
+              "Department": {"identity": ["code"], "attributes": {"code": "strng"}},
+              "Employee": {
+                "parent": "Persn",
+                "relationships": {"department": {"to": "Departmnt"}, "desk": {"to": "Desk", "inverse": "owner"}}
+              },
+              "Person": {"attributes": {"name": "string"}},
+              "Desk": 7
+            }}
+            """)
+        let lines = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.message)" }
+        // Department's identity and Employee.desk name what couldn't be read: no second error for them.
+        #expect(lines == [
+            "2:63 unknown type 'strng'; did you mean 'string'?; types are: string, integer, double, bool, decimal, date, "
+                + "data, uuid, url, json, with '?' for optional",
+            "3:15 parent 'Persn' is not an entity; did you mean 'Person'?; entities are: Department, Employee, Person",
+            "5:37 destination 'Departmnt' is not an entity; did you mean 'Department'?; entities are: Department, "
+                + "Employee, Person",
+            "8:11 an entity must be an object, not a number",
+        ])
+        #expect(errors.allSatisfy { $0.description.hasPrefix(file.path + ":") })
     }
 
     @Test func notAnObject() throws {

@@ -259,6 +259,46 @@ struct SeedPipelineTests {
         }
     }
 
+    /// A later launch reads only the files changed since the last and carries the others' objects over from the
+    /// ledger: after random template edits (files unchanged, changed, added and removed, objects moving between
+    /// them), the store and the report are what reading every file makes of them.
+    @Test func readingOnlyTheChangedFilesIsReadingEveryFile() throws {
+        let model = try Self.model()
+        var generator = SeededGenerator(seed: 0x1A7E_13)
+        var partialReads = 0
+        for round in 0..<40 {
+            let before = Graph.random(using: &generator)
+            let after = before.edited(using: &generator)
+            let shape = Shape.allCases.randomElement(using: &generator)!
+            let directory = try Fixtures.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let templates = directory.appendingPathComponent("Templates")
+            // Split alike, the files before the first edit are the same.
+            var split = generator
+            try Self.writeTemplates(before, shape: shape, model: model, to: templates, using: &split)
+            let path = directory.appendingPathComponent("seed.sqlite").path
+            let everyFilePath = directory.appendingPathComponent("every-file.sqlite").path
+            #expect(try Seeder(storePath: path).seed(templates: templates).status == .applied)
+            try FileManager.default.removeItem(at: templates)
+            split = generator
+            try Self.writeTemplates(after, shape: shape, model: model, to: templates, using: &split)
+            _ = generator.next()
+            try FileManager.default.copyItem(atPath: path, toPath: everyFilePath)
+            let report = try Seeder(storePath: path).seed(templates: templates)
+            var everyFile = SeedOptions()
+            everyFile.readsOnlyChangedFiles = false
+            let expected = try Seeder(storePath: everyFilePath).seed(templates: templates, options: everyFile)
+            #expect(report.status == expected.status && report.issues.isEmpty, "round \(round): \(report.issues)")
+            #expect(report.entities == expected.entities, "round \(round)")
+            #expect(report.removedFromTemplates == expected.removedFromTemplates, "round \(round)")
+            #expect(report.keptObjects == expected.keptObjects && report.conflicts == expected.conflicts, "round \(round)")
+            let export = try Self.export(everyFilePath)
+            #expect(try Self.export(path) == export, "round \(round): \(Self.difference(path, export))")
+            if report.readFileCount < report.fileCount { partialReads += 1 }
+        }
+        #expect(partialReads >= 4, "only \(partialReads) of 40 launches read the changed files alone")
+    }
+
     /// With the application's edits between the seeds, a property both the application and the templates changed is
     /// a conflict, kept as the application left it; a property only the application changed keeps its value; a
     /// property only the templates changed takes theirs.

@@ -242,17 +242,21 @@ struct TemplateSetTests {
         let (root, templates) = try Self.templates(["a.template": "[1]"])
         defer { try? FileManager.default.removeItem(at: root) }
         let file = templates.appendingPathComponent("a.template").path
-        let now = Date().timeIntervalSince1970.rounded(.down)
+        // Times are taken afresh for each step, so a slow machine cannot age a file past the margin under test.
+        func wholeSecond(_ offset: TimeInterval) -> TimeInterval { Date().timeIntervalSince1970.rounded(.down) + offset }
         func setTime(_ time: TimeInterval) throws {
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: time)], ofItemAtPath: file)
             // The change time, set to now by setting the other, must be older than its own margin.
             Thread.sleep(forTimeInterval: 0.12)
         }
-        try setTime(now - 1)
+        // A whole second just begun: a tenth of a second old when read, well within two seconds on a slow machine.
+        let start = Date().timeIntervalSince1970
+        Thread.sleep(forTimeInterval: start.rounded(.down) + 1 - start)
+        try setTime(wholeSecond(0))
         #expect(try TemplateSet(directory: templates).files[0].stamp == nil)
-        try setTime(now - 1.5)
+        try setTime(wholeSecond(-1.5))
         #expect(try TemplateSet(directory: templates).files[0].stamp != nil, "a fraction: fine-grained times")
-        try setTime(now - 3)
+        try setTime(wholeSecond(-3))
         #expect(try TemplateSet(directory: templates).files[0].stamp != nil)
     }
 }

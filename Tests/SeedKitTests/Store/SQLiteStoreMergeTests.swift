@@ -44,33 +44,6 @@ struct SQLiteStoreMergeTests {
         #expect(!second.hasChanges)
     }
 
-    @Test func conflictingSaveNamesObjectAndKeys() throws {
-        let (first, second, sales, otherSales) = try twoContexts()
-        sales.budget = 1
-        try first.save()
-        otherSales.budget = 2
-        let error = try #require(throws: StoreError.self) { try second.save() }
-        #expect(error.kind == .conflict)
-        #expect(error.keys == ["budget"])
-        #expect(error.object == "Department[name=Sales]")
-        #expect(second.hasChanges)
-    }
-
-    @Test func storeWinsAndInMemoryWinsSettlePropertyByProperty() throws {
-        for policy in [MergePolicy.storeWins, .inMemoryWins] {
-            let (first, second, sales, otherSales) = try twoContexts()
-            second.mergePolicy = policy
-            sales.budget = 1
-            try first.save()
-            otherSales.budget = 2
-            try second.save()
-            let expected: Decimal = policy == .storeWins ? 1 : 2
-            #expect(otherSales.budget == expected)
-            let check = try #require((first.store as? SQLiteStore)?.newContext().fetch(Department.self).first)
-            #expect(check.budget == expected)
-        }
-    }
-
     @Test func mergeWithUnsavedEditsFollowsThePolicy() throws {
         for policy in [MergePolicy.storeWins, .inMemoryWins] {
             let (first, second, sales, otherSales) = try twoContexts()

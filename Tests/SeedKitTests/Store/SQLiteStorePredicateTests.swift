@@ -78,6 +78,46 @@ import Testing
         #expect(try cheap.map { try $0.value(forKey: "code") as? String } == ["P1"])
         #expect(try fresh.count(FetchRequest("Player", predicate: FetchKey("fee") == Decimal(string: "1.5")!)) == 1)
     }
+
+    @Test func integersCompareWithDecimalsAndDoublesAsNumbers() throws {
+        let model = try Fixtures.leagueModel()
+        let store = try SQLiteStore.inMemory(model: model)
+        let memory = ObjectContext(model: model)
+        let saved = store.newContext()
+        for context in [saved, memory] {
+            try context.insert("Team", values: ["name": "Lions", "budget": Decimal(string: "1250000.00")!])
+            try context.insert("Team", values: ["name": "Owls", "budget": Decimal(string: "400")!])
+            try context.insert("Player", values: ["code": "P1", "rating": 9_007_199_254_740_992.0])
+            try context.insert("Player", values: ["code": "P2", "rating": 2.5])
+            try context.insert("Player", values: ["code": "P3", "fee": Decimal(string: "2.0")!])
+        }
+        try saved.save()
+        for context in [store.newContext(), memory] {
+            func names(_ predicate: FetchPredicate) throws -> [String] {
+                try context.fetch(FetchRequest("Team", predicate: predicate, sortedBy: [SortKey("name")]))
+                    .map { try #require($0.value(forKey: "name") as? String) }
+            }
+            func codes(_ predicate: FetchPredicate) throws -> [String] {
+                try context.fetch(FetchRequest("Player", predicate: predicate, sortedBy: [SortKey("code")]))
+                    .map { try #require($0.value(forKey: "code") as? String) }
+            }
+            #expect(try names(FetchKey("budget") > 400) == ["Lions"])
+            #expect(try names(FetchKey("budget") >= 400) == ["Lions", "Owls"])
+            #expect(try names(FetchKey("budget") == 1_250_000) == ["Lions"])
+            #expect(try names(FetchKey("budget").among([400, 7])) == ["Owls"])
+            #expect(try codes(FetchKey("fee") == 2) == ["P3"])
+            #expect(try codes(FetchKey("rating") > 2) == ["P1", "P2"])
+            #expect(try codes(FetchKey("rating") == 9_007_199_254_740_992) == ["P1"])
+            // 2⁵³ + 1 is no double: the nearest doubles decide the order, and nothing equals it.
+            #expect(try codes(FetchKey("rating") == 9_007_199_254_740_993).isEmpty)
+            #expect(try codes(FetchKey("rating") < 9_007_199_254_740_993) == ["P1", "P2"])
+            #expect(try codes(FetchKey("rating") > 9_007_199_254_740_993).isEmpty)
+            #expect(try codes(FetchKey("rating") != 9_007_199_254_740_993) == ["P1", "P2", "P3"])
+            #expect(try codes(FetchKey("rating").among([9_007_199_254_740_993, 3])).isEmpty)
+        }
+        // Other types still say what is wrong.
+        #expect(throws: ObjectError.self) { try memory.fetch(FetchRequest("Team", predicate: FetchKey("budget") == "400")) }
+    }
 }
 
 /// A random league: its teams and players as values, built alike into any context, and random requests and edits.
@@ -173,7 +213,7 @@ private struct RandomLeague {
 
     /// A key and a value of its type, from the pools the league's values come from.
     static func keyAndValue(_ random: inout SeededGenerator) -> (String, AttributeValue) {
-        switch Int.random(in: 0..<7, using: &random) {
+        switch Int.random(in: 0..<8, using: &random) {
         case 0:
             let pool = Fixtures.leagueNames + Fixtures.leagueTeamNames + ["P1", "P10", "P2"]
             return (stringKeys.randomElement(using: &random)!, .string(pool.randomElement(using: &random)!))
@@ -182,6 +222,10 @@ private struct RandomLeague {
         case 3: return (["active", "mentor.active"].randomElement(using: &random)!, .bool(.random(using: &random)))
         case 4: return ("joined", AttributeValue(Fixtures.leagueDates.randomElement(using: &random)!, as: .date)!)
         case 5: return (["fee", "team.budget"].randomElement(using: &random)!, .decimal(Fixtures.leagueDecimals.randomElement(using: &random)!))
+        case 6:
+            // An integer against decimals and doubles compares as the same number.
+            let key = ["fee", "team.budget", "rating"].randomElement(using: &random)!
+            return (key, .integer(Fixtures.leagueIntegers.randomElement(using: &random)!))
         default: return ("mentor.team.name", .string(Fixtures.leagueTeamNames.randomElement(using: &random)!))
         }
     }

@@ -39,5 +39,7 @@ extension Fixtures {
     static let leagueTeamNames = ["Reds", "reds", "Blues", "Bleus", "Blëus", "Greens", "🟢"]
     static let leagueDecimals = ["1.5", "1.50", "-3", "100", "0.001"].map { Decimal(string: $0)! }
     static let leagueDoubles: [Double] = [-1.5, 0, -0.0, 2.25, 1e10, 0.1]
+    /// Integers to compare with the decimals and doubles: some equal to one, and one (2⁵³ + 1) no double holds.
+    static let leagueIntegers: [Int64] = [-3, 0, 1, 2, 100, 10_000_000_000, 9_007_199_254_740_993]
     static let leagueDates = [0, 86_400, 1_700_000_000, -31_536_000].map { Date(timeIntervalSince1970: TimeInterval($0)) }
 }
