@@ -13,7 +13,8 @@ import Foundation
 /// `Sendable`, and SQLite is opened without its own locking (`SQLITE_OPEN_NOMUTEX`). Use one connection per thread;
 /// several connections to one file see each other's committed transactions.
 ///
-/// The database closes when the connection is deinitialized.
+/// The database closes when the connection is deinitialized. Outside SeedKit's package only the type and its
+/// ``Configuration`` are public, for ``SQLiteStore/Options/connection``; its API is the package's.
 public final class SQLiteConnection {
     /// The path the connection was opened with, or `:memory:`.
     package let path: String
