@@ -16,11 +16,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The SQL that failed, if the error came from a statement.
     public let sql: String?
     /// The arguments the failing statement ran with, when they were given to ``Statement/execute(arguments:)``.
-    public let arguments: [SQLiteValue]?
+    package let arguments: [SQLiteValue]?
     /// The database file, for errors thrown while opening it.
     public let path: String?
 
-    public init(
+    package init(
         resultCode: SQLiteResultCode,
         message: String? = nil,
         sql: String? = nil,
@@ -67,7 +67,7 @@ extension DatabaseError {
         DatabaseError(resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path)
     }
 
-    package func with(path: String) -> DatabaseError {
+    public func with(path: String) -> DatabaseError {
         DatabaseError(resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path)
     }
 }

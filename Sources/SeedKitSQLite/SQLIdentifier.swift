@@ -7,14 +7,14 @@
 ///
 /// A valid name matches `[A-Za-z_][A-Za-z0-9_]*` and doesn't start with `sqlite_`, which SQLite reserves for its own
 /// tables. SQL keywords such as `Order` are valid: quoting makes them plain names.
-public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
+package struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// The name as written in the model.
-    public let name: String
+    package let name: String
 
     /// Checks `name` is usable as an identifier.
     ///
     /// - Throws: ``InvalidSQLIdentifierError`` saying what is wrong with `name`.
-    public init(validating name: String) throws {
+    package init(validating name: String) throws {
         if let reason = Self.problem(with: name) {
             throw InvalidSQLIdentifierError(identifier: name, reason: reason)
         }
@@ -22,11 +22,11 @@ public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name between double quotes, ready for SQL: `"Department"`.
-    public var quoted: String {
+    package var quoted: String {
         Self.quote(name)
     }
 
-    public var description: String {
+    package var description: String {
         name
     }
 
@@ -35,7 +35,7 @@ public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
     ///     SQLIdentifier.quote(#"odd "name""#)  // "odd ""name"""
     ///
     /// Prefer ``init(validating:)`` for names that come from models or files.
-    public static func quote(_ identifier: String) -> String {
+    package static func quote(_ identifier: String) -> String {
         var quoted = "\""
         for character in identifier.unicodeScalars {
             quoted.unicodeScalars.append(character)
@@ -71,13 +71,13 @@ public struct SQLIdentifier: Sendable, Hashable, CustomStringConvertible {
 /// A name that can't be used as an SQL identifier.
 ///
 ///     "Department-Name" is not a valid SQL identifier: it contains "-", not an ASCII letter, digit or underscore
-public struct InvalidSQLIdentifierError: Error, Sendable, CustomStringConvertible {
+package struct InvalidSQLIdentifierError: Error, Sendable, CustomStringConvertible {
     /// The rejected name.
-    public let identifier: String
+    package let identifier: String
     /// Why it was rejected.
-    public let reason: String
+    package let reason: String
 
-    public var description: String {
+    package var description: String {
         "\(identifier.debugDescription) is not a valid SQL identifier: \(reason)"
     }
 }

@@ -15,7 +15,7 @@ extension SQLiteConnection {
     ///
     /// - Throws: ``DatabaseError`` when SQLite refuses the definition (a name longer than 255 bytes).
     /// - Complexity: O(1); each call copies its text and blob arguments into Swift values.
-    public func defineFunction(
+    package func defineFunction(
         _ name: String, argumentCount: Int, _ body: @escaping ([SQLiteValue]) -> SQLiteValue
     ) throws {
         let box = Unmanaged.passRetained(FunctionBody(body)).toOpaque()

@@ -11,7 +11,7 @@ extension SQLiteConnection {
     /// Statements before a failing one keep their effect, unless the script runs inside a transaction.
     ///
     /// - Throws: ``DatabaseError`` carrying the SQL from the failing statement on.
-    public func execute(sql: String) throws {
+    package func execute(sql: String) throws {
         var script = sql
         try script.withUTF8 { utf8 in
             try utf8.withMemoryRebound(to: CChar.self) { text in
@@ -32,7 +32,7 @@ extension SQLiteConnection {
     ///     try connection.execute(sql: "INSERT INTO Department (name) VALUES (?)", arguments: ["Sales"])
     ///
     /// The statement is prepared for this call only; use ``cachedStatement(sql:)`` for SQL that runs often.
-    public func execute(sql: String, arguments: [SQLiteValue]) throws {
+    package func execute(sql: String, arguments: [SQLiteValue]) throws {
         try prepare(sql: sql).execute(arguments: arguments)
     }
 
@@ -41,7 +41,7 @@ extension SQLiteConnection {
     ///     let select = try connection.prepare(sql: "SELECT name FROM Department WHERE id = ?")
     ///
     /// - Throws: ``DatabaseError`` if `sql` doesn't compile, or holds no statement or more than one.
-    public func prepare(sql: String) throws -> Statement {
+    package func prepare(sql: String) throws -> Statement {
         try Statement(sql: sql, database: handle)
     }
 
@@ -54,7 +54,7 @@ extension SQLiteConnection {
     /// statement again while stepping through its rows.
     ///
     /// - Complexity: O(*n*) in the length of `sql`, to look it up.
-    public func cachedStatement(sql: String) throws -> Statement {
+    package func cachedStatement(sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             statement.clearBindings()

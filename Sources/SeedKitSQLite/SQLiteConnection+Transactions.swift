@@ -4,7 +4,7 @@ extension SQLiteConnection {
     /// When a transaction takes the database's write lock.
     ///
     /// See <https://www.sqlite.org/lang_transaction.html>.
-    public enum TransactionKind: Sendable, Hashable {
+    package enum TransactionKind: Sendable, Hashable {
         /// At its first write; reads see a snapshot from the first read. A later write may fail with
         /// ``SQLiteResultCode/busy`` if another connection wrote since.
         case deferred
@@ -34,7 +34,7 @@ extension SQLiteConnection {
     /// Transactions don't nest: inside one, use ``inSavepoint(_:)``.
     ///
     /// - Throws: The error `body` threw, or a ``DatabaseError`` from beginning or committing the transaction.
-    public func inTransaction<Result>(
+    package func inTransaction<Result>(
         _ kind: TransactionKind = .deferred,
         _ body: () throws -> Result
     ) throws -> Result {
@@ -63,7 +63,7 @@ extension SQLiteConnection {
     /// returns.
     ///
     /// - Throws: The error `body` threw, or a ``DatabaseError`` from the savepoint statements.
-    public func inSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
+    package func inSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
         let startsTransaction = !isInsideTransaction
         // One name serves every level: RELEASE and ROLLBACK TO act on the innermost savepoint with that name.
         try cachedStatement(sql: "SAVEPOINT seedkit").execute()

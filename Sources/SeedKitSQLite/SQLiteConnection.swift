@@ -13,11 +13,12 @@ import Foundation
 /// `Sendable`, and SQLite is opened without its own locking (`SQLITE_OPEN_NOMUTEX`). Use one connection per thread;
 /// several connections to one file see each other's committed transactions.
 ///
-/// The database closes when the connection is deinitialized.
+/// The database closes when the connection is deinitialized. Outside SeedKit's package only the type and its
+/// ``Configuration`` are public, for ``SQLiteStore/Options/connection``; its API is the package's.
 public final class SQLiteConnection {
     /// The path the connection was opened with, or `:memory:`.
-    public let path: String
-    public let configuration: Configuration
+    package let path: String
+    package let configuration: Configuration
     /// The `sqlite3` connection.
     let handle: OpaquePointer
     /// Statements returned by `cachedStatement(sql:)`, keyed by their SQL.
@@ -37,7 +38,7 @@ public final class SQLiteConnection {
     /// A read-only connection reads a WAL database in a directory it can't write, where SQLite cannot make the
     /// shared-memory file beside it: when there is no write-ahead log beside the file either, it is opened as
     /// immutable (no transaction is under way; one that begins meanwhile is not seen, and must not be relied on).
-    public init(path: String, configuration: Configuration = Configuration()) throws {
+    package init(path: String, configuration: Configuration = Configuration()) throws {
         do {
             handle = try Self.open(path, flags: configuration.openMode.flags, configuration: configuration)
         } catch let error as DatabaseError
@@ -97,7 +98,7 @@ public final class SQLiteConnection {
     }
 
     /// Opens a private, empty in-memory database.
-    public static func inMemory(configuration: Configuration = Configuration()) throws -> SQLiteConnection {
+    package static func inMemory(configuration: Configuration = Configuration()) throws -> SQLiteConnection {
         try SQLiteConnection(path: ":memory:", configuration: configuration)
     }
 
@@ -109,22 +110,22 @@ public final class SQLiteConnection {
     }
 
     /// The rowid of the last row inserted by this connection, or 0.
-    public var lastInsertedRowID: Int64 {
+    package var lastInsertedRowID: Int64 {
         sqlite3_last_insert_rowid(handle)
     }
 
     /// The number of rows changed by the last completed `INSERT`, `UPDATE` or `DELETE` of this connection.
-    public var changesCount: Int {
+    package var changesCount: Int {
         Int(sqlite3_changes64(handle))
     }
 
     /// Whether a transaction is open: SQLite is not in autocommit mode.
-    public var isInsideTransaction: Bool {
+    package var isInsideTransaction: Bool {
         sqlite3_get_autocommit(handle) == 0
     }
 
     /// Whether the database was opened read-only, by ``OpenMode/readOnly`` or because it can't be written.
-    public var isReadOnly: Bool {
+    package var isReadOnly: Bool {
         sqlite3_db_readonly(handle, "main") == 1
     }
 
@@ -169,7 +170,7 @@ public final class SQLiteConnection {
     /// Switches the database file to write-ahead logging with `synchronous = NORMAL`, as
     /// ``Configuration/usesWriteAheadLog`` does when opening: for a caller that first checks what the file holds, so
     /// that a file it must not change keeps its journal mode. In-memory and read-only databases keep their mode.
-    public func enableWriteAheadLog() throws {
+    package func enableWriteAheadLog() throws {
         guard !isReadOnly, !String(cString: sqlite3_db_filename(handle, "main")).isEmpty else { return }
         try Self.enableWriteAheadLog(handle, waitingUpTo: configuration.busyTimeout)
         try execute(sql: "PRAGMA synchronous = NORMAL")

@@ -5,7 +5,7 @@ import Foundation
 ///     try statement.execute(arguments: [1, "Sales", nil, .blob([0xCA, 0xFE])])
 ///
 /// See <https://www.sqlite.org/datatype3.html>.
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -19,7 +19,7 @@ extension SQLiteValue: CustomStringConvertible {
     /// The value as an SQL literal, for error messages: `NULL`, `42`, `1.5`, `'O''Brien'`, `X'CAFE'`.
     ///
     /// Blobs longer than 32 bytes show their first 32 bytes and their length.
-    public var description: String {
+    package var description: String {
         switch self {
         case .null:
             return "NULL"
@@ -42,19 +42,19 @@ extension SQLiteValue: CustomStringConvertible {
 extension SQLiteValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral
 {
-    public init(nilLiteral: ()) {
+    package init(nilLiteral: ()) {
         self = .null
     }
 
-    public init(integerLiteral value: Int64) {
+    package init(integerLiteral value: Int64) {
         self = .integer(value)
     }
 
-    public init(floatLiteral value: Double) {
+    package init(floatLiteral value: Double) {
         self = .real(value)
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self = .text(value)
     }
 }

@@ -8,7 +8,7 @@ var transientDestructor: sqlite3_destructor_type {
 
 extension Statement {
     /// The number of parameters, which is also the largest parameter index.
-    public var parameterCount: Int {
+    package var parameterCount: Int {
         Int(sqlite3_bind_parameter_count(handle))
     }
 
@@ -20,7 +20,7 @@ extension Statement {
     ///     let nameIndex = try statement.parameterIndex(named: ":name")
     ///
     /// - Complexity: O(*p*), where *p* is the number of parameters.
-    public func parameterIndex(named name: String) throws -> Int {
+    package func parameterIndex(named name: String) throws -> Int {
         let index = sqlite3_bind_parameter_index(handle, name)
         guard index > 0 else {
             throw DatabaseError(
@@ -32,17 +32,17 @@ extension Statement {
     }
 
     /// Binds an integer to the parameter at `index`, counted from 1.
-    public func bind(_ value: Int64, at index: Int) throws {
+    package func bind(_ value: Int64, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), value), binding: index)
     }
 
     /// Binds an integer to the parameter at `index`, counted from 1.
-    public func bind(_ value: Int, at index: Int) throws {
+    package func bind(_ value: Int, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), Int64(value)), binding: index)
     }
 
     /// Binds a floating-point number to the parameter at `index`, counted from 1.
-    public func bind(_ value: Double, at index: Int) throws {
+    package func bind(_ value: Double, at index: Int) throws {
         try check(sqlite3_bind_double(handle, Int32(index), value), binding: index)
     }
 
@@ -52,7 +52,7 @@ extension Statement {
     ///
     /// - Complexity: O(*n*) in the string's UTF-8 length: one copy, into SQLite. A bridged string not stored as UTF-8
     ///   is first converted.
-    public func bind(_ value: String, at index: Int) throws {
+    package func bind(_ value: String, at index: Int) throws {
         var text = value
         let code = text.withUTF8 { utf8 in
             // A null pointer would bind NULL rather than an empty string.
@@ -93,24 +93,24 @@ extension Statement {
     /// Binds a blob to the parameter at `index`, counted from 1. An empty array binds an empty blob, not NULL.
     ///
     /// - Complexity: O(*n*) in the number of bytes: one copy, into SQLite.
-    public func bind(_ bytes: [UInt8], at index: Int) throws {
+    package func bind(_ bytes: [UInt8], at index: Int) throws {
         try bytes.withUnsafeBytes { try bindBlob($0, at: index) }
     }
 
     /// Binds a blob to the parameter at `index`, counted from 1. Empty data binds an empty blob, not NULL.
     ///
     /// - Complexity: O(*n*) in the number of bytes: one copy, into SQLite.
-    public func bind(_ data: Data, at index: Int) throws {
+    package func bind(_ data: Data, at index: Int) throws {
         try data.withUnsafeBytes { try bindBlob($0, at: index) }
     }
 
     /// Binds NULL to the parameter at `index`, counted from 1.
-    public func bindNull(at index: Int) throws {
+    package func bindNull(at index: Int) throws {
         try check(sqlite3_bind_null(handle, Int32(index)), binding: index)
     }
 
     /// Binds any SQLite value to the parameter at `index`, counted from 1.
-    public func bind(_ value: SQLiteValue, at index: Int) throws {
+    package func bind(_ value: SQLiteValue, at index: Int) throws {
         switch value {
         case .null: try bindNull(at: index)
         case .integer(let integer): try bind(integer, at: index)
@@ -121,42 +121,42 @@ extension Statement {
     }
 
     /// Binds an integer to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ value: Int64, named name: String) throws {
+    package func bind(_ value: Int64, named name: String) throws {
         try bind(value, at: parameterIndex(named: name))
     }
 
     /// Binds an integer to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ value: Int, named name: String) throws {
+    package func bind(_ value: Int, named name: String) throws {
         try bind(value, at: parameterIndex(named: name))
     }
 
     /// Binds a floating-point number to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ value: Double, named name: String) throws {
+    package func bind(_ value: Double, named name: String) throws {
         try bind(value, at: parameterIndex(named: name))
     }
 
     /// Binds text to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ value: String, named name: String) throws {
+    package func bind(_ value: String, named name: String) throws {
         try bind(value, at: parameterIndex(named: name))
     }
 
     /// Binds a blob to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ bytes: [UInt8], named name: String) throws {
+    package func bind(_ bytes: [UInt8], named name: String) throws {
         try bind(bytes, at: parameterIndex(named: name))
     }
 
     /// Binds a blob to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ data: Data, named name: String) throws {
+    package func bind(_ data: Data, named name: String) throws {
         try bind(data, at: parameterIndex(named: name))
     }
 
     /// Binds NULL to the parameter named `name`, prefix included (`:name`).
-    public func bindNull(named name: String) throws {
+    package func bindNull(named name: String) throws {
         try bindNull(at: parameterIndex(named: name))
     }
 
     /// Binds any SQLite value to the parameter named `name`, prefix included (`:name`).
-    public func bind(_ value: SQLiteValue, named name: String) throws {
+    package func bind(_ value: SQLiteValue, named name: String) throws {
         try bind(value, at: parameterIndex(named: name))
     }
 

@@ -3,17 +3,17 @@ import Foundation
 
 extension Statement {
     /// The number of columns in the statement's rows; 0 for statements that produce none.
-    public var columnCount: Int {
+    package var columnCount: Int {
         Int(sqlite3_column_count(handle))
     }
 
     /// The name of each column, in order: the `AS` alias when there is one.
-    public var columnNames: [String] {
+    package var columnNames: [String] {
         (0..<columnCount).map(columnName(at:))
     }
 
     /// The name of the column at `column`, counted from 0.
-    public func columnName(at column: Int) -> String {
+    package func columnName(at column: Int) -> String {
         String(cString: sqlite3_column_name(handle, Int32(column)))
     }
 
@@ -24,25 +24,25 @@ extension Statement {
 
     /// Whether the value at `column`, counted from 0, is NULL.
     @inlinable
-    public func isNull(at column: Int) -> Bool {
+    package func isNull(at column: Int) -> Bool {
         sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
     }
 
     /// The integer at `column`, counted from 0.
     @inlinable
-    public func int64(at column: Int) -> Int64 {
+    package func int64(at column: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(column))
     }
 
     /// The integer at `column`, counted from 0.
     @inlinable
-    public func int(at column: Int) -> Int {
+    package func int(at column: Int) -> Int {
         Int(sqlite3_column_int64(handle, Int32(column)))
     }
 
     /// The floating-point number at `column`, counted from 0.
     @inlinable
-    public func double(at column: Int) -> Double {
+    package func double(at column: Int) -> Double {
         sqlite3_column_double(handle, Int32(column))
     }
 
@@ -50,7 +50,7 @@ extension Statement {
     /// is repaired with U+FFFD.
     ///
     /// - Complexity: O(*n*) in the text's UTF-8 length: one copy, out of SQLite.
-    public func text(at column: Int) -> String {
+    package func text(at column: Int) -> String {
         let index = Int32(column)
         // Text before length, as SQLite asks, so the length measures the UTF-8 form the pointer points to.
         guard let start = sqlite3_column_text(handle, index) else { return "" }
@@ -71,19 +71,19 @@ extension Statement {
     /// The bytes at `column`, counted from 0.
     ///
     /// - Complexity: O(*n*) in the number of bytes: one copy, out of SQLite.
-    public func bytes(at column: Int) -> [UInt8] {
+    package func bytes(at column: Int) -> [UInt8] {
         [UInt8](blobBuffer(at: column))
     }
 
     /// The bytes at `column`, counted from 0.
     ///
     /// - Complexity: O(*n*) in the number of bytes: one copy, out of SQLite.
-    public func data(at column: Int) -> Data {
+    package func data(at column: Int) -> Data {
         Data(blobBuffer(at: column))
     }
 
     /// The value at `column`, counted from 0, in its storage class.
-    public func value(at column: Int) -> SQLiteValue {
+    package func value(at column: Int) -> SQLiteValue {
         switch sqlite3_column_type(handle, Int32(column)) {
         case SQLITE_INTEGER: .integer(int64(at: column))
         case SQLITE_FLOAT: .real(double(at: column))
@@ -96,7 +96,7 @@ extension Statement {
     /// The index of the first column named `name`, compared as SQLite does (ASCII case-insensitively), or nil.
     ///
     /// - Complexity: O(*c*), where *c* is the number of columns.
-    public func columnIndex(named name: String) -> Int? {
+    package func columnIndex(named name: String) -> Int? {
         (0..<columnCount).first { sqlite3_stricmp(sqlite3_column_name(handle, Int32($0)), name) == 0 }
     }
 

@@ -14,7 +14,7 @@ import CSQLite
 /// A statement belongs to the connection that prepared it and, like it, is confined to one thread or isolation
 /// domain at a time. Don't use a statement after its connection is gone: SQLite keeps the connection's memory until
 /// the last statement is released, but the database is closed.
-public final class Statement {
+package final class Statement {
     /// The `sqlite3_stmt`.
     @usableFromInline let handle: OpaquePointer
 
@@ -80,12 +80,12 @@ public final class Statement {
     }
 
     /// The SQL text of the statement.
-    public var sql: String {
+    package var sql: String {
         String(cString: sqlite3_sql(handle))
     }
 
     /// Whether the statement leaves the database unchanged, like `SELECT`.
-    public var isReadOnly: Bool {
+    package var isReadOnly: Bool {
         sqlite3_stmt_readonly(handle) != 0
     }
 
@@ -99,7 +99,7 @@ public final class Statement {
     ///
     /// - Returns: true when a row is available for the column accessors, false when the statement is done.
     /// - Throws: ``DatabaseError``. The statement is then reset, ready to run again; its bindings are kept.
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -111,13 +111,13 @@ public final class Statement {
     /// Rewinds the statement to run again from the start, keeping its bindings.
     ///
     /// Resetting a statement left in the middle of its rows also releases the read transaction it holds.
-    public func reset() {
+    package func reset() {
         // sqlite3_reset returns the error of the last step, which step() already threw.
         sqlite3_reset(handle)
     }
 
     /// Sets every parameter to NULL.
-    public func clearBindings() {
+    package func clearBindings() {
         sqlite3_clear_bindings(handle)
     }
 
@@ -125,7 +125,7 @@ public final class Statement {
     /// ready for new bindings.
     ///
     /// - Complexity: One `sqlite3_step` per row the statement produces, plus one.
-    public func execute() throws {
+    package func execute() throws {
         rewindIfRunning()
         while try step() {}
         // SQLite refuses new bindings until the statement is reset.
@@ -138,7 +138,7 @@ public final class Statement {
     ///
     /// - Throws: ``DatabaseError`` if the number of arguments isn't the number of parameters, or if the statement fails;
     ///   the error then carries the arguments.
-    public func execute(arguments: [SQLiteValue]) throws {
+    package func execute(arguments: [SQLiteValue]) throws {
         // Unconditionally: a statement stepped to its end without a reset is not running, yet refuses bindings.
         sqlite3_reset(handle)
         let parameterCount = self.parameterCount

@@ -34,7 +34,7 @@ public final class SQLiteStore: PersistentStore {
 
     public let model: EntityModel
     /// The connection the store reads and writes through.
-    public let connection: SQLiteConnection
+    package let connection: SQLiteConnection
     /// A hash of the model's canonical JSON: two models with the same fingerprint have the same schema.
     public let modelFingerprint: String
     /// The options the store was opened with, for a deferred ``prepareSchema()``.
