@@ -91,21 +91,22 @@ public struct Seeder {
 
     private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
         if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
-        #if canImport(SeedKitPostgreSQLStore)
-        if Self.isServerURL(storePath) { return (try seedServerStore(templates: templates, options: options), nil) }
-        #endif
-        let storeExists = FileManager.default.fileExists(atPath: storePath)
+        let isServer = Self.isServerURL(storePath)
+        if isServer, options.dryRun { throw Self.serverDryRunRefusal }
         let repeatable = !options.force && !options.prune
-        let summary = repeatable && storeExists ? ledgerSummary(options: options) : nil
+        // A server's store is opened once, to read its ledger and then to write; a file's is checked by its path.
+        let serverStore = isServer ? try existingServerStore() : nil
+        let storeExists = isServer ? serverStore != nil : FileManager.default.fileExists(atPath: storePath)
+        let summary = repeatable && storeExists ? ledgerSummary(of: serverStore, options: options) : nil
         var input = try SeedInput(templates: templates, options: options, known: summary.map(Self.knownFiles) ?? [:])
         var report = input.report(options: options)
         guard let model = input.model else {
             report.issues = input.issues
             return (report, nil)
         }
-        // The usual later launch: the store already holds this set. Nothing is written; a read-only store will do.
-        if storeExists, repeatable, input.issues.isEmpty, let unchanged = unchangedReport(report, model: model, options: options) {
-            return (unchanged, nil)
+        // The usual later launch: the ledger, read without the write lock, says the store holds this set already.
+        if input.issues.isEmpty, let summary, summary.fingerprint == report.fingerprint {
+            return (Self.unchangedReport(report, summary: summary), nil)
         }
         let changed = options.readsOnlyChangedFiles && !input.isModelInferred ? summary.flatMap(input.changedFiles) : nil
         if changed == nil, let set = input.set, !set.isRead {
@@ -124,18 +125,19 @@ public struct Seeder {
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
-        if !storeExists {
+        if !storeExists && !isServer {
             // Nil: another process created the store meanwhile; the run starts again, on that store.
             guard let created = try seedNewStore(read, input: input, report: report, options: options) else {
                 return try run(templates: templates, options: options)
             }
             return (created, nil)
         }
-        let store = try openStore(model: model, options: options)
+        // A server's schema is created or checked in the run's transaction; a file's migrated in it.
+        let (store, prepareSchema) = try isServer ? serverStoreForRun(found: serverStore, model: model) : fileStoreForRun(model: model, options: options)
         do {
             return (
                 try apply(
-                    read, input: input, report: report, options: options, to: store, prepareSchema: store.prepareSchema,
+                    read, input: input, report: report, options: options, to: store, prepareSchema: prepareSchema,
                     changed: changed),
                 nil
             )
@@ -319,6 +321,14 @@ public struct Seeder {
         return try SQLiteStore(path: path ?? storePath, model: model, options: storeOptions)
     }
 
+    /// The store file opened for a run's writes, with the migration its transaction makes.
+    private func fileStoreForRun(
+        model: EntityModel, options: SeedOptions
+    ) throws -> (store: any RowStore, prepareSchema: () throws -> Void) {
+        let store = try openStore(model: model, options: options)
+        return (store, store.prepareSchema)
+    }
+
     /// The store opened for reading only, as it is: no schema change, no write.
     private func readOnlyStore(model: EntityModel, options: SeedOptions) throws -> SQLiteStore {
         var storeOptions = SQLiteStore.Options()
@@ -329,15 +339,6 @@ public struct Seeder {
     }
 
     // MARK: Reports
-
-    /// The report of a run that finds the store holding this set already, read without writing; nil when it does
-    /// not, or when the store cannot be read so (the run then says why).
-    private func unchangedReport(_ report: SeedReport, model: EntityModel, options: SeedOptions) -> SeedReport? {
-        guard let store = try? readOnlyStore(model: model, options: options),
-            let summary = try? SeedLedger.setRecord(from: store), summary.fingerprint == report.fingerprint
-        else { return nil }
-        return Self.unchangedReport(report, summary: summary)
-    }
 
     static func unchangedReport(_ report: SeedReport, summary: SeedLedger) -> SeedReport {
         var report = report
@@ -356,9 +357,11 @@ public struct Seeder {
         return report
     }
 
-    /// The summary of the store's ledger (its files' hashes and stamps); nil when it cannot be read: every file is
-    /// then read, and the run says what is wrong with the store.
-    private func ledgerSummary(options: SeedOptions) -> SeedLedger? {
+    /// The summary of the store's ledger (the set's fingerprint and counts, its files' hashes and stamps), from the
+    /// server's store when there is one, else from the file read only; nil when it cannot be read: every file is then
+    /// read, and the run says what is wrong with the store.
+    private func ledgerSummary(of serverStore: (any RowStore)?, options: SeedOptions) -> SeedLedger? {
+        if let serverStore { return try? SeedLedger.summary(from: serverStore) }
         guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options)
         else { return nil }
         return try? SeedLedger.summary(from: store)
@@ -377,13 +380,15 @@ public struct Seeder {
     /// - Throws: ``SeedError`` when there is no store file or its ledger cannot be read; ``DatabaseError`` when it
     ///   cannot be opened.
     public func ledger() throws -> SeedLedger {
-        #if canImport(SeedKitPostgreSQLStore)
-        if Self.isServerURL(storePath) { return try serverLedger() }
-        #endif
-        guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
-        let model = try SQLiteStore.storedModel(atPath: storePath)
+        let store: any RowStore
+        if Self.isServerURL(storePath) {
+            store = try Self.openServerStore(url: storePath)
+        } else {
+            guard FileManager.default.fileExists(atPath: storePath) else { throw SeedError("no store at \(storePath)") }
+            store = try readOnlyStore(model: SQLiteStore.storedModel(atPath: storePath), options: SeedOptions())
+        }
         do {
-            return try SeedLedger.summary(from: readOnlyStore(model: model, options: SeedOptions()))
+            return try SeedLedger.summary(from: store)
         } catch let error as LedgerStorageError {
             throw SeedLedger.unreadable(error.reason)
         }
