@@ -1,5 +1,7 @@
 import Foundation
 import PostgreSQLTestServer
+import SeedKit
+@testable import SeedKitSeeding
 import SeedKitSupport
 import Testing
 
@@ -73,6 +75,22 @@ struct SeedPostgreSQLCommandTests {
         let export = try Fixtures.runSeed(["export", "--store", url], in: directory).stdout
         #expect(export.contains("1300000.25") && export.contains("ZEUS"))
         #expect(export == (try Self.sqliteExport(in: directory)))
+    }
+
+    /// A later launch of a server's store goes the way a file's does: only the file that changed is read, and the
+    /// store ends as a fresh seed of the new templates would leave it.
+    @Test func aLaterLaunchReadsOnlyTheChangedFiles() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let templates = directory.appendingPathComponent("Templates")
+        let seeder = Seeder(storePath: try Self.databaseURL())
+        #expect(try seeder.seed(templates: templates).status == .applied)
+        try Fixtures.write(#"{"class": "Project", "code": "ZEUS", "title": "Zeus"}"#, to: "Templates/projects/zeus.template", in: directory)
+        let later = try seeder.seed(templates: templates)
+        #expect(later.status == .applied && later.fileCount == 6)
+        #expect(later.readFileCount == 1, "read \(later.readFileCount) of \(later.fileCount) files")
+        let export = try Fixtures.runSeed(["export", "--store", seeder.storePath], in: directory).stdout
+        let reference = try Self.sqliteExport(in: directory)
+        #expect(export.contains("ZEUS") && export == reference)
     }
 
     @Test(.enabled(if: PostgreSQLTestServer.isThrowaway, "needs the throwaway cluster's role with a password"))
