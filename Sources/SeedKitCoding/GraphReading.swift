@@ -108,33 +108,6 @@ final class GraphReading {
         var indices: [Int] { facts.indices.filter { facts[$0] != nil } }
     }
 
-    /// Property indices, kept in a bit mask while they are below 64, so that the common set costs no allocation: a
-    /// pending object has one per kind of fact.
-    struct PropertyIndexSet {
-        private var bits: UInt64 = 0
-        private var others: Set<Int> = []
-
-        func contains(_ index: Int) -> Bool {
-            index < 64 ? bits & (1 << UInt64(index)) != 0 : others.contains(index)
-        }
-
-        mutating func insert(_ index: Int) {
-            if index < 64 { bits |= 1 << UInt64(index) } else { others.insert(index) }
-        }
-
-        /// The indices in ascending order.
-        func sorted() -> [Int] {
-            var indices: [Int] = []
-            var rest = bits
-            while rest != 0 {
-                indices.append(rest.trailingZeroBitCount)
-                rest &= rest - 1
-            }
-            if !others.isEmpty { indices += others.sorted() }
-            return indices
-        }
-    }
-
     /// A related object as written: a dictionary read into a pending object, or a `"$ref"` resolved after reading.
     enum Link {
         case object(PendingObject)
@@ -178,7 +151,7 @@ final class GraphReading {
         /// To-one targets, stated or implied by the inverse of another object's relationship.
         var toOne: FactsByIndex<PendingObject?>
         /// The to-one relationships the input states on this object itself, the ones applied.
-        var statedToOne = PropertyIndexSet()
+        var statedToOne = SmallIndexSet()
         var toMany: [Int: MemberList] = [:]
         /// To-many relationships given as `null`.
         var clearedToMany: Set<Int> = []

@@ -54,7 +54,7 @@ struct SeedObject: Sendable {
     var definition: RecordReference?
     /// Where its attribute values start in ``SeedObjects/values``.
     var values: Int32
-    var stated = AttributeMask()
+    var stated = SmallIndexSet()
     /// Where its to-one facts start in ``SeedObjects/toOnes``.
     var toOnes: Int32 = 0
     /// Where its join lists start in ``SeedObjects/joins``.

@@ -289,7 +289,7 @@ struct SeedResolver {
             // What the templates state about it: its identity, and the facts links put in its slots.
             let start = result.values.count
             result.values.append(contentsOf: repeatElement(nil, count: slots.attributeCount))
-            var stated = AttributeMask()
+            var stated = SmallIndexSet()
             for (index, value) in zip(slots.entity.identityIndices, missing.key.identityValues(of: slots.entity)) {
                 result.values[start + index] = value
                 stated.insert(index)

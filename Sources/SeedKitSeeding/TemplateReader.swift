@@ -170,7 +170,7 @@ struct TemplateReader {
         // Attributes first: a record's values are contiguous.
         let valuesStart = out.values.count
         out.values.append(contentsOf: repeatElement(nil, count: entity.attributes.count))
-        var stated = AttributeMask()
+        var stated = SmallIndexSet()
         var id: String?
         var statesMoreThanIdentity = false
         var hasProblem = false

@@ -64,7 +64,7 @@ struct TemplateRecord: Sendable {
     /// Where its attribute values start in ``TemplateRecords/values``.
     let values: Int32
     /// The attributes the record states, by index.
-    var stated: AttributeMask
+    var stated: SmallIndexSet
     /// Where its links start in ``TemplateRecords/links``, and how many.
     var links: Int32 = 0
     var linkCount: Int32 = 0
@@ -74,22 +74,6 @@ struct TemplateRecord: Sendable {
     let relationship: Int32
     /// Its index in the parent's to-many or the file's top-level array; -1 for a to-one or a file of one object.
     let position: Int32
-}
-
-/// A set of attribute indices: a bit mask for the first 64, a set beyond.
-struct AttributeMask: Sendable, Equatable {
-    private var bits: UInt64 = 0
-    private var others: Set<Int> = []
-
-    func contains(_ index: Int) -> Bool {
-        index < 64 ? bits & (1 << UInt64(index)) != 0 : others.contains(index)
-    }
-
-    mutating func insert(_ index: Int) {
-        if index < 64 { bits |= 1 << UInt64(index) } else { others.insert(index) }
-    }
-
-    var isEmpty: Bool { bits == 0 && others.isEmpty }
 }
 
 /// A relationship fact a record states.
