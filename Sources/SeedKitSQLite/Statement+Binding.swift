@@ -36,6 +36,11 @@ extension Statement {
         try check(sqlite3_bind_int64(handle, Int32(index), value), binding: index)
     }
 
+    /// Binds an integer, or NULL for nil (a missing row id), to the parameter at `index`, counted from 1.
+    package func bind(_ value: Int64?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
     /// Binds an integer to the parameter at `index`, counted from 1.
     package func bind(_ value: Int, at index: Int) throws {
         try check(sqlite3_bind_int64(handle, Int32(index), Int64(value)), binding: index)

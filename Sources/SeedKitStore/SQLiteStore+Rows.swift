@@ -238,20 +238,16 @@ extension SQLiteStore: RowStore {
                 parameter += 1
             }
             for relationship in toOnes {
-                try bind(rows.targets[row * relationshipCount + relationship], to: statement, at: parameter)
+                try statement.bind(rows.targets[row * relationshipCount + relationship], at: parameter)
                 parameter += 1
                 if positioned.contains(relationship) {
-                    try bind(rows.positions[row * relationshipCount + relationship], to: statement, at: parameter)
+                    try statement.bind(rows.positions[row * relationshipCount + relationship], at: parameter)
                     parameter += 1
                 }
             }
             try statement.bind(rows.rowIDs[row], at: parameter)
             try statement.execute()
         }
-    }
-
-    private func bind(_ value: Int64?, to statement: Statement, at parameter: Int) throws {
-        if let value { try statement.bind(value, at: parameter) } else { try statement.bindNull(at: parameter) }
     }
 
     package func delete(root: String, rowIDs: [Int64]) throws {
@@ -280,7 +276,7 @@ extension SQLiteStore: RowStore {
             for (offset, pair) in pairs[start..<start + count].enumerated() {
                 try statement.bind(pair.0, at: 3 * offset + 1)
                 try statement.bind(pair.1, at: 3 * offset + 2)
-                try bind(pair.2, to: statement, at: 3 * offset + 3)
+                try statement.bind(pair.2, at: 3 * offset + 3)
             }
             try statement.execute()
             start += count
@@ -344,19 +340,11 @@ private struct RowInserter {
                 parameter += 1
             }
             for relationship in toOnes {
-                if let target = rows.targets[row * relationshipCount + relationship] {
-                    try statement.bind(target, at: parameter)
-                } else {
-                    try statement.bindNull(at: parameter)
-                }
+                try statement.bind(rows.targets[row * relationshipCount + relationship], at: parameter)
                 parameter += 1
             }
             for relationship in positioned {
-                if let position = rows.positions[row * relationshipCount + relationship] {
-                    try statement.bind(position, at: parameter)
-                } else {
-                    try statement.bindNull(at: parameter)
-                }
+                try statement.bind(rows.positions[row * relationshipCount + relationship], at: parameter)
                 parameter += 1
             }
         }

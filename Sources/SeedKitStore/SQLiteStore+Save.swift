@@ -64,11 +64,7 @@ extension SQLiteStore {
             parameter += 1
         }
         for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
-            if let target = rowIDOf(object.object(at: index)) {
-                try statement.bind(target, at: parameter)
-            } else {
-                try statement.bindNull(at: parameter)
-            }
+            try statement.bind(rowIDOf(object.object(at: index)), at: parameter)
             parameter += 1
         }
         try statement.execute()
@@ -89,10 +85,8 @@ extension SQLiteStore {
         for slot in slots {
             if slot < entity.attributes.count {
                 try statement.bind(attribute: object.attributeValues[slot], at: parameter)
-            } else if let target = rowID(object.object(at: slot - entity.attributes.count)) {
-                try statement.bind(target, at: parameter)
             } else {
-                try statement.bindNull(at: parameter)
+                try statement.bind(rowID(object.object(at: slot - entity.attributes.count)), at: parameter)
             }
             parameter += 1
         }
