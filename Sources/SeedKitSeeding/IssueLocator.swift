@@ -47,16 +47,7 @@ final class IssueLocator {
 
     /// A located issue; without line and column when the file cannot be read again unchanged.
     func issue(_ code: Diagnostic.Code, file: Int, pointer: JSONPointer, isAtKey: Bool, message: String) -> Diagnostic {
-        let document = self.document(file)
-        var location: SourceLocation?
-        if let document {
-            if isAtKey { location = document.locationOfKey(pointer) }
-            var current: JSONPointer? = pointer
-            while location == nil, let candidate = current {
-                location = document.location(of: candidate)
-                current = candidate.parent
-            }
-        }
+        let location = self.location(file: file, pointer: pointer, isAtKey: isAtKey)
         return Diagnostic(
             code, file: files[file].displayPath, line: location?.line, column: location?.column, pointer: pointer,
             message: message)
@@ -64,8 +55,21 @@ final class IssueLocator {
 
     /// The place of a value, for a diagnostic that names a second place.
     func place(file: Int, pointer: JSONPointer) -> Diagnostic.Place {
-        let issue = issue(Diagnostic.Code(rawValue: ""), file: file, pointer: pointer, isAtKey: false, message: "")
-        return Diagnostic.Place(file: issue.file, line: issue.line, column: issue.column, pointer: pointer)
+        let location = self.location(file: file, pointer: pointer, isAtKey: false)
+        return Diagnostic.Place(
+            file: files[file].displayPath, line: location?.line, column: location?.column, pointer: pointer)
+    }
+
+    /// Where `pointer` (or its key) is in the file, else its nearest ancestor that is; nil when the file is gone.
+    private func location(file: Int, pointer: JSONPointer, isAtKey: Bool) -> SourceLocation? {
+        guard let document = document(file) else { return nil }
+        if isAtKey, let location = document.locationOfKey(pointer) { return location }
+        var current: JSONPointer? = pointer
+        while let candidate = current {
+            if let location = document.location(of: candidate) { return location }
+            current = candidate.parent
+        }
+        return nil
     }
 
     private func document(_ file: Int) -> JSONDocument? {
