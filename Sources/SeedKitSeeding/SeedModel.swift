@@ -47,11 +47,11 @@ public struct SeedModel: Sendable {
 
     /// Where the model file is: `options.modelURL`, else `model.json` in the template directory.
     private static func fileURL(templates: URL, options: SeedOptions) -> URL {
-        options.modelURL ?? templates.appendingPathComponent("model.json")
+        options.modelURL ?? templates.appendingPathComponent(TemplateSet.modelFileName)
     }
 
     init(set: TemplateSet, options: SeedOptions) throws(SeedError) {
-        let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/model.json"
+        let modelPath = options.modelURL?.relativePath ?? "\(set.directory.relativePath)/\(TemplateSet.modelFileName)"
         let bytes: [UInt8]
         if let modelURL = options.modelURL {
             guard let data = FileManager.default.contents(atPath: modelURL.path) else {
@@ -61,7 +61,7 @@ public struct SeedModel: Sendable {
             bytes = [UInt8](data)
         } else {
             // The set's own model file is read as its templates are: a link may not lead it outside the directory.
-            switch set.topLevelFile(named: "model.json") {
+            switch set.topLevelFile(named: TemplateSet.modelFileName) {
             case .missing:
                 bytes = []
             case .refused(let refusal):

@@ -49,6 +49,9 @@ public struct SeedReport: Sendable {
     /// The model inferred from the templates, when ``isModelInferred``; its choices are worth a look.
     public var inferredModel: EntityModel?
     public var fileCount = 0
+    /// The other files under the template directory, not named like templates, by relative path: worth a warning when
+    /// there are no templates (see ``TemplateSet/ignoredFiles``).
+    public var ignoredFiles: [String] = []
     /// How many files the run read and planned: every one, or on a later launch the ones changed since the last.
     package var readFileCount = 0
 

@@ -416,6 +416,7 @@ package struct SeedInput {
     let fileHashes: [String: String]
     let fileStamps: [String: String]
     let fileCount: Int
+    let ignoredFiles: [String]
 
     /// Reads the set and its model.
     ///
@@ -431,6 +432,7 @@ package struct SeedInput {
         for file in set.files { stamps[file.relativePath] = file.stamp }
         fileStamps = stamps
         fileCount = set.files.count
+        ignoredFiles = set.ignoredFiles
         let source = try SeedModel(set: set, options: options)
         model = source.model
         isModelInferred = source.isInferred
@@ -445,6 +447,7 @@ package struct SeedInput {
         if isModelInferred { report.inferredModel = model }
         report.isDryRun = options.dryRun
         report.fileCount = fileCount
+        report.ignoredFiles = ignoredFiles
         return report
     }
 

@@ -79,12 +79,17 @@ public struct TemplateSet: Sendable {
     }
 
     public static let fileExtension = "template"
+    /// The name of the model file a set may hold at its top.
+    static let modelFileName = "model.json"
 
     public let directory: URL
     public let files: [File]
     /// Files refused while reading: symbolic links leading outside the directory, nowhere or into a loop, and
     /// directories named like templates.
     public let issues: [Diagnostic]
+    /// Other files found under the directory, not named like templates (the top-level model file aside), by relative
+    /// path in sorted order: what a set without templates ignored, to say so.
+    public let ignoredFiles: [String]
     /// The directory with every symbolic link resolved, followed by `/`: what a link must resolve below.
     private let resolvedPrefix: String
 
@@ -151,6 +156,7 @@ public struct TemplateSet: Sendable {
         }
         self.files = files
         self.issues = walk.issues.sorted()
+        self.ignoredFiles = walk.ignored.sorted()
         self.resolvedPrefix = walk.resolvedPrefix
     }
 
@@ -302,6 +308,8 @@ private struct Walk {
     let resolvedPrefix: String
     var found: [Entry] = []
     var issues: [Diagnostic] = []
+    /// Files not named like templates, the top-level model file aside.
+    var ignored: [String] = []
 
     init(directory: URL) throws(SeedError) {
         path = directory.path
@@ -383,7 +391,10 @@ private struct Walk {
                 type = Self.directoryEntryType(of: status.st_mode)
             }
             if type == UInt8(DT_DIR) { subdirectories.append(relativePath) }
-            guard name.hasSuffix(".\(TemplateSet.fileExtension)") else { continue }
+            guard name.hasSuffix(".\(TemplateSet.fileExtension)") else {
+                if type != UInt8(DT_DIR), relativePath != TemplateSet.modelFileName { ignored.append(relativePath) }
+                continue
+            }
             // The file the entry is now, to check at reading time that the file opened is the same one.
             var status = stat()
             guard lstat(entryPath, &status) == 0 else { continue }

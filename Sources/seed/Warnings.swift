@@ -6,7 +6,7 @@ import SeedKitSupport
 enum Warnings {
     /// Warns of an inferred model, or of a directory without templates, as `report` says.
     static func templates(_ report: SeedReport, templates: String) {
-        if report.fileCount == 0 { noTemplates(in: templates) }
+        if report.fileCount == 0 { noTemplates(in: templates, ignored: report.ignoredFiles) }
         if report.isModelInferred { inferredModel(report.inferredModel, templates: templates) }
     }
 
@@ -39,18 +39,7 @@ enum Warnings {
     }
 
     /// Warns that `templates` holds no `.template` file, naming a few of the files that were ignored.
-    static func noTemplates(in templates: String) {
-        var ignored: [String] = []
-        if let files = FileManager.default.enumerator(atPath: templates) {
-            for case let file as String in files where file != "model.json" {
-                var isDirectory: ObjCBool = false
-                let path = URL(fileURLWithPath: templates).appendingPathComponent(file).path
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                    ignored.append(file)
-                }
-            }
-        }
-        ignored.sort()
+    static func noTemplates(in templates: String, ignored: [String]) {
         let directory = TerminalText.quoted(templates)
         guard !ignored.isEmpty else {
             Output.err("seed: warning: no .template files in \(directory)")

@@ -48,6 +48,8 @@ struct TemplateSetTests {
                 .notAFile, file: "\(templates.path)/dir.template",
                 message: "a directory named like a template file is refused; rename it"),
         ])
+        // Other files are listed as ignored, the top-level model file aside; directories are not files.
+        #expect(set.ignoredFiles == ["a/x.templates", "notes.txt"])
     }
 
     /// Every file of a set larger than one task's share is read whole and hashed as itself.
