@@ -307,7 +307,7 @@ struct SeedPipelineTests {
         var generator = SeededGenerator(seed: 0xC0_F11C7)
         for round in 0..<24 {
             let before = Graph.random(using: &generator)
-            var after = before.edited(using: &generator)
+            let after = before.edited(using: &generator)
             let directory = try Fixtures.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let old = directory.appendingPathComponent("Old"), new = directory.appendingPathComponent("New")
@@ -322,7 +322,7 @@ struct SeedPipelineTests {
             let context = store.newContext()
             for person in before.people where Bool.random(using: &generator) {
                 guard let index = after.people.firstIndex(where: { $0.email == person.email }),
-                    let object = try context.object("Person", identity: ["email": person.email])
+                    let object = context.object("Person", identity: ["email": person.email])
                 else { continue }
                 let name = "edited by the app \(generator.next() % 10)"
                 try object.setValue(name, forKey: "name")

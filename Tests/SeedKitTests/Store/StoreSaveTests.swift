@@ -182,7 +182,7 @@ struct StoreSaveTests {
         // The context took that save as done, so it is discarded (see ObjectContext.persistChanges).
         let next = ObjectContext(model: model, persistentStore: store)
         let ops = try next.insert("Department", values: ["name": "Ops"])
-        try store.write { try next.save() }
+        _ = try store.write { try next.save() }
         #expect(ops.objectID.number > 0)
         #expect(try storage.newContext(model).fetch(Department.self).map(\.name) == ["Ops"])
     }
