@@ -97,6 +97,8 @@ public struct Seeder {
         // A server's store is opened once, to read its ledger and then to write; a file's is checked by its path.
         let serverStore = isServer ? try existingServerStore() : nil
         let storeExists = isServer ? serverStore != nil : FileManager.default.fileExists(atPath: storePath)
+        // Creating a store removes these itself; a creation killed after linking its store leaves one beside it.
+        if storeExists && !isServer && !options.dryRun { SQLiteStore.removeAbandonedTemporaries(of: storePath) }
         let summary = repeatable && storeExists ? ledgerSummary(of: serverStore, options: options) : nil
         var input = try SeedInput(templates: templates, options: options, known: summary.map(Self.knownFiles) ?? [:])
         var report = input.report(options: options)

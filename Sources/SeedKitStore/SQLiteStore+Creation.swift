@@ -91,8 +91,10 @@ extension SQLiteStore {
     private static let temporaryInfix = ".creating-"
 
     /// Removes the temporary stores beside `path` of processes that are gone: a creation killed part way leaves its
-    /// file behind, and nothing else would ever remove it.
-    private static func removeAbandonedTemporaries(of path: String) {
+    /// file behind (killed after linking, a second name of the store itself), and nothing else would ever remove it.
+    ///
+    /// - Complexity: O(*n*) in the number of entries of the store's directory.
+    package static func removeAbandonedTemporaries(of path: String) {
         let url = URL(fileURLWithPath: path)
         let prefix = url.lastPathComponent + temporaryInfix
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) else { return }

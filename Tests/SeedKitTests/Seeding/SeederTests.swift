@@ -25,6 +25,26 @@ struct SeederTests {
         #expect(ledger.objectCounts == ["Address": 3, "Department": 2, "Employee": 3, "Manager": 1, "Project": 2])
     }
 
+    /// A first launch killed after linking its store into place leaves its temporary name behind: the next run, even
+    /// an unchanged one, removes it, and leaves a live process's alone.
+    @Test func aLaterRunRemovesTheTemporaryOfAKilledCreation() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        let seeder = Seeder(storePath: path)
+        #expect(try seeder.seed(templates: directory.appendingPathComponent("Templates")).status == .applied)
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gone.arguments = ["-c", "true"]
+        try gone.run()
+        gone.waitUntilExit()
+        let abandoned = "\(path).creating-\(gone.processIdentifier)-5eed", live = "\(path).creating-\(getpid())-5eed"
+        for name in [abandoned, live] { #expect(link(path, name) == 0) }
+        #expect(try seeder.seed(templates: directory.appendingPathComponent("Templates")).status == .unchanged)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
+
     /// A run reports each file checked and the objects written, in order; a set found applied reports nothing.
     @Test func progressIsReportedFileByFileThenObjects() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
