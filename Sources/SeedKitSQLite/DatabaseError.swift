@@ -19,19 +19,29 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     package let arguments: [SQLiteValue]?
     /// The database file, for errors thrown while opening it.
     public let path: String?
+    /// The operating system's error number behind an I/O error (`ENOSPC`…), or 0.
+    package let systemErrorNumber: Int32
 
     package init(
         resultCode: SQLiteResultCode,
         message: String? = nil,
         sql: String? = nil,
         arguments: [SQLiteValue]? = nil,
-        path: String? = nil
+        path: String? = nil,
+        systemErrorNumber: Int32 = 0
     ) {
         self.extendedResultCode = resultCode
         self.message = message ?? String(cString: sqlite3_errstr(resultCode.rawValue))
         self.sql = sql
         self.arguments = arguments
         self.path = path
+        self.systemErrorNumber = systemErrorNumber
+    }
+
+    /// Whether the disk (or the file system's quota) is full: SQLite's own "database or disk is full", or an I/O
+    /// error the system reported as no space left, such as a shared-memory file that could not grow.
+    package var isDiskFull: Bool {
+        resultCode == .full || (resultCode == .ioError && systemErrorNumber == ENOSPC)
     }
 
     /// The primary result code, such as ``SQLiteResultCode/constraint``.
@@ -60,14 +70,20 @@ extension DatabaseError {
     /// Must be called right after the failing call: the next call on the connection replaces the message.
     init(code: Int32, database: OpaquePointer?, sql: String? = nil) {
         let message = database.map { String(cString: sqlite3_errmsg($0)) }
-        self.init(resultCode: SQLiteResultCode(rawValue: code), message: message, sql: sql)
+        self.init(
+            resultCode: SQLiteResultCode(rawValue: code), message: message, sql: sql,
+            systemErrorNumber: database.map(sqlite3_system_errno) ?? 0)
     }
 
     func with(arguments: [SQLiteValue]) -> DatabaseError {
-        DatabaseError(resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path)
+        DatabaseError(
+            resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path,
+            systemErrorNumber: systemErrorNumber)
     }
 
     public func with(path: String) -> DatabaseError {
-        DatabaseError(resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path)
+        DatabaseError(
+            resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path,
+            systemErrorNumber: systemErrorNumber)
     }
 }

@@ -132,10 +132,10 @@ public final class SQLiteConnection {
     /// The error for a failed `sqlite3_open_v2`, with the operating system's reason when SQLite recorded one.
     private static func openError(code: Int32, database: OpaquePointer?, path: String) -> DatabaseError {
         var message = database.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-        if let database, case let systemError = sqlite3_system_errno(database), systemError != 0 {
-            message += " (\(String(cString: strerror(systemError))))"
-        }
-        return DatabaseError(resultCode: SQLiteResultCode(rawValue: code), message: message, path: path)
+        let systemError = database.map(sqlite3_system_errno) ?? 0
+        if systemError != 0 { message += " (\(String(cString: strerror(systemError))))" }
+        return DatabaseError(
+            resultCode: SQLiteResultCode(rawValue: code), message: message, path: path, systemErrorNumber: systemError)
     }
 
     private static func setBusyTimeout(_ database: OpaquePointer, _ timeout: Duration) {

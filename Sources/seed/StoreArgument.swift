@@ -41,6 +41,11 @@ struct StoreArgument {
             throw CommandFailure(
                 "store \(TerminalText.quoted(displayName)) is locked by another process; "
                     + "waited \(Self.seconds(busySeconds)) s (--busy-timeout)")
+        } catch let error as DatabaseError where error.isDiskFull {
+            // Every write is one transaction, and a new store is built beside its path: nothing of the run is left.
+            throw CommandFailure(
+                "no space left on the disk holding store \(TerminalText.quoted(displayName)); the store is as it was "
+                    + "(\(error))")
         } catch let error as StoreError where error.kind == .migrationRefused {
             let fix =
                 error.migratesWithDataLoss
