@@ -32,7 +32,7 @@ extension String {
     ///
     /// - Complexity: O(*n*).
     package func hashBytes(into hasher: inout Hasher) {
-        let hashed = utf8.withContiguousStorageIfAvailable { bytes in
+        let hashed: Void? = utf8.withContiguousStorageIfAvailable { bytes in
             hasher.combine(bytes.count)
             hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
