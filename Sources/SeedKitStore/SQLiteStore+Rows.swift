@@ -303,11 +303,16 @@ extension SQLiteStore: RowStore {
 }
 
 /// Binds the rows of a multi-row insert: texts gathered in one buffer and bound where they lie, so that SQLite does
-/// not copy each into memory of its own, and a date is not made a string first.
+/// not copy each into memory of its own, and a date is not made a string first. A long text is bound where the
+/// string holds it, not copied into the buffer: a 100 MB value is not held twice.
 private struct RowInserter {
+    /// The length from which a text is bound in its string rather than copied into the buffer.
+    private static let longText = 1 << 16
+
     let entityName: [UInt8]
     private var texts: [UInt8] = []
     private var textParameters: [(parameter: Int, bytes: Range<Int>)] = []
+    private var longTexts: [(parameter: Int, text: String)] = []
 
     init(entityName: [UInt8]) {
         self.entityName = entityName
@@ -316,6 +321,7 @@ private struct RowInserter {
     mutating func insert(_ rows: RowBatch, range: Range<Int>, toOnes: [Int], positioned: [Int], with statement: Statement) throws {
         texts.removeAll(keepingCapacity: true)
         textParameters.removeAll(keepingCapacity: true)
+        longTexts.removeAll(keepingCapacity: true)
         texts.append(contentsOf: entityName)
         let name = 0..<texts.count
         let attributeCount = rows.entity.attributes.count, relationshipCount = rows.entity.relationships.count
@@ -328,6 +334,8 @@ private struct RowInserter {
                 let value = rows.values[row * attributeCount + attribute]
                 let start = texts.count
                 switch value {
+                case .string(let string)? where string.utf8.count >= Self.longText:
+                    longTexts.append((parameter, string))
                 case .string(let string)?:
                     texts.append(contentsOf: string.utf8)
                     textParameters.append((parameter, start..<texts.count))
@@ -354,7 +362,21 @@ private struct RowInserter {
             for (parameter, range) in textParameters {
                 try statement.bind(unsafeText: UnsafeRawBufferPointer(rebasing: texts[range]), at: parameter)
             }
-            try statement.execute()
+            try Self.binding(longTexts[...], to: statement) { try statement.execute() }
+        }
+    }
+
+    /// Runs `body` with each text bound where its string holds it, which is only for as long as `body` runs.
+    ///
+    /// - Complexity: O(1) per text; one nested call each.
+    private static func binding(
+        _ texts: ArraySlice<(parameter: Int, text: String)>, to statement: Statement, _ body: () throws -> Void
+    ) throws {
+        guard let first = texts.first else { return try body() }
+        var text = first.text
+        try text.withUTF8 { utf8 in
+            try statement.bind(unsafeText: UnsafeRawBufferPointer(utf8), at: first.parameter)
+            try binding(texts.dropFirst(), to: statement, body)
         }
     }
 }

@@ -73,7 +73,11 @@ struct FlatSetSpec {
         }
         for group in groups {
             var members: JSONObject = ["class": "Group", "name": .string(group)]
-            if Bool.random(using: &generator) { members["title"] = .string("Title of \(group) ✓ \"q\"") }
+            if Bool.random(using: &generator) {
+                // Now and then longer than a store binds through its batch buffer.
+                let isLong = Int.random(in: 0..<8, using: &generator) == 0
+                members["title"] = .string(isLong ? String(repeating: "Long title of \(group) ✓ ", count: 4_000) : "Title of \(group) ✓ \"q\"")
+            }
             if Bool.random(using: &generator) { members["rank"] = .number(JSONNumber(Int64.random(in: -9...9, using: &generator))) }
             if Bool.random(using: &generator) { members["active"] = Bool.random(using: &generator) ? .bool(false) : .null }
             if Bool.random(using: &generator) { members["weight"] = .number(JSONNumber(Double(Int.random(in: -99...99, using: &generator)) / 4)) }
