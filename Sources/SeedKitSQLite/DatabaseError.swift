@@ -67,7 +67,7 @@ extension DatabaseError {
         DatabaseError(resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path)
     }
 
-    public func with(path: String) -> DatabaseError {
+    package func with(path: String) -> DatabaseError {
         DatabaseError(resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path)
     }
 }
