@@ -12,20 +12,14 @@ import SeedKitObjects
 ///     decoder.add(text: staffText, file: "Templates/Staff.json")
 ///     let objects = try decoder.decode()   // or GraphDecodingErrors, with every problem of every file
 ///
-/// Rules:
-/// - `"class"` names an entity of the model, by name or alias: a closed set. A nested object may leave it out when
-///   the relationship's destination has no subentities.
-/// - A dictionary of an entity with identity is an upsert: it names the object with those identity values, in the
-///   input or in the context, and its other keys are facts about that object. Facts accumulate: to-many members are
-///   united, while attribute values and to-one targets must agree wherever they are stated. A dictionary holding only
-///   identity values (and `"class"`) is a reference.
-/// - Any other dictionary is a new object; `"$id"` names it for `{"$ref": …}` elsewhere.
-/// - Merging into an object the context has adds to its to-many relationships and changes only the keys given;
-///   ``ManagedObject/populate(fromDictionary:policy:)`` replaces relationships instead.
+/// A dictionary of an entity with identity is an upsert by those identity values. Merging into an object the context
+/// has adds to its to-many relationships and changes only the keys given;
+/// ``ManagedObject/populate(fromDictionary:policy:)`` replaces relationships instead. See
+/// <doc:ObjectGraphsAsDictionaries> for the rules.
 ///
 /// A decoder holds its context: use it in the context's isolation domain.
 public struct GraphDecoder {
-    public let context: ObjectContext
+    package let context: ObjectContext
     var inputs: [DecoderInput] = []
 
     public init(context: ObjectContext) {

@@ -44,7 +44,7 @@ public struct GraphDecodingError: Error, Sendable, Hashable, CustomStringConvert
     public var relatedPointer: JSONPointer?
     public var relatedLocation: SourceLocation?
 
-    public init(
+    package init(
         _ kind: Kind, pointer: JSONPointer, file: String? = nil, location: SourceLocation? = nil, message: String,
         relatedPointer: JSONPointer? = nil, relatedLocation: SourceLocation? = nil
     ) {
@@ -74,7 +74,7 @@ public struct GraphDecodingError: Error, Sendable, Hashable, CustomStringConvert
 public struct GraphDecodingErrors: Error, Sendable, CustomStringConvertible {
     public var errors: [GraphDecodingError]
 
-    public init(errors: [GraphDecodingError]) {
+    package init(errors: [GraphDecodingError]) {
         self.errors = errors.sorted { lhs, rhs in
             switch (lhs.location, rhs.location) {
             case (let a?, let b?) where a != b: return a < b

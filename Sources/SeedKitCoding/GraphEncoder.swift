@@ -2,35 +2,18 @@ import SeedKitJSON
 import SeedKitModel
 import SeedKitObjects
 
-/// Exports objects and every object they reach as dictionaries with a `"class"` key, the form
-/// ``GraphDecoder`` reads back.
+/// Writes objects and every object they reach as dictionaries with a `"class"` key, the form ``GraphDecoder`` reads
+/// back.
 ///
-/// Each object is written in full once. Where it is met again — a cycle, an object shared by two parents, the other
-/// side of a many-to-many relationship — it is written as a reference, never dropped and never duplicated:
-///
-/// - an object with identity as its **identity stub**, `{"class": "Department", "name": "Sales"}`;
-/// - any other object as `{"$ref": "Address-1"}`, its full form then carrying `"$id": "Address-1"`.
-///
-/// The output is canonical: the same graph gives the same output whatever order its objects were created or linked
-/// in. Objects are visited depth-first from the roots, relationships in the entity's layout order, ordered to-many
-/// members in their order and unordered ones sorted by identity, else by attribute values (see
-/// ``canonicalOrder(_:)``). `$id`s are the entity name and a number counting, per entity, the objects that need one
-/// in that visiting order: `"Address-1"`, `"Address-2"`, …
-///
-/// An object nested under its parent does not repeat the back-pointer the nesting already states: an employee nested
-/// in `department.employees` has no `"department"` key, and a project nested in `employee.projects` leaves that
-/// employee out of its `"members"`. The one exception is an ordered to-many inverse, where the parent's position is
-/// information: there it is written as a reference. Reading the output back restores every link through inverses.
-///
-///     let encoder = GraphEncoder()
-///     let json = encoder.encode([sales])
+///     let json = GraphEncoder().encode([sales])
 ///     // [{"class": "Department", "name": "Sales", "employees": [{"class": "Employee", "email": "ann@…", …}]}]
 ///
-/// The visited state belongs to each call, never to the objects, so a second export of the same objects writes
-/// the same thing. Encoding recurses once per level of nesting: a chain of tens of thousands of objects without
-/// identity needs a thread with a large stack, or ``encodeFlat(_:)``.
+/// Each object is written in full once; met again (a cycle, a shared object, a many-to-many), it is a reference: an
+/// identity stub such as `{"class": "Department", "name": "Sales"}`, else `{"$ref": "Address-1"}`. The same graph
+/// gives the same output whatever order it was built in. See <doc:ObjectGraphsAsDictionaries>.
 ///
-/// An encoder only reads objects: use it in the isolation domain of their context.
+/// An encoder only reads objects: use it in the isolation domain of their context. Encoding recurses once per level
+/// of nesting: a chain of tens of thousands of objects without identity needs a thread with a large stack.
 public struct GraphEncoder: Sendable {
     public var options: GraphEncodingOptions
 
@@ -48,8 +31,8 @@ public struct GraphEncoder: Sendable {
         return walk.encode(roots)
     }
 
-    /// The nested form of each root as `[String: Any]`, which `JSONSerialization` accepts; the same values as
-    /// ``JSON/anyValue`` of ``encode(_:)``, built directly.
+    /// The nested form of each root as `[String: Any]`, which `JSONSerialization` accepts: the values of
+    /// ``encode(_:)`` as Foundation objects, built directly.
     ///
     /// - Complexity: as ``encode(_:)``.
     public func encodeDictionaries(_ roots: [ManagedObject]) -> [[String: Any]] {
@@ -69,7 +52,7 @@ public struct GraphEncoder: Sendable {
     ///     //  {"class": "Employee", "email": "ann@…", "department": {"class": "Department", "name": "Sales"}}]
     ///
     /// - Complexity: as ``encode(_:)``.
-    public func encodeFlat(_ roots: [ManagedObject]) -> [JSON] {
+    package func encodeFlat(_ roots: [ManagedObject]) -> [JSON] {
         var walk = GraphWalk<JSONOutput>(nesting: .all)
         return walk.encodeFlat(roots)
     }
@@ -101,7 +84,7 @@ extension ManagedObject {
     /// (see ``GraphEncoder/encodeFlat(_:)``).
     ///
     /// - Complexity: as ``toJSON(options:)``.
-    public func toFlatJSON() -> [JSON] {
+    package func toFlatJSON() -> [JSON] {
         GraphEncoder().encodeFlat([self])
     }
 }

@@ -30,7 +30,7 @@ public struct PopulateChanges {
     /// Owned objects taken out of their owner's relationship, and the objects their delete rules cascade to.
     public var deleted: [ManagedObject] = []
 
-    public init() {}
+    package init() {}
 }
 
 extension ManagedObject {
@@ -63,6 +63,8 @@ extension ManagedObject {
     }
 
     /// Sets the keys a JSON object gives; see ``populate(fromDictionary:policy:)``.
+    ///
+    /// - Complexity: as ``populate(fromDictionary:policy:)``.
     @discardableResult
     public func populate(fromJSON json: JSON, policy: PopulatePolicy = .replace) throws(GraphDecodingErrors) -> PopulateChanges {
         guard let context else {

@@ -25,6 +25,7 @@ extension ObjectContext {
     ///
     /// - Returns: The top-level objects, in order.
     /// - Throws: ``GraphDecodingErrors``; the context is unchanged then.
+    /// - Complexity: O(*n*) in the size of the value, plus one identity lookup per object with identity.
     @discardableResult
     public func fromJSON(_ json: JSON) throws(GraphDecodingErrors) -> [ManagedObject] {
         var decoder = GraphDecoder(context: self)
@@ -35,12 +36,16 @@ extension ObjectContext {
     /// Reads JSON text; errors carry `file:line:column`.
     ///
     ///     try context.decode(text: #"{"class": "Department", "name": "Sales"}"#, file: "Sales.json")
+    ///
+    /// - Complexity: O(*n*) in the size of the text, plus one identity lookup per object with identity.
     @discardableResult
     public func decode(text: String, file: String? = nil) throws(GraphDecodingErrors) -> [ManagedObject] {
         try decode(bytes: Array(text.utf8), file: file)
     }
 
     /// Reads UTF-8 JSON text; errors carry `file:line:column`.
+    ///
+    /// - Complexity: O(*n*) in the size of the text, plus one identity lookup per object with identity.
     @discardableResult
     public func decode(bytes: [UInt8], file: String? = nil) throws(GraphDecodingErrors) -> [ManagedObject] {
         var decoder = GraphDecoder(context: self)

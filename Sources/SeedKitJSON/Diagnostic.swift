@@ -22,7 +22,7 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
         }
 
         /// The code of an error kind: its raw value.
-        public init<Kind: RawRepresentable<String>>(_ kind: Kind) {
+        package init<Kind: RawRepresentable<String>>(_ kind: Kind) {
             self.rawValue = kind.rawValue
         }
 
@@ -36,7 +36,7 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
         public var column: Int?
         public var pointer: JSONPointer?
 
-        public init(file: String? = nil, line: Int? = nil, column: Int? = nil, pointer: JSONPointer? = nil) {
+        package init(file: String? = nil, line: Int? = nil, column: Int? = nil, pointer: JSONPointer? = nil) {
             self.file = file
             self.line = line
             self.column = column
@@ -68,7 +68,7 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
     /// The other place a duplicate or a conflict involves.
     public var related: Place?
 
-    public init(
+    package init(
         _ code: Code, file: String? = nil, line: Int? = nil, column: Int? = nil, pointer: JSONPointer? = nil,
         message: String, suggestion: String? = nil, related: Place? = nil
     ) {
@@ -83,7 +83,7 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
     }
 
     /// A diagnostic at a location read from text, whose file it takes unless `file` is given.
-    public init(
+    package init(
         _ code: Code, file: String? = nil, location: SourceLocation?, pointer: JSONPointer? = nil, message: String,
         suggestion: String? = nil, related: Place? = nil
     ) {

@@ -11,14 +11,14 @@ extension JSON {
     ///     let json = try JSON(any: ["name": "Ada", "tags": ["x", 1, true]])
     ///
     /// Recursive: the recursion is as deep as the value's nesting.
-    public init(any value: Any) throws(JSONConversionError) {
+    package init(any value: Any) throws(JSONConversionError) {
         var path: [String] = []
         self = try Self.converting(value, path: &path)
     }
 
     /// The value as Foundation-style objects, which `JSONSerialization` accepts: `NSNull`, `Bool`, `Int` for
     /// integers, `Double` for doubles, `Decimal` for decimals, `String`, `[Any]` and `[String: Any]`.
-    public var anyValue: Any {
+    package var anyValue: Any {
         switch self {
         case .null: NSNull()
         case .bool(let flag): flag
@@ -132,13 +132,13 @@ extension JSON {
 }
 
 /// A Foundation value that has no JSON form, with where it is.
-public struct JSONConversionError: Error, Sendable, CustomStringConvertible {
+package struct JSONConversionError: Error, Sendable, CustomStringConvertible {
     /// Where the value is in the converted value.
-    public var pointer: JSONPointer
+    package var pointer: JSONPointer
     /// What is wrong: "unsupported value of type Date".
-    public var message: String
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         "\(pointer.tokens.isEmpty ? "(root)" : pointer.description): \(message)"
     }
 }

@@ -14,6 +14,8 @@ extension JSON {
     }
 
     /// The JSON text of the value; see ``serialized(style:)``.
+    ///
+    /// - Complexity: as ``serialized(style:)``.
     public func text(style: JSONWriter.Style = .compact) -> String {
         String(decoding: serialized(style: style), as: UTF8.self)
     }

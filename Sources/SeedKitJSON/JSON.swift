@@ -50,7 +50,7 @@ extension JSON {
     }
 
     /// A short name of the value's kind, for error messages: "null", "a boolean", "a number", …
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -89,7 +89,7 @@ extension JSON {
     /// How many levels of arrays and objects the value nests: 0 for a scalar, 1 for `[1]` or `{}`, 2 for `[[1]]`.
     ///
     /// - Complexity: O(*n*) in the size of the value, on a heap-allocated stack rather than the call stack.
-    public var nestingDepth: Int {
+    package var nestingDepth: Int {
         var deepest = 0
         var pending: [(JSON, Int)] = [(self, 1)]
         while let (value, depth) = pending.popLast() {

@@ -1,7 +1,7 @@
 extension JSONDocument {
     /// The location of the value `pointer` refers to (its first character), or nil when there is no such value.
     ///
-    /// For an object member this is the member's value; ``locationOfKey(_:)`` gives its key.
+    /// For an object member this is the member's value, not its key.
     ///
     ///     // {"department": {"employees": [{"nmae": "Ada"}]}}
     ///     document.location(of: try JSONPointer(parsing: "/department/employees/0"))  // 1:31
@@ -17,7 +17,7 @@ extension JSONDocument {
     /// to an object member (the root, an array element, a missing value).
     ///
     /// - Complexity: O(*n*) where *n* is the size of the text before the key.
-    public func locationOfKey(_ pointer: JSONPointer) -> SourceLocation? {
+    package func locationOfKey(_ pointer: JSONPointer) -> SourceLocation? {
         let offsets = sourceOffsets(of: [pointer])
         return offsets[pointer]?.key.flatMap { sourceLocations(ofOffsets: [$0])[$0] }
     }
@@ -26,7 +26,7 @@ extension JSONDocument {
     /// Pointers that refer to no value are missing from the result.
     ///
     /// - Complexity: O(*n*) where *n* is the size of the text up to the last of the values.
-    public func locations(of pointers: [JSONPointer]) -> [JSONPointer: SourceLocation] {
+    package func locations(of pointers: [JSONPointer]) -> [JSONPointer: SourceLocation] {
         let offsets = sourceOffsets(of: pointers)
         let locations = sourceLocations(ofOffsets: offsets.values.map(\.value))
         return offsets.mapValues { locations[$0.value]! }

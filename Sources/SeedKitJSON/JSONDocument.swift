@@ -46,18 +46,22 @@ public struct JSONDocument: Sendable {
     }
 
     /// Parses UTF-8 bytes from any collection, like the `[UInt8]` initializer.
-    public init(parsing bytes: some Collection<UInt8>, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth)
+    package init(parsing bytes: some Collection<UInt8>, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth)
         throws(JSONSyntaxError)
     {
         try self.init(parsing: Array(bytes), file: file, maxDepth: maxDepth)
     }
 
     /// Parses UTF-8 data.
+    ///
+    /// - Complexity: O(*n*) in the size of the text.
     public init(parsing data: Data, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
         try self.init(parsing: [UInt8](data), file: file, maxDepth: maxDepth)
     }
 
     /// Parses a string's UTF-8.
+    ///
+    /// - Complexity: O(*n*) in the size of the text.
     public init(parsing text: String, file: String? = nil, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
         try self.init(parsing: Array(text.utf8), file: file, maxDepth: maxDepth)
     }
@@ -65,6 +69,8 @@ public struct JSONDocument: Sendable {
     /// Reads and parses a file; its path is the document's ``file``.
     ///
     /// Throws the file system's error when the file cannot be read, and ``JSONSyntaxError`` for invalid text.
+    ///
+    /// - Complexity: O(*n*) in the size of the file.
     public init(contentsOf url: URL, maxDepth: Int = JSON.maxNestingDepth) throws {
         let data = try Data(contentsOf: url)
         try self.init(parsing: data, file: url.path, maxDepth: maxDepth)

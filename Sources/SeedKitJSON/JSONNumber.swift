@@ -146,7 +146,7 @@ extension JSONNumber {
     ///
     ///     JSONNumber("0.1")          // a double
     ///     JSONNumber("1e400")        // nil
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var text = text
         let number: JSONNumber? = text.withUTF8 { bytes in
             guard let first = bytes.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first) else {

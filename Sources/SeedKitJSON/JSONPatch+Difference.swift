@@ -29,7 +29,7 @@ extension JSONPatch {
     /// - Complexity: O(*s*) to walk and key the two values of total size *s*, plus O((*n* + *m*) · *d*) for each
     ///   array of *n* old and *m* new elements with *d* elements added and removed, after trimming the common
     ///   prefix and suffix. A 100,000-element array with a few changes takes time linear in its size.
-    public static func difference(
+    package static func difference(
         from old: JSON, to new: JSON, at base: JSONPointer = .root, elementKey: (JSON) -> String? = { _ in nil }
     ) -> JSONPatch {
         withoutActuallyEscaping(elementKey) { elementKey in

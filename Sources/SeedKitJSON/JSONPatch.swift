@@ -7,9 +7,9 @@
 ///     try patch.apply(to: ["name": "Sale", "employees": []])
 ///     // ["name": "Sales", "employees": [["name": "Ada"]]]
 ///     patch.json.text(style: .canonical)  // [{"op":"replace","path":"/name","value":"Sales"},{"op":"add",…}]
-public struct JSONPatch: Sendable, Hashable {
+package struct JSONPatch: Sendable, Hashable {
     /// One edit; pointers follow RFC 6901, and "-" as the last token of an `add` path appends to an array.
-    public enum Operation: Sendable, Hashable {
+    package enum Operation: Sendable, Hashable {
         /// Inserts into an array, or sets an object member (replacing any value it had), or replaces the document.
         case add(path: JSONPointer, value: JSON)
         /// Removes an existing array element or object member.
@@ -24,16 +24,16 @@ public struct JSONPatch: Sendable, Hashable {
         case test(path: JSONPointer, value: JSON)
     }
 
-    public var operations: [Operation]
+    package var operations: [Operation]
 
-    public init(_ operations: [Operation] = []) {
+    package init(_ operations: [Operation] = []) {
         self.operations = operations
     }
 }
 
 extension JSONPatch.Operation {
     /// The RFC 6902 name of the operation: "add", "remove", …
-    public var name: String {
+    package var name: String {
         switch self {
         case .add: "add"
         case .remove: "remove"
@@ -45,7 +45,7 @@ extension JSONPatch.Operation {
     }
 
     /// The pointer to the location the operation targets.
-    public var path: JSONPointer {
+    package var path: JSONPointer {
         switch self {
         case .add(let path, _), .remove(let path), .replace(let path, _), .move(_, let path), .copy(_, let path),
             .test(let path, _):
@@ -54,7 +54,7 @@ extension JSONPatch.Operation {
     }
 
     /// The operation as an RFC 6902 object: `{"op": …, "path": …}` plus `"from"` or `"value"`.
-    public var json: JSON {
+    package var json: JSON {
         var members: JSONObject = ["op": .string(name), "path": .string(path.description)]
         switch self {
         case .add(_, let value), .replace(_, let value), .test(_, let value):
@@ -69,30 +69,30 @@ extension JSONPatch.Operation {
 }
 
 /// A patch that cannot be read, or an operation that cannot be applied.
-public struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the patch document was malformed or an operation failed on the target document.
-    public enum Stage: Sendable, Hashable {
+    package enum Stage: Sendable, Hashable {
         case reading
         case applying
     }
 
-    public var stage: Stage
+    package var stage: Stage
     /// The index of the operation at fault; nil when the patch document is not an array at all.
-    public var operationIndex: Int?
+    package var operationIndex: Int?
     /// Where the problem is: in the patch document when reading (such as `/3/path`), in the target document when
     /// applying (the prefix of the operation's path or `from` that could not be followed, or the path itself).
-    public var pointer: JSONPointer
+    package var pointer: JSONPointer
     /// What is wrong, and what would be valid instead.
-    public var message: String
+    package var message: String
 
-    public init(stage: Stage, operationIndex: Int?, pointer: JSONPointer, message: String) {
+    package init(stage: Stage, operationIndex: Int?, pointer: JSONPointer, message: String) {
         self.stage = stage
         self.operationIndex = operationIndex
         self.pointer = pointer
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         switch stage {
         case .reading:
             operationIndex == nil ? "patch document: \(message)" : "\(pointer): \(message)"
@@ -109,7 +109,7 @@ extension JSONPatch {
     /// ignored, as the RFC asks.
     ///
     /// Errors name the operation and member, such as `/3/path: missing; …`.
-    public init(json: JSON) throws(JSONPatchError) {
+    package init(json: JSON) throws(JSONPatchError) {
         guard case .array(let elements) = json else {
             throw JSONPatchError(
                 stage: .reading, operationIndex: nil, pointer: .root,
@@ -123,7 +123,7 @@ extension JSONPatch {
     }
 
     /// The RFC 6902 document: an array with one object per operation.
-    public var json: JSON {
+    package var json: JSON {
         .array(operations.map(\.json))
     }
 }
@@ -202,7 +202,7 @@ extension JSONPatch {
     /// - Complexity: For each operation, O(*d*) along a path of depth *d*, plus O(*k*) to insert into or remove from
     ///   an array or object of *k* elements, plus the size of any value compared or copied. The first edit of a
     ///   container shared with `document` copies that container once.
-    public func apply(to document: JSON) throws(JSONPatchError) -> JSON {
+    package func apply(to document: JSON) throws(JSONPatchError) -> JSON {
         var result = document
         for (index, operation) in operations.enumerated() {
             do {

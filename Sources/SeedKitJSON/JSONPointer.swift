@@ -15,21 +15,23 @@ public struct JSONPointer: Sendable, Hashable, Comparable, CustomStringConvertib
     public static let root = JSONPointer(tokens: [])
 
     /// The pointer to the member `key` of the object this pointer refers to.
-    public func appending(_ key: String) -> JSONPointer {
+    package func appending(_ key: String) -> JSONPointer {
         JSONPointer(tokens: tokens + [key])
     }
 
     /// The pointer to the element at `index` of the array this pointer refers to.
-    public func appending(_ index: Int) -> JSONPointer {
+    package func appending(_ index: Int) -> JSONPointer {
         JSONPointer(tokens: tokens + [String(index)])
     }
 
     /// The pointer to the container of the value this pointer refers to; nil for the root.
-    public var parent: JSONPointer? {
+    package var parent: JSONPointer? {
         tokens.isEmpty ? nil : JSONPointer(tokens: Array(tokens.dropLast()))
     }
 
     /// Reads the RFC 6901 text form: empty for the root, else '/'-prefixed tokens with `~1` for '/' and `~0` for '~'.
+    ///
+    /// - Complexity: O(*n*) in the length of `text`.
     public init(parsing text: String) throws(JSONPointerSyntaxError) {
         guard !text.isEmpty else {
             self = .root

@@ -11,7 +11,7 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, saying what was expected: "expected ',' or '}' after object member, found ']'".
     public var message: String
 
-    public init(location: SourceLocation, message: String) {
+    package init(location: SourceLocation, message: String) {
         self.location = location
         self.message = message
     }

@@ -1,33 +1,36 @@
 import Foundation
 
-/// Writes JSON text piece by piece — objects, keys, values — into a byte buffer that it can hand to a sink
-/// (a file, say) as it fills, so that exports of millions of objects need neither a `JSON` tree nor the whole text
-/// in memory.
-///
-///     var writer = try JSONWriter(style: .pretty, toFileAtPath: "export.json")
-///     writer.beginArray()
-///     for employee in employees {
-///         writer.beginObject()
-///         writer.key("name")
-///         try writer.value(employee.name)
-///         writer.key("salary")
-///         try writer.value(employee.salary)
-///         try writer.endObject()
-///     }
-///     try writer.endArray()
-///     _ = try writer.finish()
-///
-/// The output is always valid JSON: calls out of order (a value where a key is expected, `endArray()` in an object,
-/// a second top-level value, `finish()` with open containers) are programmer errors and trap.
-/// Methods that complete a value may flush to the sink, so they throw the sink's errors.
-///
-/// In the sorted styles (`.pretty` and `.canonical`), members written out of key order are reordered when their
-/// object ends, and a key written twice in one object traps. Reordering needs the object's members in the buffer,
-/// so automatic flushes happen only after array elements and after members of objects that alone outgrow the
-/// threshold: small objects stay buffered until they end. An object that was partly flushed (one holding a large
-/// array, say) must get its remaining keys in order, and traps otherwise. The compact style writes members in the
-/// order given and does not check for duplicate keys.
+/// SeedKit's JSON writer. Outside SeedKit's package only its ``Style`` is public: the layout that
+/// ``JSON/text(style:)`` and ``JSON/serialized(style:)`` write.
 public struct JSONWriter {
+    // Writes JSON text piece by piece — objects, keys, values — into a byte buffer that it can hand to a sink
+    // (a file, say) as it fills, so that exports of millions of objects need neither a `JSON` tree nor the whole text
+    // in memory.
+    //
+    //     var writer = try JSONWriter(style: .pretty, toFileAtPath: "export.json")
+    //     writer.beginArray()
+    //     for employee in employees {
+    //         writer.beginObject()
+    //         writer.key("name")
+    //         try writer.value(employee.name)
+    //         writer.key("salary")
+    //         try writer.value(employee.salary)
+    //         try writer.endObject()
+    //     }
+    //     try writer.endArray()
+    //     _ = try writer.finish()
+    //
+    // The output is always valid JSON: calls out of order (a value where a key is expected, `endArray()` in an object,
+    // a second top-level value, `finish()` with open containers) are programmer errors and trap.
+    // Methods that complete a value may flush to the sink, so they throw the sink's errors.
+    //
+    // In the sorted styles (`.pretty` and `.canonical`), members written out of key order are reordered when their
+    // object ends, and a key written twice in one object traps. Reordering needs the object's members in the buffer,
+    // so automatic flushes happen only after array elements and after members of objects that alone outgrow the
+    // threshold: small objects stay buffered until they end. An object that was partly flushed (one holding a large
+    // array, say) must get its remaining keys in order, and traps otherwise. The compact style writes members in the
+    // order given and does not check for duplicate keys.
+
     /// The layout of the text.
     public enum Style: Sendable, Hashable {
         /// No whitespace; object members in the order given (dictionary order for `JSON` values).
@@ -41,7 +44,7 @@ public struct JSONWriter {
     }
 
     /// The layout being written.
-    public var style: Style { emitter.style }
+    package var style: Style { emitter.style }
 
     private var emitter: JSONEmitter
     private var containers: [OpenContainer] = []
@@ -50,7 +53,7 @@ public struct JSONWriter {
     private let flushThreshold: Int
 
     /// A writer that keeps all its output in memory; ``finish()`` returns it.
-    public init(style: Style = .compact) {
+    package init(style: Style = .compact) {
         self.emitter = JSONEmitter(style: style)
         self.sink = nil
         self.flushThreshold = .max
@@ -59,7 +62,7 @@ public struct JSONWriter {
     /// A writer that passes its output to `sink` in chunks of about `flushThreshold` bytes.
     ///
     /// The buffer passed to `sink` is valid only during the call.
-    public init(
+    package init(
         style: Style = .compact, flushThreshold: Int = 1 << 16,
         sink: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) {
@@ -70,7 +73,7 @@ public struct JSONWriter {
     }
 
     /// A writer that writes to an open file handle.
-    public init(style: Style = .compact, to fileHandle: FileHandle, flushThreshold: Int = 1 << 16) {
+    package init(style: Style = .compact, to fileHandle: FileHandle, flushThreshold: Int = 1 << 16) {
         self.init(style: style, flushThreshold: flushThreshold) { chunk in
             try fileHandle.write(contentsOf: Data(chunk))
         }
@@ -79,7 +82,7 @@ public struct JSONWriter {
     /// A writer that creates (or truncates) the file at `path` and writes to it.
     ///
     /// The file is closed when the writer is released.
-    public init(style: Style = .compact, toFileAtPath path: String, flushThreshold: Int = 1 << 16) throws {
+    package init(style: Style = .compact, toFileAtPath path: String, flushThreshold: Int = 1 << 16) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
@@ -90,14 +93,14 @@ public struct JSONWriter {
     // MARK: Containers
 
     /// Opens an object; members follow as ``key(_:)`` then a value, until ``endObject()``.
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         prepareForValue()
         emitter.bytes.append(UInt8(ascii: "{"))
         containers.append(OpenContainer(isObject: true))
     }
 
     /// Writes the key of the next member of the open object.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         guard var object = containers.popLast(), object.isObject, !object.awaitsValue else {
             preconditionFailure("JSONWriter.key(_:) outside an object, or twice in a row")
         }
@@ -119,7 +122,7 @@ public struct JSONWriter {
     }
 
     /// Closes the open object.
-    public mutating func endObject() throws {
+    package mutating func endObject() throws {
         guard let object = containers.popLast(), object.isObject, !object.awaitsValue else {
             preconditionFailure("JSONWriter.endObject() without an open object, or after a key without its value")
         }
@@ -130,14 +133,14 @@ public struct JSONWriter {
     }
 
     /// Opens an array; elements follow until ``endArray()``.
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         prepareForValue()
         emitter.bytes.append(UInt8(ascii: "["))
         containers.append(OpenContainer(isObject: false))
     }
 
     /// Closes the open array.
-    public mutating func endArray() throws {
+    package mutating func endArray() throws {
         guard let array = containers.popLast(), !array.isObject else {
             preconditionFailure("JSONWriter.endArray() without an open array")
         }
@@ -149,46 +152,46 @@ public struct JSONWriter {
     // MARK: Values
 
     /// Writes a whole value.
-    public mutating func value(_ value: JSON) throws {
+    package mutating func value(_ value: JSON) throws {
         prepareForValue()
         emitter.write(value, indent: containers.count)
         try finishValue()
     }
 
-    public mutating func value(_ string: String) throws {
+    package mutating func value(_ string: String) throws {
         prepareForValue()
         emitter.write(string)
         try finishValue()
     }
 
-    public mutating func value(_ number: JSONNumber) throws {
+    package mutating func value(_ number: JSONNumber) throws {
         prepareForValue()
         NumberText.appendCanonical(number, to: &emitter.bytes)
         try finishValue()
     }
 
-    public mutating func value(_ integer: Int64) throws {
+    package mutating func value(_ integer: Int64) throws {
         prepareForValue()
         NumberText.appendInteger(integer, to: &emitter.bytes)
         try finishValue()
     }
 
-    public mutating func value(_ integer: Int) throws {
+    package mutating func value(_ integer: Int) throws {
         try value(Int64(integer))
     }
 
     /// Writes a double, which must be finite, like any ``JSONNumber``.
-    public mutating func value(_ double: Double) throws {
+    package mutating func value(_ double: Double) throws {
         try value(JSONNumber(double))
     }
 
-    public mutating func value(_ flag: Bool) throws {
+    package mutating func value(_ flag: Bool) throws {
         prepareForValue()
         emitter.append(flag ? "true" : "false")
         try finishValue()
     }
 
-    public mutating func nullValue() throws {
+    package mutating func nullValue() throws {
         prepareForValue()
         emitter.append("null")
         try finishValue()
@@ -199,7 +202,7 @@ public struct JSONWriter {
     /// Sends the buffered output to the sink, but for the members of an object written out of key order, which
     /// stay until it ends; without a sink, does nothing. In the sorted styles, the open objects' remaining keys
     /// must then come in order.
-    public mutating func flush() throws {
+    package mutating func flush() throws {
         guard let sink else { return }
         // Everything before the first object whose members still need reordering is final.
         let pending = containers.firstIndex { !$0.keysInOrder }
@@ -222,7 +225,7 @@ public struct JSONWriter {
 
     /// Checks that one complete value was written, flushes it, and returns the output not sent to a sink:
     /// all of it for a writer without a sink, nothing otherwise.
-    public mutating func finish() throws -> [UInt8] {
+    package mutating func finish() throws -> [UInt8] {
         precondition(containers.isEmpty && hasTopLevelValue, "JSONWriter.finish() before the value is complete")
         try flush()
         defer { emitter.bytes = [] }

@@ -12,7 +12,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
     /// The column, from 1, in Unicode scalars: "é" is one column whatever its UTF-8 length.
     public var column: Int
 
-    public init(file: String?, line: Int, column: Int) {
+    package init(file: String?, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column

@@ -4,7 +4,7 @@ import SeedKitJSON
 extension AttributeValue {
     /// The value's JSON form: dates as ISO 8601 UTC, decimals as exact numbers, data as base64, UUIDs and URLs as
     /// strings, JSON as is.
-    public var json: JSON {
+    package var json: JSON {
         switch self {
         case .string(let value): .string(value)
         case .integer(let value): .number(JSONNumber(value))
@@ -27,7 +27,7 @@ extension AttributeValue {
     /// Decimals are also accepted as strings (`"0.10"`), since some writers quote them to keep them exact.
     ///
     /// - Throws: ``AttributeValueError`` saying what was expected and what was found.
-    public init(json: JSON, as type: AttributeType) throws(AttributeValueError) {
+    package init(json: JSON, as type: AttributeType) throws(AttributeValueError) {
         func mismatch() -> AttributeValueError {
             AttributeValueError("expected \(Self.jsonExpectation(for: type)), got \(json.kindDescription)")
         }
@@ -116,13 +116,13 @@ extension AttributeValue {
 }
 
 /// Why a JSON value is not a value of an attribute type.
-public struct AttributeValueError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
+package struct AttributeValueError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
     /// Whether the value is a number of the right kind that the type cannot hold, rather than a value of another kind.
-    public var isOutOfRange: Bool
-    public init(_ message: String, isOutOfRange: Bool = false) {
+    package var isOutOfRange: Bool
+    package init(_ message: String, isOutOfRange: Bool = false) {
         self.message = message
         self.isOutOfRange = isOutOfRange
     }
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -37,7 +37,7 @@ public enum AttributeValue: Sendable, Hashable {
 
     /// The value as the Swift value key-value coding hands out: `String`, `Int64`, `Double`, `Bool`, `Decimal`,
     /// `Date`, `Data`, `UUID`, `URL` or `JSON`.
-    public var anyValue: Any {
+    package var anyValue: Any {
         switch self {
         case .string(let value): value
         case .integer(let value): value
@@ -56,7 +56,7 @@ public enum AttributeValue: Sendable, Hashable {
     ///
     /// Integers of every width convert to `.integer` when they fit; `Int` and `Float` convert to `.double`;
     /// a `Date` converts to `.date`. Strings are never parsed here: that is the coding layer's job.
-    public init?(_ value: Any, as type: AttributeType) {
+    package init?(_ value: Any, as type: AttributeType) {
         switch type {
         case .string:
             guard let value = value as? String else { return nil }

@@ -18,7 +18,7 @@ extension Decimal {
     ///     Decimal(exactly: ".5")                        // nil: not JSON
     ///
     /// - Complexity: O(*n*), where *n* is the length of `text`.
-    public init?(exactly text: some StringProtocol) {
+    package init?(exactly text: some StringProtocol) {
         guard let number = ExactDecimalText(text.utf8) else { return nil }
         guard !number.significantDigits.isEmpty else {
             self = .zero
@@ -51,7 +51,7 @@ extension Decimal {
     ///     Decimal(exactly: "2.5e3")!.exactText  // "2500"
     ///
     /// - Complexity: O(*d*), where *d* is the number of digits in the text: up to 38 significant digits and 127 zeros.
-    public var exactText: String {
+    package var exactText: String {
         // Foundation's `description` already writes every digit, with '.' whatever the locale, and Decimal keeps its
         // mantissa free of trailing zeros after the point; DecimalTests pin both down on each platform.
         description

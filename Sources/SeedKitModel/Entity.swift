@@ -5,15 +5,15 @@
 public final class Entity: Sendable, CustomStringConvertible {
     /// The entity's name: the value of the `"class"` key.
     public let name: String
-    public let declaration: EntityDescription
+    package let declaration: EntityDescription
     /// The name of the parent entity, if any.
     public var parentName: String? { declaration.parent }
     /// The name of the entity at the top of this entity's inheritance chain (itself when it has no parent).
     public let rootName: String
     /// This entity, then its parent, up to the root.
-    public let lineage: [String]
+    package let lineage: [String]
     /// This entity and every entity that inherits from it, in name order.
-    public let kinds: [String]
+    package let kinds: [String]
     /// All attributes, inherited ones first.
     public let attributes: [AttributeDescription]
     /// All relationships, inherited ones first.
@@ -21,7 +21,7 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The identity attribute names (inherited from the root).
     public let identity: [String]
     /// Indices into ``attributes`` of the identity attributes.
-    public let identityIndices: [Int]
+    package let identityIndices: [Int]
 
     let attributeIndexByName: [String: Int]
     let relationshipIndexByName: [String: Int]
@@ -61,12 +61,12 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The index of the attribute with this name or alias.
     ///
     /// - Complexity: O(1) on average.
-    public func attributeIndex(named name: String) -> Int? { attributeIndexByName[name] }
+    package func attributeIndex(named name: String) -> Int? { attributeIndexByName[name] }
 
     /// The index of the relationship with this name or alias.
     ///
     /// - Complexity: O(1) on average.
-    public func relationshipIndex(named name: String) -> Int? { relationshipIndexByName[name] }
+    package func relationshipIndex(named name: String) -> Int? { relationshipIndexByName[name] }
 
     public func attribute(named name: String) -> AttributeDescription? {
         attributeIndexByName[name].map { attributes[$0] }

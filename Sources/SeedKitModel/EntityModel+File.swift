@@ -3,25 +3,13 @@ import SeedKitSupport
 import SeedKitJSON
 
 extension EntityModel {
-    /// Reads a model from the JSON model file format.
+    /// Reads a model from the JSON model file format (see <doc:TheEntityModel>).
     ///
-    ///     {
-    ///       "entities": {
-    ///         "Department": {
-    ///           "identity": ["name"],
-    ///           "attributes": { "name": "string", "budget": "decimal?" },
-    ///           "relationships": { "employees": { "to": "Employee", "many": true, "inverse": "department" } }
-    ///         },
-    ///         "Manager": { "parent": "Employee", "attributes": { "level": "integer" } }
-    ///       }
-    ///     }
-    ///
-    /// Attributes take a short form, `"type"` or `"type?"` (optional), or a long form with `type`, `optional`,
-    /// `default` and `aliases`. Relationships take `to`, `many`, `ordered`, `inverse`, `owns`, `deleteRule` and
-    /// `aliases`; entities `parent`, `identity`, `attributes`, `relationships`, `aliases` and `createdByReference`.
+    ///     try EntityModel(json: ["entities": ["Department": ["identity": ["name"], "attributes": ["name": "string"]]]])
     ///
     /// - Throws: ``ModelErrors``: every problem of the file's shape, each with its JSON Pointer, and with them every
     ///   problem of the model in the declarations that could be read — all at once, so one pass fixes the file.
+    /// - Complexity: O(*n*) in the size of the model.
     public init(json: JSON) throws {
         var reader = ModelFileReader()
         let declarations = reader.read(json)
@@ -40,6 +28,7 @@ extension EntityModel {
     ///
     /// - Throws: ``JSONSyntaxError`` for text that is not JSON; ``ModelErrors`` for a JSON value that is not a valid
     ///   model, each error with its pointer and location. File system errors as thrown by `Data(contentsOf:)`.
+    /// - Complexity: O(*n*) in the size of the file.
     public init(contentsOf url: URL) throws {
         try self.init(document: JSONDocument(contentsOf: url))
     }
@@ -77,6 +66,8 @@ extension EntityModel {
     }
 
     /// Writes the model file: pretty, keys sorted, so the same model always gives the same bytes.
+    ///
+    /// - Complexity: O(*n*) in the size of the model.
     public func write(to url: URL) throws {
         try Data(json.serialized(style: .pretty) + [UInt8(ascii: "\n")]).write(to: url, options: .atomic)
     }

@@ -23,7 +23,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where in a model file's text the problem is, when the model was read from text.
     public var location: SourceLocation?
 
-    public init(_ kind: Kind, entity: String? = nil, property: String? = nil, _ message: String) {
+    package init(_ kind: Kind, entity: String? = nil, property: String? = nil, _ message: String) {
         self.kind = kind
         self.entity = entity
         self.property = property

@@ -3,7 +3,8 @@
 extension Timestamp {
     /// The timestamp an RFC 3339 text names, or nil when the text is not one.
     ///
-    /// See ``init(parsingISO8601:)`` for the accepted forms, and for why a text is rejected.
+    /// The accepted form is `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, strictly: a day that exists in its month,
+    /// no leap second, 1 to 9 digits of fraction, and an offset applied exactly; a date alone means midnight UTC.
     ///
     ///     Timestamp(iso8601: "2024-02-29T23:30:00-01:00")?.iso8601String  // "2024-03-01T00:30:00Z"
     ///     Timestamp(iso8601: "2023-02-29")                                 // nil
@@ -30,7 +31,7 @@ extension Timestamp {
     ///     // throws "month 13 out of range 1-12"
     ///
     /// - Complexity: O(*n*), where *n* is the length of `text`.
-    public init(parsingISO8601 text: some StringProtocol) throws(ISO8601ParseError) {
+    package init(parsingISO8601 text: some StringProtocol) throws(ISO8601ParseError) {
         let parsed = text.utf8.withContiguousStorageIfAvailable { bytes in
             Result { () throws(ISO8601ParseError) in try RFC3339Parser.parse(bytes) }
         }
@@ -118,18 +119,18 @@ extension Timestamp {
     ///         error.message   // "missing time zone: end with 'Z' or an offset like +02:00"
     ///         error.position  // 20
     ///     }
-    public struct ISO8601ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct ISO8601ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong, as a sentence for the person who wrote the text.
-        public var message: String
+        package var message: String
         /// The 1-based position of the character where the problem starts; one past the end for a text cut short.
-        public var position: Int
+        package var position: Int
 
         init(message: String, position: Int) {
             self.message = message
             self.position = position
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 }
 

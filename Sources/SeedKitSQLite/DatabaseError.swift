@@ -81,7 +81,7 @@ extension DatabaseError {
             systemErrorNumber: systemErrorNumber)
     }
 
-    public func with(path: String) -> DatabaseError {
+    package func with(path: String) -> DatabaseError {
         DatabaseError(
             resultCode: extendedResultCode, message: message, sql: sql, arguments: arguments, path: path,
             systemErrorNumber: systemErrorNumber)

@@ -1,21 +1,21 @@
 import CSQLite
 import Foundation
 
-/// A connection to an SQLite database: the low-level layer under the persistent store.
-///
-///     let connection = try SQLiteConnection(path: "seed.sqlite")
-///     try connection.execute(sql: "CREATE TABLE IF NOT EXISTS Department (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
-///     try connection.inTransaction {
-///         try connection.execute(sql: "INSERT INTO Department (name) VALUES (?)", arguments: ["Sales"])
-///     }
-///
-/// A connection is confined to one thread or isolation domain at a time, and so are its statements: it is not
-/// `Sendable`, and SQLite is opened without its own locking (`SQLITE_OPEN_NOMUTEX`). Use one connection per thread;
-/// several connections to one file see each other's committed transactions.
-///
-/// The database closes when the connection is deinitialized. Outside SeedKit's package only the type and its
-/// ``Configuration`` are public, for ``SQLiteStore/Options/connection``; its API is the package's.
+/// A connection to an SQLite database, under ``SQLiteStore``. Outside SeedKit's package only its ``Configuration``
+/// is public, set through ``SQLiteStore/Options/connection``.
 public final class SQLiteConnection {
+    //     let connection = try SQLiteConnection(path: "seed.sqlite")
+    //     try connection.execute(sql: "CREATE TABLE Department (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    //     try connection.inTransaction {
+    //         try connection.execute(sql: "INSERT INTO Department (name) VALUES (?)", arguments: ["Sales"])
+    //     }
+    //
+    // A connection is confined to one thread or isolation domain at a time, and so are its statements: it is not
+    // `Sendable`, and SQLite is opened without its own locking (`SQLITE_OPEN_NOMUTEX`). Use one connection per thread;
+    // several connections to one file see each other's committed transactions.
+    //
+    // The database closes when the connection is deinitialized.
+
     /// The path the connection was opened with, or `:memory:`.
     package let path: String
     package let configuration: Configuration

@@ -41,35 +41,35 @@ import SeedKitStore
 /// places, and no model is inferred.
 ///
 /// - Complexity: O(*n*) in the total size of the templates, plus O(*e*²) for *e* entities when finding subentities.
-public enum ModelInference {
+package enum ModelInference {
     /// The inferred model, or the issues that prevent it, and the choices made.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The model; nil when ``issues`` says why there is none.
-        public var model: EntityModel?
-        public var issues: [Diagnostic]
+        package var model: EntityModel?
+        package var issues: [Diagnostic]
         /// Each choice made beyond what the templates say outright, with its reason, in entity order.
-        public var choices: [Choice]
+        package var choices: [Choice]
     }
 
     /// One choice inference made, and why, as `seed model --summary` lists them.
     ///
     ///     Manager : Employee: its objects have every key each Employee has (department, email, name, projects) …
-    public struct Choice: Sendable, Hashable, CustomStringConvertible {
-        public enum Kind: String, Sendable, Hashable {
+    package struct Choice: Sendable, Hashable, CustomStringConvertible {
+        package enum Kind: String, Sendable, Hashable {
             case identity, subentity, ownership, inverse, type
         }
 
-        public var kind: Kind
+        package var kind: Kind
         /// What was chosen: `Department identity(name)`, `Manager : Employee`, `Department.budget decimal`.
-        public var subject: String
+        package var subject: String
         /// Why, from the templates.
-        public var reason: String
+        package var reason: String
 
-        public var description: String { "\(subject): \(reason)" }
+        package var description: String { "\(subject): \(reason)" }
     }
 
     /// Infers the model of `set`.
-    public static func infer(from set: TemplateSet) -> Result {
+    package static func infer(from set: TemplateSet) -> Result {
         var inference = Inference()
         inference.read(set)
         return inference.result()

@@ -7,7 +7,7 @@ import SeedKitJSON
 public struct SeedError: Error, Sendable, CustomStringConvertible {
     public var message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 

@@ -26,17 +26,17 @@ import SeedKitStore
 /// entity (its slot names, then each object's key, row id and slot hashes), and `origins` (``Origins``); packed by ``sections(schema:adding:templates:)``. A store whose
 /// ledger cannot be read — damaged, or written by an earlier development version in another form — is refused with
 /// the way forward: `seed --force` seeds over it, or the store is deleted and seeded afresh.
-public struct SeedLedger: Sendable {
+package struct SeedLedger: Sendable {
     /// The fingerprint of the set last applied; nil when nothing was ever seeded.
-    public var fingerprint: String?
+    package var fingerprint: String?
     /// When the set was last applied, UTC, `2024-05-01 09:30:00`.
-    public var appliedAt: String?
+    package var appliedAt: String?
     /// The template directory as given to the run that applied it.
-    public var templates: String?
+    package var templates: String?
     /// The hash of each file of the set, by relative path.
-    public var files: [String: String] = [:]
+    package var files: [String: String] = [:]
     /// The number of seeded objects of each entity.
-    public var objectCounts: [String: Int] = [:]
+    package var objectCounts: [String: Int] = [:]
     /// The stamps the files had when read, by relative path (see ``TemplateSet/Stamp``).
     var fileStamps: [String: String] = [:]
     /// Which objects each file bears on; read with the objects, nil when the ledger has none.
@@ -77,7 +77,7 @@ public struct SeedLedger: Sendable {
         hashes.reserveCapacity(hashCount)
     }
 
-    public init() {}
+    package init() {}
 
     /// The ledger sections, by name.
     static let setSection = "set"

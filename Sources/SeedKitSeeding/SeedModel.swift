@@ -8,23 +8,23 @@ import SeedKitModel
 ///     let source = try SeedModel(templates: URL(fileURLWithPath: "Templates"))
 ///     if source.isInferred { print("no model.json; inferred") }
 ///     let model = source.model   // nil when source.issues says why
-public struct SeedModel: Sendable {
+package struct SeedModel: Sendable {
     /// The model; nil when the file or the inference has problems.
-    public var model: EntityModel?
+    package var model: EntityModel?
     /// Whether there was no model file and the model was inferred by ``ModelInference``.
-    public var isInferred: Bool
+    package var isInferred: Bool
     /// The problems of the model file, or the evidence that contradicts itself, each located.
-    public var issues: [Diagnostic]
+    package var issues: [Diagnostic]
     /// The model file's path as given, or nil for an inferred model.
-    public var path: String?
+    package var path: String?
     /// For an inferred model, each choice inference made and why (see ``ModelInference/Result/choices``).
-    public var choices: [ModelInference.Choice] = []
+    package var choices: [ModelInference.Choice] = []
 
     /// Finds, reads or infers the model of the template set in `templates`.
     ///
     /// - Throws: ``SeedError`` when the directory or an explicit `options.modelURL` is missing, or a file is unreadable.
     /// - Complexity: O(*n*) in the size of the model file, or of the templates when inferring.
-    public init(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) {
+    package init(templates: URL, options: SeedOptions = SeedOptions()) throws(SeedError) {
         try self.init(set: TemplateSet(directory: templates), options: options)
     }
 

@@ -11,11 +11,11 @@ import SeedKitStore
 ///
 /// The copies are temporary files, removed when the preview goes; a store that does not exist yet is previewed in
 /// memory. Like the stores it holds, a preview is confined to one isolation domain.
-public final class SeedPreview {
+package final class SeedPreview {
     /// The store's objects before the run.
-    public let before: SQLiteStore
+    package let before: SQLiteStore
     /// The store's objects after the run.
-    public let after: SQLiteStore
+    package let after: SQLiteStore
     private let temporaryPaths: [String]
 
     /// Copies of the store at `path`, the second a copy of the first so both hold the same state; `open` opens the

@@ -20,7 +20,7 @@ public struct SeedProgress: Sendable, Equatable {
     public var completed: Int
     public var total: Int
 
-    public init(phase: Phase, completed: Int, total: Int) {
+    package init(phase: Phase, completed: Int, total: Int) {
         self.phase = phase
         self.completed = completed
         self.total = total

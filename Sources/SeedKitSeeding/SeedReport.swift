@@ -25,7 +25,7 @@ public struct SeedReport: Sendable {
         public var kept = 0
         public var deleted = 0
 
-        public init() {}
+        package init() {}
     }
 
     public var status: Status
@@ -42,27 +42,27 @@ public struct SeedReport: Sendable {
     /// Seeded objects the templates no longer hold, left in the store (`prune` deletes them), sorted.
     public var removedFromTemplates: [String] = []
     /// The template set's fingerprint.
-    public var fingerprint: String
+    package var fingerprint: String
     public var isDryRun = false
-    /// Whether the model was inferred from the templates, there being no model file (see ``ModelInference``).
+    /// Whether the model was inferred from the templates, there being no model file.
     public var isModelInferred = false
     /// The model inferred from the templates, when ``isModelInferred``; its choices are worth a look.
     public var inferredModel: EntityModel?
     public var fileCount = 0
-    /// The other files under the template directory, not named like templates, by relative path: worth a warning when
-    /// there are no templates (see ``TemplateSet/ignoredFiles``).
+    /// The other files under the template directory, not named like templates (the model file aside), by relative
+    /// path in sorted order: worth a warning when ``fileCount`` is 0.
     public var ignoredFiles: [String] = []
     /// How many files the run read and planned: every one, or on a later launch the ones changed since the last.
     package var readFileCount = 0
 
-    public init(status: Status, fingerprint: String) {
+    package init(status: Status, fingerprint: String) {
         self.status = status
         self.fingerprint = fingerprint
     }
 
     /// The report as `{"status", "entities": {name: counts}, "errors": [{code, file, line, column, pointer, message,
     /// suggestion, related}]}`.
-    public var json: JSON {
+    package var json: JSON {
         var entityObjects: JSONObject = [:]
         for (name, counts) in entities {
             entityObjects[name] = .object([
@@ -94,7 +94,7 @@ public struct SeedReport: Sendable {
     ///
     ///     entity      inserted  updated  unchanged  kept  deleted
     ///     Department         2        0          0     0        0
-    public var table: String {
+    package var table: String {
         let header = ["entity", "inserted", "updated", "unchanged", "kept", "deleted"]
         let rows = entities.keys.sorted().map { name -> [String] in
             let c = entities[name]!
@@ -122,7 +122,7 @@ public struct SeedConflict: Sendable, Hashable, CustomStringConvertible {
     public var templateValue: String
     public var storeValue: String
 
-    public init(object: String, property: String, templateValue: String, storeValue: String) {
+    package init(object: String, property: String, templateValue: String, storeValue: String) {
         self.object = object
         self.property = property
         self.templateValue = templateValue

@@ -19,7 +19,7 @@ extension Seeder {
     /// URLs, such as the `postgresql://` of a PostgreSQL store.
     ///
     /// - Complexity: O(*n*) in the length of `path`.
-    public static func problem(withStorePath path: String) -> String? {
+    package static func problem(withStorePath path: String) -> String? {
         if path.isEmpty { return "path is empty: give a file path, such as seed.sqlite" }
         if path == ":memory:" {
             return "':memory:' is a private in-memory database that would vanish when the run ends: give a file path "

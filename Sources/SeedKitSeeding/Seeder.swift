@@ -7,32 +7,17 @@ import SeedKitObjects
 import SeedKitCoding
 import SeedKitStore
 
-/// Populates a SQLite store from a directory of `.template` files: once, atomically, and safely again on every
-/// later launch.
+/// Populates a store from a directory of `.template` files: once, atomically, and safely again on every later launch.
 ///
-///     let seeder = Seeder(storePath: storeURL.path)
-///     let report = try seeder.seed(templates: Bundle.main.url(forResource: "Templates", withExtension: nil)!)
+///     let report = try Seeder(storePath: storeURL.path).seed(templates: templatesURL)
 ///     switch report.status {
 ///     case .applied, .unchanged: break          // the store holds the templates
 ///     case .invalid: print(report.issues)       // nothing was written
 ///     }
 ///
-/// Every run goes one way, whatever the set's shape and the store's state, in four stages:
-/// 1. **read** (``TemplateReader``): the files into records, on all cores; nested objects are records of their own;
-/// 2. **resolve** (``SeedResolver``): records into objects, every reference resolved across files and against the
-///    store, every problem located; a set with a problem writes nothing;
-/// 3. **plan** (``SeedPlanner``): each object against the ledger (``SeedLedger``) and its row, slot by slot:
-///    insert, update, unchanged, kept, and what the templates no longer hold;
-/// 4. **write** (``SeedWriter``): the plan through the store's row interface (``RowStore``), in one transaction with
-///    the ledger and any migration of the store's schema.
-///
-/// A later launch first compares the set's fingerprint with the one the ledger recorded, taking a file whose stamp
-/// (size, times, inode) the ledger recorded for unchanged without reading it; an unchanged set ends the run there,
-/// on a read-only connection. Otherwise the comparison is made again under the write lock: of concurrent seeders,
-/// the first applies and the others find its fingerprint. Only the files changed since are read and planned, the
-/// objects of the others carried over from the ledger (``ChangedFiles``), unless that could differ from reading them
-/// all, which the run then does. A store that does not exist yet is built beside its path
-/// and linked there only when complete (``SQLiteStore/create(atomicallyAt:model:checkingForeignKeys:_:)``).
+/// A run reads and checks every template before it writes anything, then writes the whole set in one transaction
+/// with the store's seed ledger, which makes a later launch with the same templates a no-op. The store path may be a
+/// `postgresql://` URL. See <doc:SeedingFromTemplates> for what a run does.
 public struct Seeder {
     public let storePath: String
 
@@ -46,6 +31,7 @@ public struct Seeder {
     ///
     /// - Returns: A report with status `applied` (the set is valid; counts are empty) or `invalid`.
     /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
+    /// - Complexity: O(*n*) in the size of the templates.
     public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
         let input = try SeedInput(templates: templates, options: options)
         var report = input.report(options: options)
@@ -60,12 +46,12 @@ public struct Seeder {
         return report
     }
 
-    /// Seeds the store from the templates; see the type's description for the steps.
+    /// Seeds the store from the templates (see <doc:SeedingFromTemplates> for the steps).
     ///
     /// - Returns: The report: `invalid` with every issue (nothing written), `unchanged`, or `applied` with counts,
     ///   conflicts and what the templates no longer hold.
     /// - Throws: ``SeedError`` for a missing directory or model file, a ledger that cannot be read, or a store path
-    ///   that names no file (see ``problem(withStorePath:)``); ``StoreError`` or ``DatabaseError`` when the store
+    ///   that names no file (empty, `:memory:` or a `file:` URI); ``StoreError`` or ``DatabaseError`` when the store
     ///   cannot be opened, migrated or written. The store is unchanged then.
     /// - Complexity: O(*n*) in the size of the templates and the number of seeded objects; an unchanged set costs a
     ///   `stat` per file whose stamp the ledger recorded, reading the others, and reading the ledger's fingerprint.
@@ -81,7 +67,7 @@ public struct Seeder {
     /// - Returns: The report, as ``seed(templates:options:)`` gives with ``SeedOptions/dryRun``; the preview when the
     ///   report's status is `applied`.
     /// - Throws: As ``seed(templates:options:)``.
-    public func preview(
+    package func preview(
         templates: URL, options: SeedOptions = SeedOptions()
     ) throws -> (report: SeedReport, preview: SeedPreview?) {
         var options = options
@@ -89,6 +75,9 @@ public struct Seeder {
         return try run(templates: templates, options: options)
     }
 
+    // The stages: TemplateReader (files into records), SeedResolver (records into objects, references resolved),
+    // SeedPlanner (each object against the ledger and its row), SeedWriter (the plan through the RowStore interface);
+    // ChangedFiles picks the files a later launch reads, and SQLiteStore.create(atomicallyAt:…) builds a new store.
     private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
         if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let isServer = Self.isServerURL(storePath)
@@ -381,7 +370,7 @@ public struct Seeder {
     ///
     /// - Throws: ``SeedError`` when there is no store file or its ledger cannot be read; ``DatabaseError`` when it
     ///   cannot be opened.
-    public func ledger() throws -> SeedLedger {
+    package func ledger() throws -> SeedLedger {
         let store: any RowStore
         if Self.isServerURL(storePath) {
             store = try Self.openServerStore(url: storePath)

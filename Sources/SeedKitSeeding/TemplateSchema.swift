@@ -18,11 +18,11 @@ import SeedKitModel
 /// being present are the seeder's checks (`seed validate`).
 ///
 /// - Complexity: O(*e* × *k*) for *e* entities of *k* kinds each, plus the number of properties.
-public enum TemplateSchema {
-    public static let dialect = "https://json-schema.org/draft/2020-12/schema"
+package enum TemplateSchema {
+    package static let dialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// The schema of templates of `model`; the same model always gives the same value.
-    public static func json(for model: EntityModel) -> JSON {
+    package static func json(for model: EntityModel) -> JSON {
         var definitions: JSONObject = [
             "reference": .object([
                 "type": "object", "properties": ["$ref": ["type": "string"]], "required": ["$ref"],

@@ -24,17 +24,17 @@ import Darwin
 /// Foundation's URL and file manager in the loop, and the files are read and hashed on all cores.
 ///
 /// - Complexity: O(*n*) in the total size of the files.
-public struct TemplateSet: Sendable {
+package struct TemplateSet: Sendable {
     /// One template file.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// The path below the directory, with `/` separators: the file's name in the ledger.
-        public var relativePath: String
+        package var relativePath: String
         /// The path to show in diagnostics: the directory as given, joined with the relative path.
-        public var displayPath: String
+        package var displayPath: String
         /// The contents; empty for a file not read because its stamp said it was unchanged (see ``isRead``).
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The FNV-1a hash of the bytes.
-        public var hash: String
+        package var hash: String
         /// The file's size, modification time and inode when it was read, as text; nil when it was modified too
         /// shortly before being read for the stamp to tell a later change (see ``Stamp``).
         var stamp: String?
@@ -78,18 +78,18 @@ public struct TemplateSet: Sendable {
         }
     }
 
-    public static let fileExtension = "template"
+    package static let fileExtension = "template"
     /// The name of the model file a set may hold at its top.
     static let modelFileName = "model.json"
 
-    public let directory: URL
-    public let files: [File]
+    package let directory: URL
+    package let files: [File]
     /// Files refused while reading: symbolic links leading outside the directory, nowhere or into a loop, and
     /// directories named like templates.
-    public let issues: [Diagnostic]
+    package let issues: [Diagnostic]
     /// Other files found under the directory, not named like templates (the top-level model file aside), by relative
     /// path in sorted order: what a set without templates ignored, to say so.
-    public let ignoredFiles: [String]
+    package let ignoredFiles: [String]
     /// The directory with every symbolic link resolved, followed by `/`: what a link must resolve below.
     private let resolvedPrefix: String
 
@@ -97,7 +97,7 @@ public struct TemplateSet: Sendable {
     ///
     /// - Throws: ``SeedError`` when the directory is missing, it or a directory below it cannot be listed, or a
     ///   file cannot be read (the first such file in path order).
-    public init(directory: URL) throws(SeedError) {
+    package init(directory: URL) throws(SeedError) {
         try self.init(directory: directory, known: [:])
     }
 

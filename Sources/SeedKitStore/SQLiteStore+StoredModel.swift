@@ -13,6 +13,7 @@ extension SQLiteStore {
     ///
     /// - Throws: ``StoreError`` `notAStore` when there is no file at `path` or it holds no SeedKit metadata;
     ///   ``DatabaseError`` when it is not a readable SQLite database. The file is never created or changed.
+    /// - Complexity: as ``init(path:model:options:)``.
     public convenience init(existingAt path: String, options: Options = Options()) throws {
         try self.init(path: path, model: Self.storedModel(atPath: path), options: options)
     }
@@ -20,6 +21,7 @@ extension SQLiteStore {
     /// The model kept in the metadata of the store at `path`, read without writing anything.
     ///
     /// - Throws: as ``init(existingAt:options:)``.
+    /// - Complexity: O(*n*) in the size of the model.
     public static func storedModel(atPath path: String) throws -> EntityModel {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.notAStore, path: path, "there is no store at \(path)")

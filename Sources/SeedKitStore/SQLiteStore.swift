@@ -36,7 +36,7 @@ public final class SQLiteStore: PersistentStore {
     /// The connection the store reads and writes through.
     package let connection: SQLiteConnection
     /// A hash of the model's canonical JSON: two models with the same fingerprint have the same schema.
-    public let modelFingerprint: String
+    package let modelFingerprint: String
     /// The options the store was opened with, for a deferred ``prepareSchema()``.
     let options: Options
 
@@ -54,7 +54,7 @@ public final class SQLiteStore: PersistentStore {
     var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 
     /// The layout version of the store's tables, kept in its metadata.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
     static let metadataTable = "_seedkit_metadata"
 
     /// Opens the store at `path`, creating it if absent, or migrating it to `model`.
@@ -62,6 +62,8 @@ public final class SQLiteStore: PersistentStore {
     /// - Throws: ``DatabaseError`` for a missing directory, a file that is not an SQLite database, or a corrupted one;
     ///   ``StoreError`` for a database that is not a SeedKit store (`notAStore`), a model that can't be stored
     ///   (`invalidSchema`) or a migration that would lose data (`migrationRefused`). The file is unchanged then.
+    /// - Complexity: O(*n*) in the size of the model for a store that is up to date; a migration also
+    ///   rewrites the tables it changes.
     public init(path: String, model: EntityModel, options: Options = Options()) throws {
         self.model = model
         self.schema = try StoreSchema(model: model)

@@ -16,7 +16,7 @@ extension ExportDocument {
     ///
     /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
     ///   the store's errors for a store that cannot be read.
-    public init(path: String, modelURL: URL? = nil) throws {
+    package init(path: String, modelURL: URL? = nil) throws {
         if Seeder.isServerURL(path) {
             try self.init(bytes: GraphExport().document(ofRows: Seeder.openServerStore(url: path)), file: nil)
             return
@@ -40,7 +40,7 @@ extension ExportDocument {
     ///     let sides = try ExportDocument.read(paths: ["old.export.json", "seed.sqlite"])
     ///
     /// - Throws: The first path's error, when several fail.
-    public static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
+    package static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
         let results = Locked([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
@@ -50,6 +50,8 @@ extension ExportDocument {
     }
 
     /// The export of a store, read with the model it holds.
+    ///
+    /// - Complexity: O(*n* log *n*) for *n* stored objects, as ``GraphExport/document(of:)-(SQLiteStore)``.
     public init(storeAt path: String, entityNames: [String]? = nil) throws {
         var options = SQLiteStore.Options()
         options.connection.openMode = .readOnly
@@ -74,6 +76,7 @@ extension ExportDocument {
     /// The export of what a template set says: its objects decoded into memory and exported.
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
+    /// - Complexity: O(*n* log *n*) for *n* objects, plus reading the templates.
     public init(templates: URL, modelURL: URL? = nil) throws {
         let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
         let (store, issues) = try Seeder.inMemoryStore(seeding: input)

@@ -36,7 +36,7 @@ public struct ExportDocument: Sendable {
     /// The top-level objects, in document order.
     let entries: [Entry]
     /// Whether the export came from a template directory whose model was inferred, there being no model file.
-    public internal(set) var isModelInferred = false
+    package internal(set) var isModelInferred = false
     /// Where each object is defined in the files the export was made from, by key, when not from an export file
     /// (see ``init(templates:modelURL:)``).
     var sourceLocations: [String: SourceLocation] = [:]
@@ -73,6 +73,7 @@ public struct ExportDocument: Sendable {
     /// Reads an export document from a file.
     ///
     /// - Throws: ``ExportError`` for a missing or unreadable file, and as ``init(bytes:file:)``.
+    /// - Complexity: as ``init(bytes:file:)``.
     public init(contentsOf url: URL) throws(ExportError) {
         let data: Data
         do {
@@ -110,7 +111,7 @@ public struct ExportDocument: Sendable {
 
     /// The export of a context's objects, read back for diffing.
     ///
-    /// - Complexity: as ``GraphExport/document(of:)``.
+    /// - Complexity: as ``GraphExport/document(of:)-(ObjectContext)``.
     public init(exporting context: ObjectContext, entityNames: [String]? = nil, file: String? = nil) throws {
         try self.init(bytes: GraphExport(entityNames: entityNames).document(of: context), file: file)
     }

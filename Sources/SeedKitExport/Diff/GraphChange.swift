@@ -41,7 +41,7 @@ public struct GraphChange: Sendable, Hashable {
     /// come from a file.
     public var location: SourceLocation?
 
-    public init(
+    package init(
         kind: Kind, object: String, property: String? = nil, old: JSON? = nil, new: JSON? = nil,
         location: SourceLocation? = nil
     ) {

@@ -3,15 +3,15 @@ import SeedKitJSON
 
 extension GraphDiff {
     /// How many objects were added, removed and changed, and how many model changes there are.
-    public struct Summary: Sendable, Hashable {
-        public var added = 0
-        public var removed = 0
-        public var changed = 0
-        public var modelChanges = 0
+    package struct Summary: Sendable, Hashable {
+        package var added = 0
+        package var removed = 0
+        package var changed = 0
+        package var modelChanges = 0
     }
 
     /// The counts of ``changes``: an object with several changes counts once.
-    public var summary: Summary {
+    package var summary: Summary {
         var summary = Summary()
         var changedObjects = Set<String>()
         for change in changes {
@@ -27,13 +27,15 @@ extension GraphDiff {
     }
 
     /// One line per change, then a summary line; ANSI colours when `colored`. Control characters in keys and values
-    /// are escaped (``TerminalText``): a value cannot forge a line or colour the terminal.
+    /// are escaped as in JSON strings: a value cannot forge a line or colour the terminal.
     ///
     ///     - Project[code=APOLLO]
     ///     + Employee[email=zoe@example.com] {"class":"Employee","email":"zoe@example.com","name":"Zoe"}
     ///     ~ Department[name=Sales].budget: 1250000.5 → 1300000
     ///     + Project[code=ZEUS].members: Employee[email=ann@example.com]
     ///     1 object added, 1 removed, 1 changed
+    ///
+    /// - Complexity: O(*n*) in the number and size of the changes.
     public func text(colored: Bool = false) -> String {
         var lines: [String] = []
         for change in changes {
@@ -52,7 +54,7 @@ extension GraphDiff {
 
     /// `1 object added, 0 removed, 2 changed`, with model changes and ignored objects when there are any;
     /// `no differences` when there are none.
-    public var summaryLine: String {
+    package var summaryLine: String {
         let summary = self.summary
         var parts: [String] = []
         if summary.modelChanges > 0 { parts.append("\(summary.modelChanges) model change\(summary.modelChanges == 1 ? "" : "s")") }
@@ -67,7 +69,7 @@ extension GraphDiff {
 
     /// One JSON object: `{"differences": [{"kind", "path", "object", "property", "old", "new", "file", "line",
     /// "column"}…], "summary": {"added", "removed", "changed", "model", "onlyInNew"}}`, absent members left out.
-    public var json: JSON {
+    package var json: JSON {
         let differences = changes.map { change -> JSON in
             var members: JSONObject = [
                 "kind": .string(change.kind.rawValue), "path": .string(change.path), "object": .string(change.object),
@@ -97,7 +99,7 @@ extension GraphDiff {
     /// pull request shows each difference on the export line it concerns.
     ///
     ///     ::warning file=company.export.json,line=12,col=5,title=seed diff::~ Department[name=Sales].budget: 1250000.5 → 1300000
-    public func githubAnnotations() -> String {
+    package func githubAnnotations() -> String {
         var lines: [String] = []
         for change in changes {
             var properties: [String] = []

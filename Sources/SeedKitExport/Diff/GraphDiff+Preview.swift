@@ -9,7 +9,7 @@ extension GraphDiff {
     ///
     /// - Throws: The store's errors when reading it fails.
     /// - Complexity: Two exports of the store's rows, then their comparison.
-    public init(_ preview: SeedPreview) throws {
+    package init(_ preview: SeedPreview) throws {
         try self.init(
             from: ExportDocument(bytes: GraphExport().document(of: preview.before), file: nil),
             to: ExportDocument(bytes: GraphExport().document(of: preview.after), file: nil))

@@ -13,14 +13,8 @@ import SeedKitSeeding
 ///     // + Employee[email=zoe@example.com] {"class":"Employee","email":"zoe@example.com","name":"Zoe"}
 ///     // 1 object added, 0 removed, 1 changed
 ///
-/// It reports objects added and removed, attribute changes, to-one targets, members joining and leaving to-many
-/// relationships (unordered ones compared as sets), order changes in ordered ones, class changes within an
-/// inheritance tree, and model changes. A changed identity is a removal and an addition. Each link of an inverse
-/// pair is reported once, on the side the flat form writes (an employee's `department`, not the department's
-/// `employees`).
-///
-/// Top-level objects whose bytes are equal in both documents are not parsed again: the cost is reading the two
-/// texts, plus work in proportion to what changed.
+/// A changed identity is a removal and an addition; each link of an inverse pair is reported once. See
+/// <doc:ExportAndDiff> for every kind of change.
 public struct GraphDiff: Sendable {
     /// What a diff compares.
     public struct Options: Sendable, Hashable {

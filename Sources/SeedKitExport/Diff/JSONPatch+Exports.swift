@@ -12,7 +12,7 @@ extension JSONPatch {
     /// Objects with equal bytes cost a comparison of bytes.
     ///
     /// - Complexity: O(*n* log *n*) for *n* top-level objects, plus the differences of the objects that changed.
-    public init(from old: ExportDocument, to new: ExportDocument) {
+    package init(from old: ExportDocument, to new: ExportDocument) {
         var operations: [Operation] = []
         let objects = JSONPointer.root.appending("objects")
         if old.model != new.model { operations.append(.replace(path: .root.appending("model"), value: new.model.json)) }

@@ -15,7 +15,7 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
     /// For a template set that cannot be read, every problem of its templates, each on a line of the description.
     public var issues: [Diagnostic] = []
 
-    public init(
+    package init(
         _ message: String, location: SourceLocation? = nil, pointer: JSONPointer? = nil, issues: [Diagnostic] = []
     ) {
         self.message = message

@@ -18,13 +18,15 @@ extension GraphExport {
     ///
     /// - Returns: The paths written, relative to `directory`, sorted.
     /// - Throws: ``ExportError`` for a directory that holds files or cannot be written.
-    /// - Complexity: as ``document(of:)``, plus one file per top-level object.
+    /// - Complexity: as ``document(of:)-(ObjectContext)``, plus one file per top-level object.
     @discardableResult
     public func writeTemplates(_ context: ObjectContext, to directory: URL) throws -> [String] {
         try writeTemplates(lines: { try lines(of: context) }, model: context.model, to: directory)
     }
 
     /// Writes the export of a store's rows as a template set (see ``writeTemplates(_:to:)``).
+    ///
+    /// - Complexity: as ``document(of:)-(SQLiteStore)``, plus one file per top-level object.
     @discardableResult
     public func writeTemplates(store: SQLiteStore, to directory: URL) throws -> [String] {
         try writeTemplates(lines: { try lines(of: store) }, model: store.model, to: directory)

@@ -6,40 +6,22 @@ import SeedKitCoding
 import SeedKitStore
 import SeedKitSupport
 
-/// A canonical export of a context's object graph: one JSON document that gives the same bytes for the same data,
-/// whatever order the objects were inserted in and whichever store file they were read from.
+/// A canonical export of an object graph: one JSON document that gives the same bytes for the same data, whatever
+/// order the objects were inserted in and whichever store file they were read from.
 ///
 ///     let store = try SQLiteStore(existingAt: "company.sqlite")
-///     try GraphExport().write(store.newContext(), toFileAtPath: "company.export.json")
+///     try GraphExport().write(store: store, toFileAtPath: "company.export.json")
 ///
-/// The document holds the model and the objects:
-///
-///     {
-///       "format": "seedkit-export",
-///       "formatVersion": 1,
-///       "model": { "entities": { … } },
-///       "objects": [
-///         {"budget":1250000.5,"class":"Department","name":"Sales"},
-///         {"class":"Employee","department":{"class":"Department","name":"Sales"},"email":"ann@example.com",…}
-///       ]
-///     }
-///
-/// Each top-level object is one line of canonical JSON (keys sorted by code point, one number form per value),
-/// so a version-control diff of two exports shows the objects that changed. Top-level objects are sorted by entity
-/// name, then by identity (else by attribute values, then by what they own and reference); owned children are nested
-/// under their owner, up to ``nestingLimit`` levels (deeper ones follow as top-level objects, in the order met, so that
-/// an owned chain of any length stays within what every reader accepts); other objects are referenced by identity
-/// stub, or by a deterministic `$id` (see ``GraphEncoder``). One order is left to the data: members of an unordered
-/// to-many without identity whose attributes are equal keep their stored order (see
-/// ``GraphEncoder/canonicalOrder(_:)``). The objects are exactly what ``GraphDecoder`` and the seeder read, so an export
-/// is also a template set (see ``writeTemplates(_:to:)``).
+/// The document holds the model, then one line of canonical JSON per top-level object, sorted by entity and identity,
+/// owned children nested, other objects referenced; an export is also a template set the seeder reads. See
+/// <doc:ExportAndDiff> for the format.
 ///
 /// An export reads objects: use it in the isolation domain of their context.
 public struct GraphExport {
     /// The `"format"` of every export document.
-    public static let format = "seedkit-export"
+    package static let format = "seedkit-export"
     /// The `"formatVersion"` this SeedKit writes and reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// The entities whose objects are exported, with their subentities; nil exports every object.
     ///
@@ -56,7 +38,7 @@ public struct GraphExport {
     /// written at the top level and referenced where it would have nested. Far within ``JSON/maxNestingDepth``, so
     /// that JSON attribute values have room, and pretty template files stay readable (their indentation grows with
     /// depth).
-    public static let nestingLimit = 64
+    package static let nestingLimit = 64
 
     /// How deeply a top-level object may reach: the export document's object and its `"objects"` array take two of
     /// the levels every SeedKit reader accepts.
@@ -75,7 +57,7 @@ public struct GraphExport {
 
     /// Writes the export document of a context to a file, replacing it only once the whole document is written.
     ///
-    /// - Complexity: as ``document(of:)``.
+    /// - Complexity: as ``document(of:)-(ObjectContext)``.
     public func write(_ context: ObjectContext, toFileAtPath path: String) throws {
         let lines = try lines(of: context)
         try FileReplacement.write(toPath: path) { handle in try write(lines, model: context.model, to: handle) }
@@ -86,7 +68,7 @@ public struct GraphExport {
     ///     let store = try SQLiteStore(existingAt: "company.sqlite")
     ///     try GraphExport().write(store: store, toFileAtPath: "company.export.json")
     ///
-    /// The same bytes as ``document(of:)`` of a context of the store.
+    /// The same bytes as ``document(of:)-(ObjectContext)`` of a context of the store.
     ///
     /// - Complexity: O(*n* log *n*) for *n* rows.
     public func document(of store: SQLiteStore) throws -> [UInt8] {
@@ -102,6 +84,8 @@ public struct GraphExport {
 
     /// Writes the export document of a store to a file (see ``document(of:)-(SQLiteStore)``), replacing it only once
     /// the whole document is written.
+    ///
+    /// - Complexity: as ``document(of:)-(SQLiteStore)``; the document is never whole in memory.
     public func write(store: SQLiteStore, toFileAtPath path: String) throws {
         try write(rows: store, toFileAtPath: path)
     }

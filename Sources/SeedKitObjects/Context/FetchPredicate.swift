@@ -15,7 +15,7 @@ import SeedKitModel
 /// - Values of a type order as ``AttributeValue`` orders them: strings by Unicode scalars, which is the byte order of
 ///   their UTF-8 (SQLite's `BINARY` collation). Equality of strings is equality of bytes: NFC and NFD spellings
 ///   differ, as identities do.
-/// - String conditions fold both sides by their ``StringOptions`` first (see ``StringOptions/fold(_:)``).
+/// - String conditions fold both sides by their ``StringOptions`` first.
 ///
 /// - Complexity: Evaluating it in memory is O(*k*) in its number of conditions times the length of their key paths.
 public indirect enum FetchPredicate: Sendable, Hashable {

@@ -8,7 +8,7 @@ import SeedKitModel
 ///     request.offset = 20
 ///     request.limit = 10
 ///
-/// - Complexity: O(1) to build; see ``ObjectContext/fetch(_:)`` for running it.
+/// - Complexity: O(1) to build; see ``ObjectContext/fetch(_:)-(FetchRequest)`` for running it.
 public struct FetchRequest: Sendable, Hashable {
     public var entityName: String
     /// Whether objects of subentities are included (the default, as in Core Data).

@@ -19,7 +19,7 @@ extension ObjectContext {
         try fetch(request, entity: try entity(named: request.entityName))
     }
 
-    /// The objects a request of `entity` asks for (see ``fetch(_:)``).
+    /// The objects a request of `entity` asks for (see ``fetch(_:)-(FetchRequest)``).
     private func fetch(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
         let predicate = try request.predicate?.resolved(for: entity, in: model)
         let sortKeys = try request.sortedBy.map { (path: try model.attributePath($0.key, from: entity), ascending: $0.ascending) }
@@ -64,6 +64,8 @@ extension ObjectContext {
     }
 
     /// Every object of an entity and its subentities.
+    ///
+    /// - Complexity: as ``fetch(_:)-(FetchRequest)``.
     public func fetch(_ entityName: String) throws -> [ManagedObject] {
         try fetch(FetchRequest(entityName))
     }
@@ -71,6 +73,8 @@ extension ObjectContext {
     /// Every object of a typed class's entity and its subentities.
     ///
     ///     let departments = try context.fetch(Department.self)
+    ///
+    /// - Complexity: as ``fetch(_:)-(FetchRequest)``.
     @inlinable
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
         // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
@@ -95,7 +99,8 @@ extension ObjectContext {
     ///
     ///     let salesCount = try context.count(FetchRequest("Employee", predicate: FetchKey("department.name") == "Sales"))
     ///
-    /// - Complexity: One count query over a store without unsaved changes; otherwise what ``fetch(_:)`` costs.
+    /// - Complexity: One count query over a store without unsaved changes; otherwise what
+    ///   ``fetch(_:)-(FetchRequest)`` costs.
     public func count(_ request: FetchRequest) throws -> Int {
         if store != nil, let count = try countInStore(request) { return count }
         var unsorted = request

@@ -1,7 +1,9 @@
 extension ObjectContext {
     /// Refreshes the registered objects another context's save changed, from the store.
     ///
-    ///     first.onSave { changes in try? second.merge(changes) }
+    ///     let listening = first.observe { event in
+    ///         if case .didSave(let changes) = event { try? second.merge(changes) }
+    ///     }
     ///
     /// An object without unsaved changes takes the stored values and its relationships become faults again, loaded
     /// on next access. For an object with unsaved changes, ``mergePolicy`` decides property by property: the store's

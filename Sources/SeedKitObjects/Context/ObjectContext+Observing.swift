@@ -59,7 +59,7 @@ extension ObjectContext {
     /// Calls `observer` with the change set of every later save of this context, for as long as the context lives.
     ///
     /// Prefer ``observe(_:)``, which can be cancelled.
-    public func onSave(_ observer: @escaping (ChangeSet) -> Void) {
+    package func onSave(_ observer: @escaping (ChangeSet) -> Void) {
         addObserver { event in
             if case .didSave(let changes) = event { observer(changes) }
             return true

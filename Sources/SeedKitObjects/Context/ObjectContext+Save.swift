@@ -30,6 +30,8 @@ extension ObjectContext {
     }
 
     /// The problems that would stop a save, in object order.
+    ///
+    /// - Complexity: O(*n*) in the number of changed objects and their attributes.
     public func validationErrors() -> [ObjectError] {
         var errors: [ObjectError] = []
         var identities: [IdentityKey: ManagedObject] = [:]

@@ -1,6 +1,6 @@
 /// A refused store operation: a database that is not a store, a model the store can't migrate to, a save that
-/// conflicts with a newer row, or a model whose names can't be laid out as tables. Every ``PersistentStore`` throws
-/// these, so code tests ``kind`` whichever store it runs on.
+/// conflicts with a newer row, or a model whose names can't be laid out as tables. Every store, SQLite or PostgreSQL,
+/// throws these, so code tests ``kind`` whichever store it runs on.
 ///
 ///     Employee[email=ann@example.com]: conflict on name, title: the row changed in the store since it was fetched
 ///     (version 3, fetched at 2) - store "company.sqlite"
@@ -32,7 +32,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// being a drop of what the new model no longer has (not a type change, nor a value required of old rows).
     public var migratesWithDataLoss = false
 
-    public init(_ kind: Kind, object: String? = nil, keys: [String] = [], path: String? = nil, _ message: String) {
+    package init(_ kind: Kind, object: String? = nil, keys: [String] = [], path: String? = nil, _ message: String) {
         self.kind = kind
         self.message = message
         self.object = object

@@ -30,6 +30,7 @@ extension ManagedObject {
     /// - Throws: ``ObjectError``: `unknownKey`; `typeMismatch` for a value of the wrong type or an object of the wrong
     ///   entity or context; `identityConflict` when another object of the context already has the identity this
     ///   value would give. Nothing changes when it throws.
+    /// - Complexity: O(1) for an attribute or to-one; O(*m*) for a to-many of *m* members, old and new.
     public func setValue(_ value: Any?, forKey key: String) throws {
         if let index = entity.attributeIndex(named: key) {
             let attribute = entity.attributes[index]
@@ -70,9 +71,12 @@ extension ManagedObject {
     /// The value at a key path through to-one relationships, e.g. `"department.name"`; nil when a step is nil.
     ///
     /// A step through a to-many relationship collects the values of every member, as Core Data does; a collection
-    /// operator after one (`"employees.@sum.salary"`) reduces them (see ``collectionOperatorValue(_:steps:at:)``).
+    /// operator after one reduces them: `"employees.@count"`, `"employees.@sum.salary"`, and `@avg`, `@min`, `@max`,
+    /// `@distinctUnionOfObjects`.
     ///
     /// - Throws: ``ObjectError`` of kind `unknownKey`, naming the step and entity.
+    /// - Complexity: O(*k*) for *k* steps through to-one relationships; a step through a to-many visits
+    ///   every member.
     public func value(forKeyPath keyPath: String) throws -> Any? {
         var steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if let position = steps.firstIndex(where: { $0.hasPrefix("@") }) {
@@ -117,6 +121,7 @@ extension ManagedObject {
     /// Sets the value at a key path whose every step before the last is a to-one relationship.
     ///
     /// - Throws: ``ObjectError``: `brokenKeyPath` when a step is nil or to-many, and what ``setValue(_:forKey:)`` throws.
+    /// - Complexity: as ``value(forKeyPath:)`` to the last step, then ``setValue(_:forKey:)``.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) throws {
         var steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let last = steps.removeLast()
@@ -153,7 +158,7 @@ extension ManagedObject {
     /// The raw value of the attribute at `index` in ``Entity/attributes``.
     ///
     /// - Complexity: O(1).
-    public func attributeValue(at index: Int) -> AttributeValue? {
+    package func attributeValue(at index: Int) -> AttributeValue? {
         if let observation { observation.access(self, slot: index) }
         return attributeValues[index]
     }
@@ -161,7 +166,7 @@ extension ManagedObject {
     /// Sets the attribute at `index`, checking its type and, for identity attributes, that the identity stays unique.
     ///
     /// - Complexity: O(1) on average.
-    public func setAttributeValue(_ value: AttributeValue?, at index: Int) throws {
+    package func setAttributeValue(_ value: AttributeValue?, at index: Int) throws {
         let attribute = entity.attributes[index]
         if let value, value.type != attribute.type {
             throw ObjectError(

@@ -2,7 +2,7 @@ extension ManagedObject {
     /// The object a to-one relationship points to.
     ///
     /// - Complexity: O(1).
-    public func object(at index: Int) -> ManagedObject? {
+    package func object(at index: Int) -> ManagedObject? {
         if let observation { observation.access(self, slot: entity.attributes.count + index) }
         fireFaultIfNeeded(index)
         guard case .toOne(let target) = relationshipValues[index] else { return nil }
@@ -12,7 +12,7 @@ extension ManagedObject {
     /// The members of a to-many relationship, in order for ordered ones and in insertion order for the rest.
     ///
     /// - Complexity: O(1).
-    public func objects(at index: Int) -> [ManagedObject] {
+    package func objects(at index: Int) -> [ManagedObject] {
         if let observation { observation.access(self, slot: entity.attributes.count + index) }
         fireFaultIfNeeded(index)
         guard case .toMany(let related) = relationshipValues[index] else { return [] }

@@ -57,7 +57,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Creates an object of `entity` in `context`, starting with the attributes' default values.
     ///
-    /// Prefer ``ObjectContext/insert(_:)`` for plain objects and `init(context:)` for typed ones.
+    /// Prefer ``ObjectContext/insert(_:values:)`` for plain objects and `init(context:)` for typed ones.
     public required init(entity: Entity, context: ObjectContext?) {
         self.entity = entity
         self.objectID = ObjectID(entityName: entity.rootName, number: 0)
@@ -91,7 +91,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public final var isDeleted: Bool { context?.isDeleted(self) ?? false }
 
     /// The object's identity values, when its entity has identity and each identity attribute has a value.
-    public final var identityValues: [AttributeValue]? {
+    package final var identityValues: [AttributeValue]? {
         guard !entity.identityIndices.isEmpty else { return nil }
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.identityIndices.count)

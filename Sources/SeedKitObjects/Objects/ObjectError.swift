@@ -29,7 +29,7 @@ public struct ObjectError: Error, Sendable, Hashable, CustomStringConvertible {
     public var key: String?
     public var message: String
 
-    public init(_ kind: Kind, object: String, key: String? = nil, _ message: String) {
+    package init(_ kind: Kind, object: String, key: String? = nil, _ message: String) {
         self.kind = kind
         self.object = object
         self.key = key

@@ -4,7 +4,7 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let entityName: String
     public let number: Int64
 
-    public init(entityName: String, number: Int64) {
+    package init(entityName: String, number: Int64) {
         self.entityName = entityName
         self.number = number
     }
