@@ -98,6 +98,41 @@ extension AttributeValue {
         }
     }
 
+    /// Reads a value of `attribute` as templates and dictionaries write it: as ``init(json:as:)`` reads the
+    /// attribute's type, but a date in the attribute's ``AttributeDescription/dateFormat``.
+    ///
+    ///     try AttributeValue(json: 1714555800, for: AttributeDescription("at", .date, dateFormat: .secondsSince1970))
+    ///     // .date(2024-05-01T09:30:00Z)
+    ///
+    /// - Throws: ``AttributeValueError`` saying what was expected and what was found.
+    package init(json: JSON, for attribute: AttributeDescription) throws(AttributeValueError) {
+        guard attribute.dateFormat != .iso8601 else {
+            try self.init(json: json, as: attribute.type)
+            return
+        }
+        guard case .number(let number) = json else {
+            throw AttributeValueError("expected \(Self.jsonExpectation(for: attribute)), got \(json.kindDescription)")
+        }
+        self = .date(try Timestamp(epoch: number, format: attribute.dateFormat))
+    }
+
+    /// The value as templates and dictionaries write it in `dateFormat`: ``json``, but a date as a number of seconds
+    /// or milliseconds when the format says so.
+    package func json(dateFormat: AttributeDescription.DateFormat) -> JSON {
+        guard dateFormat != .iso8601, case .date(let timestamp) = self else { return json }
+        return .number(timestamp.epochNumber(format: dateFormat))
+    }
+
+    /// What the JSON form of an attribute's values looks like, for error messages.
+    package static func jsonExpectation(for attribute: AttributeDescription) -> String {
+        switch attribute.dateFormat {
+        case .iso8601: jsonExpectation(for: attribute.type)
+        case .secondsSince1970: "a number of seconds since 1970 such as 1714555800 (dateFormat secondsSince1970)"
+        case .millisecondsSince1970:
+            "a number of milliseconds since 1970 such as 1714555800000 (dateFormat millisecondsSince1970)"
+        }
+    }
+
     /// What the JSON form of a type looks like, for error messages.
     package static func jsonExpectation(for type: AttributeType) -> String {
         switch type {
