@@ -20,6 +20,10 @@ import SeedKitObjects
 ///   united, while attribute values and to-one targets must agree wherever they are stated. A dictionary holding only
 ///   identity values (and `"class"`) is a reference.
 /// - Any other dictionary is a new object; `"$id"` names it for `{"$ref": …}` elsewhere.
+/// - The model's template conventions apply: keys in each entity's ``KeyStyle``, dates in their attribute's
+///   ``AttributeDescription/dateFormat``, and through a relationship given by identity
+///   (``RelationshipDescription/isByIdentity``) a string, number or boolean is the member's identity value, read as
+///   its identity stub.
 /// - Merging into an object the context has adds to its to-many relationships and changes only the keys given;
 ///   ``ManagedObject/populate(fromDictionary:policy:)`` replaces relationships instead.
 ///

@@ -11,6 +11,10 @@ import SeedKitObjects
 /// - an object with identity as its **identity stub**, `{"class": "Department", "name": "Sales"}`;
 /// - any other object as `{"$ref": "Address-1"}`, its full form then carrying `"$id": "Address-1"`.
 ///
+/// Keys, dates and references follow the model's template conventions, as ``GraphDecoder`` reads them: keys in each
+/// entity's ``KeyStyle``, dates in their attribute's ``AttributeDescription/dateFormat``, and a reference through a
+/// relationship given by identity (``RelationshipDescription/isByIdentity``) as the identity value alone.
+///
 /// The output is canonical: the same graph gives the same output whatever order its objects were created or linked
 /// in. Objects are visited depth-first from the roots, relationships in the entity's layout order, ordered to-many
 /// members in their order and unordered ones sorted by identity, else by attribute values (see
@@ -189,11 +193,12 @@ package struct GraphWalk<Output: GraphOutput> {
             var members = MembersBuilder(capacity: layout.slotCount + 1, classValue: layout.classValue)
             writeAttributes(object.attributeValues, layout: layout, id: record.id, into: &members)
             Self.forEachFlatLink(of: object) { index, relationship, related in
+                let link = layout.links[index]
                 let value =
                     relationship.isToMany
-                    ? Output.array(related.map { reference(to: $0, layout: layouts.layout(for: $0.entity)) })
-                    : reference(to: related[0], layout: layouts.layout(for: related[0].entity))
-                members.set(value, slot: layout.linkSlot(index), key: relationship.name)
+                    ? Output.array(related.map { reference(to: $0, layout: layouts.layout(for: $0.entity), link: link) })
+                    : reference(to: related[0], layout: layouts.layout(for: related[0].entity), link: link)
+                members.set(value, slot: layout.linkSlot(index), key: link.key)
             }
             return Output.object(members.members)
         }
@@ -295,9 +300,8 @@ package struct GraphWalk<Output: GraphOutput> {
             case .toOne(let target):
                 guard let target, index != backIndex else { continue }
                 let value = try writeMember(
-                    target, as: memberEntity(of: target, through: index, of: layout), of: object,
-                    owns: layout.links[index].owns)
-                members.set(value, slot: layout.linkSlot(index), key: layout.links[index].name)
+                    target, as: memberEntity(of: target, through: index, of: layout), of: object, link: layout.links[index])
+                members.set(value, slot: layout.linkSlot(index), key: layout.links[index].key)
             case .toMany(let related):
                 let isOrdered = layout.links[index].isOrdered
                 var list = related.members
@@ -310,7 +314,7 @@ package struct GraphWalk<Output: GraphOutput> {
                     }
                 }
                 let skipsParent = index == backIndex && !isOrdered
-                let owns = layout.links[index].owns
+                let link = layout.links[index]
                 var elements: [Output.Value] = []
                 elements.reserveCapacity(list.count)
                 var entity: MemberEntity?
@@ -318,10 +322,10 @@ package struct GraphWalk<Output: GraphOutput> {
                     if entity?.layout.entity !== member.entity {
                         entity = memberEntity(of: member, through: index, of: layout)
                     }
-                    elements.append(try writeMember(member, as: entity!, of: object, owns: owns))
+                    elements.append(try writeMember(member, as: entity!, of: object, link: link))
                 }
                 if !elements.isEmpty {
-                    members.set(Output.array(elements), slot: layout.linkSlot(index), key: layout.links[index].name)
+                    members.set(Output.array(elements), slot: layout.linkSlot(index), key: link.key)
                 }
             }
         }
@@ -366,17 +370,17 @@ package struct GraphWalk<Output: GraphOutput> {
     }
 
     private mutating func writeMember(
-        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, owns: Bool
+        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, link: ExportLayout<Output>.Link
     ) throws(NeedsFirstPass) -> Output.Value {
         let memberLayout = entity.layout
-        guard nests(member, layout: memberLayout, owns: owns) else {
-            return reference(to: member, layout: memberLayout)
+        guard nests(member, layout: memberLayout, owns: link.owns) else {
+            return reference(to: member, layout: memberLayout, link: link)
         }
         if isPlanned {
             // Planning recorded every object that nests.
-            if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout) }
+            if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout, link: link) }
         } else if metInOnePass.insert(member, root: memberLayout.rootSlot) {
-            return reference(to: member, layout: memberLayout)
+            return reference(to: member, layout: memberLayout, link: link)
         }
         return try write(member, layout: memberLayout, parent: object, backIndex: entity.backIndex)
     }
@@ -388,24 +392,32 @@ package struct GraphWalk<Output: GraphOutput> {
         if let id { members.set(Output.string(id), slot: 0, key: "$id") }
         for index in attributeValues.indices {
             if let value = attributeValues[index] {
-                members.set(Output.attribute(value), slot: layout.attributeSlot(index), key: layout.attributeNames[index])
+                members.set(layout.output(value, ofAttribute: index), slot: layout.attributeSlot(index), key: layout.attributeKeys[index])
             }
         }
     }
 
-    /// The identity stub of an object with identity, else `{"$ref": id}`.
-    private func reference(to object: ManagedObject, layout: ExportLayout<Output>) -> Output.Value {
+    /// The identity stub of an object with identity — its identity value alone through a relationship given by
+    /// identity — else `{"$ref": id}`.
+    private func reference(
+        to object: ManagedObject, layout: ExportLayout<Output>, link: ExportLayout<Output>.Link? = nil
+    ) -> Output.Value {
         let attributeValues = object.attributeValues
         guard layout.hasIdentity(attributeValues) else {
             // Only a planned export meets an object without identity twice.
             let id = isPlanned ? met.value(for: object).flatMap { records[$0].id } : nil
             return Output.object(["$ref": Output.string(id ?? "")])
         }
+        if link?.isByIdentity == true {
+            // The model allows it only where the identity is one attribute.
+            let index = layout.identityIndices[0]
+            return layout.output(attributeValues[index]!, ofAttribute: index)
+        }
         var members = layout.builder(presence: layout.identityPresence)
         for index in layout.identityIndices {
             members.set(
-                Output.attribute(attributeValues[index]!), slot: layout.attributeSlot(index),
-                key: layout.attributeNames[index])
+                layout.output(attributeValues[index]!, ofAttribute: index), slot: layout.attributeSlot(index),
+                key: layout.attributeKeys[index])
         }
         return Output.object(members.members)
     }
