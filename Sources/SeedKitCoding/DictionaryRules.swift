@@ -57,21 +57,26 @@ package enum DictionaryRules {
                 return .failure(
                     Problem(
                         kind: .missingValue,
-                        message: "null for required attribute '\(attribute.name)' of \(entity.name); expected \(AttributeValue.jsonExpectation(for: attribute))"))
+                        message: "null for required attribute '\(attribute.name)' of \(entity.name); expected \(AttributeValue.jsonExpectation(for: attribute.type, dateFormat: attribute.dateFormat))"))
             }
             return .success(nil)
         }
         do {
-            // The check here, not in the value's reader: the usual format costs a comparison, not another call.
+            // The check here, not in the value's reader: the usual format costs a comparison, not another call; and
+            // only the attribute's fields are passed, so that it is not copied.
+            let dateFormat = attribute.dateFormat
             return .success(
-                attribute.dateFormat == .iso8601
-                    ? try AttributeValue(json: value, as: attribute.type) : try AttributeValue(json: value, for: attribute))
+                dateFormat == .iso8601
+                    ? try AttributeValue(json: value, as: attribute.type)
+                    : try AttributeValue(json: value, as: attribute.type, dateFormat: dateFormat))
         } catch {
-            return .failure(
-                Problem(
-                    kind: error.isOutOfRange ? .outOfRange : .typeMismatch,
-                    message: "attribute '\(attribute.name)' of \(entity.name): \(error.message)"))
+            return .failure(problem(error, "attribute '\(attribute.name)' of \(entity.name)"))
         }
+    }
+
+    /// The problem of a value an attribute's reader refused, its message after `subject`.
+    private static func problem(_ error: AttributeValueError, _ subject: String) -> Problem {
+        Problem(kind: error.isOutOfRange ? .outOfRange : .typeMismatch, message: "\(subject): \(error.message)")
     }
 
     /// A key that names no property of the entity, with a did-you-mean or the entity's keys.
@@ -114,14 +119,9 @@ package enum DictionaryRules {
     package static func identityValue(_ value: JSON, destination: Entity) -> Result<AttributeValue, Problem> {
         let attribute = destination.attributes[destination.identityIndices[0]]
         do {
-            return .success(
-                attribute.dateFormat == .iso8601
-                    ? try AttributeValue(json: value, as: attribute.type) : try AttributeValue(json: value, for: attribute))
+            return .success(try AttributeValue(json: value, as: attribute.type, dateFormat: attribute.dateFormat))
         } catch {
-            return .failure(
-                Problem(
-                    kind: error.isOutOfRange ? .outOfRange : .typeMismatch,
-                    message: "reference to \(destination.name) by \(attribute.name): \(error.message)"))
+            return .failure(problem(error, "reference to \(destination.name) by \(attribute.name)"))
         }
     }
 
@@ -129,8 +129,9 @@ package enum DictionaryRules {
     /// objects for a to-many, an object for a to-one, or identity values for a relationship given by identity); nil
     /// when the shape is right.
     package static func shape(of value: JSON, for relationship: RelationshipDescription, of entity: Entity, destination: Entity) -> Problem? {
-        let byIdentity = relationship.isByIdentity
-            ? " or their \(destination.identity[0]) values" : ""
+        var byIdentity: String { relationship.isByIdentity ? " or their \(destination.identity[0]) values" : "" }
+        // How the model could take an identity value it does not: worked out for a problem only.
+        var optIn: String { relationship.isByIdentity || relationship.owns ? "" : identityOptIn(value, destination: destination) }
         if relationship.isToMany {
             switch value {
             case .array, .null: return nil
@@ -141,7 +142,7 @@ package enum DictionaryRules {
             default:
                 return Problem(
                     kind: isIdentityValue(value, for: relationship) ? .cardinalityMismatch : .typeMismatch,
-                    message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects\(byIdentity), got \(value.kindDescription)")
+                    message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects\(byIdentity), got \(value.kindDescription)\(optIn)")
             }
         }
         switch value {
@@ -154,7 +155,7 @@ package enum DictionaryRules {
         default:
             return Problem(
                 kind: .typeMismatch,
-                message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)")
+                message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)\(optIn)")
         }
     }
 
@@ -178,7 +179,20 @@ package enum DictionaryRules {
     package static func notAnObject(_ json: JSON, expected: Entity?) -> Problem {
         Problem(
             kind: .typeMismatch,
-            message: "expected an object with \"class\"\(expected.map { " (a \($0.name))" } ?? ""), got \(json.kindDescription)")
+            message: "expected an object with \"class\"\(expected.map { " (a \($0.name))" } ?? ""), got \(json.kindDescription)"
+                + (expected.map { identityOptIn(json, destination: $0) } ?? ""))
+    }
+
+    /// Where a relationship met an identity value it does not take, how the model could take it; else empty.
+    private static func identityOptIn(_ value: JSON, destination: Entity) -> String {
+        switch value {
+        case .string, .number, .bool:
+            guard destination.identity.count == 1 else { return "" }
+            return "; \"byIdentity\": true on the relationship in the model file lets a \(destination.name) be named by "
+                + "its \(destination.identity[0]) alone"
+        default:
+            return ""
+        }
     }
 
     /// The problem of an `"$id"` that is not a string.

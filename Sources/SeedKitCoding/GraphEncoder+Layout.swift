@@ -47,7 +47,7 @@ final class ExportLayout<Output: GraphOutput> {
         self.rootSlot = rootSlot
         classValue = Output.string(entity.name)
         attributeKeys = entity.attributeKeys
-        dateFormats = entity.attributes.contains { $0.dateFormat != .iso8601 } ? entity.attributes.map(\.dateFormat) : nil
+        dateFormats = entity.attributes.contains { $0.dateFormat != .iso8601 } ? entity.attributes.map { $0.dateFormat } : nil
         identityIndices = entity.identityIndices
         links = zip(entity.relationships, entity.relationshipKeys).map { relationship, key in
             Link(

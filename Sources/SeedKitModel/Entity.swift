@@ -69,8 +69,8 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.relationshipIndexByName = relationshipIndexByName
         self.keyStyle = keyStyle
         if keyStyle == .propertyNames {
-            attributeKeys = attributes.map(\.name)
-            relationshipKeys = relationships.map(\.name)
+            attributeKeys = attributes.map { $0.name }
+            relationshipKeys = relationships.map { $0.name }
             attributeIndexByKey = attributeIndexByName
             relationshipIndexByKey = relationshipIndexByName
         } else {

@@ -152,7 +152,7 @@ package struct ModelValidator {
     private mutating func checkKeys(_ entity: EntityDescription) {
         let ancestry = ancestry(of: entity)
         func keyStyle(of chain: ArraySlice<EntityDescription>) -> KeyStyle {
-            chain.reversed().lazy.compactMap(\.keyStyle).first ?? self.keyStyle
+            chain.last { $0.keyStyle != nil }?.keyStyle ?? self.keyStyle
         }
         let style = keyStyle(of: ancestry[...])
         guard style != .propertyNames else { return }

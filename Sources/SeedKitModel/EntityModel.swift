@@ -59,7 +59,7 @@ public struct EntityModel: Sendable, Hashable {
                     declaration: declaration, lineage: chain, kinds: kinds,
                     attributes: ancestors.flatMap(\.attributes), relationships: ancestors.flatMap(\.relationships),
                     identity: ancestors.first?.identity ?? [],
-                    keyStyle: ancestors.reversed().lazy.compactMap(\.keyStyle).first ?? keyStyle,
+                    keyStyle: ancestors.last { $0.keyStyle != nil }?.keyStyle ?? keyStyle,
                     binding: bindings[declaration.name]))
         }
         self.keyStyle = keyStyle

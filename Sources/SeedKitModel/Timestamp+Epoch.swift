@@ -18,7 +18,22 @@ extension Timestamp {
     package init(epoch number: JSONNumber, format: AttributeDescription.DateFormat) throws(AttributeValueError) {
         let unitDigits = format == .millisecondsSince1970 ? 3 : 0
         let unit = format == .millisecondsSince1970 ? "milliseconds" : "seconds"
-        guard let text = ExactDecimalText(number.description.utf8) else {
+        // Worked out for an error only: a number's text costs more than reading it.
+        var outOfRange: AttributeValueError {
+            AttributeValueError("\(number) \(unit) since 1970 is outside the years 0001-9999", isOutOfRange: true)
+        }
+        // Whole numbers, as most epochs are, without taking their text apart.
+        if let whole = number.int64Value {
+            let (seconds, milliseconds) = unitDigits == 0 ? (whole, 0) : whole.flooredQuotientAndRemainder(dividingBy: 1_000)
+            guard Self.epochRange.contains(seconds) else { throw outOfRange }
+            self.init(seconds: seconds, nanoseconds: Int32(milliseconds) * 1_000_000)
+            return
+        }
+        // The canonical text's bytes, taken apart: no string made.
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(32)
+        NumberText.appendCanonical(number, to: &canonical)
+        guard let text = ExactDecimalText(canonical) else {
             throw AttributeValueError("\(number) is not a number of \(unit) since 1970")
         }
         // The value in nanoseconds is the significant digits followed by `shift` zeros.
@@ -26,8 +41,6 @@ extension Timestamp {
         guard text.significantDigits.isEmpty || shift >= 0 else {
             throw AttributeValueError("\(number) \(unit) since 1970 is finer than a nanosecond", isOutOfRange: true)
         }
-        let outOfRange = AttributeValueError(
-            "\(number) \(unit) since 1970 is outside the years 0001-9999", isOutOfRange: true)
         // 12 digits of seconds reach past the year 9999; more cannot be in range.
         guard text.significantDigits.count + shift <= 21 else { throw outOfRange }
         var wholeSeconds: Int64 = 0

@@ -286,4 +286,14 @@ struct DictionaryDecodingTests {
             "/project_codes/0 typeMismatch reference to Project by code: expected a string, got a number",
         ])
     }
+
+    @Test func anIdentityValueWhereTheModelTakesNoneSaysHowItCould() throws {
+        let found = try errors(decoding: #"{"class": "Employee", "email": "a@x", "name": "A", "department": "Sales", "projects": ["P1"]}"#)
+        #expect(found.map { "\($0.pointer) \($0.message)" }.sorted() == [
+            "/department to-one relationship 'department' of Employee: expected a Department object or null, got a string; "
+                + "\"byIdentity\": true on the relationship in the model file lets a Department be named by its name alone",
+            "/projects/0 expected an object with \"class\" (a Project), got a string; \"byIdentity\": true on the "
+                + "relationship in the model file lets a Project be named by its code alone",
+        ])
+    }
 }
