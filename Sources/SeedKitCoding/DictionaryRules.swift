@@ -57,61 +57,105 @@ package enum DictionaryRules {
                 return .failure(
                     Problem(
                         kind: .missingValue,
-                        message: "null for required attribute '\(attribute.name)' of \(entity.name); expected \(AttributeValue.jsonExpectation(for: attribute.type))"))
+                        message: "null for required attribute '\(attribute.name)' of \(entity.name); expected \(AttributeValue.jsonExpectation(for: attribute.type, dateFormat: attribute.dateFormat))"))
             }
             return .success(nil)
         }
         do {
-            return .success(try AttributeValue(json: value, as: attribute.type))
+            // The check here, not in the value's reader: the usual format costs a comparison, not another call; and
+            // only the attribute's fields are passed, so that it is not copied.
+            let dateFormat = attribute.dateFormat
+            return .success(
+                dateFormat == .iso8601
+                    ? try AttributeValue(json: value, as: attribute.type)
+                    : try AttributeValue(json: value, as: attribute.type, dateFormat: dateFormat))
         } catch {
-            return .failure(
-                Problem(
-                    kind: error.isOutOfRange ? .outOfRange : .typeMismatch,
-                    message: "attribute '\(attribute.name)' of \(entity.name): \(error.message)"))
+            return .failure(problem(error, "attribute '\(attribute.name)' of \(entity.name)"))
         }
     }
 
-    /// A key that names no property of the entity, with a did-you-mean or the entity's properties.
+    /// The problem of a value an attribute's reader refused, its message after `subject`.
+    private static func problem(_ error: AttributeValueError, _ subject: String) -> Problem {
+        Problem(kind: error.isOutOfRange ? .outOfRange : .typeMismatch, message: "\(subject): \(error.message)")
+    }
+
+    /// A key that names no property of the entity, with a did-you-mean or the entity's keys.
     package static func unknownKey(_ key: String, value: JSON, of entity: Entity) -> Problem {
         let kind: String
         switch value {
         case .object, .array: kind = "relationship"
         default: kind = "attribute"
         }
-        let names = entity.propertyNames
-        let suggestion = Suggestion.didYouMean(key, among: names)
+        let keys = entity.propertyKeys
+        // A property's own name where the entity's key style spells it otherwise: say how it is written.
+        if entity.keyStyle != .propertyNames {
+            let index = entity.attributeIndex(named: key).map { entity.attributeKeys[$0] }
+                ?? entity.relationshipIndex(named: key).map { entity.relationshipKeys[$0] }
+            if let written = index {
+                return Problem(
+                    kind: .unknownKey,
+                    message: "\(entity.name) writes '\(TerminalText.escaped(key))' as '\(written)' (keyStyle \(entity.keyStyle.rawValue))")
+            }
+        }
+        let suggestion = Suggestion.didYouMean(key, among: keys)
         return Problem(
             kind: .unknownKey,
             message: "unknown \(kind) '\(TerminalText.escaped(key))' of \(entity.name)"
-                + (suggestion.isEmpty ? "; \(entity.name) has: \(names.joined(separator: ", "))" : suggestion))
+                + (suggestion.isEmpty ? "; \(entity.name) has: \(keys.joined(separator: ", "))" : suggestion))
+    }
+
+    /// Whether a relationship's value, or a to-many's element, is an identity value rather than an object: a string,
+    /// number or boolean where the relationship is given by identity (``RelationshipDescription/isByIdentity``).
+    package static func isIdentityValue(_ value: JSON, for relationship: RelationshipDescription) -> Bool {
+        guard relationship.isByIdentity else { return false }
+        switch value {
+        case .string, .number, .bool: return true
+        default: return false
+        }
+    }
+
+    /// The identity value a relationship given by identity states for a member of `destination`, whose identity is
+    /// one attribute (`null` is never one: the caller passes strings, numbers and booleans only).
+    package static func identityValue(_ value: JSON, destination: Entity) -> Result<AttributeValue, Problem> {
+        let attribute = destination.attributes[destination.identityIndices[0]]
+        do {
+            return .success(try AttributeValue(json: value, as: attribute.type, dateFormat: attribute.dateFormat))
+        } catch {
+            return .failure(problem(error, "reference to \(destination.name) by \(attribute.name)"))
+        }
     }
 
     /// The problem of a relationship's value that is neither null nor of the relationship's shape (an array of
-    /// objects for a to-many, an object for a to-one); nil when the shape is right.
+    /// objects for a to-many, an object for a to-one, or identity values for a relationship given by identity); nil
+    /// when the shape is right.
     package static func shape(of value: JSON, for relationship: RelationshipDescription, of entity: Entity, destination: Entity) -> Problem? {
+        var byIdentity: String { relationship.isByIdentity ? " or their \(destination.identity[0]) values" : "" }
+        // How the model could take an identity value it does not: worked out for a problem only.
+        var optIn: String { relationship.isByIdentity || relationship.owns ? "" : identityOptIn(value, destination: destination) }
         if relationship.isToMany {
             switch value {
             case .array, .null: return nil
             case .object:
                 return Problem(
                     kind: .cardinalityMismatch,
-                    message: "an object for to-many relationship '\(relationship.name)' of \(entity.name); expected an array of \(destination.name) objects")
+                    message: "an object for to-many relationship '\(relationship.name)' of \(entity.name); expected an array of \(destination.name) objects\(byIdentity)")
             default:
                 return Problem(
-                    kind: .typeMismatch,
-                    message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects, got \(value.kindDescription)")
+                    kind: isIdentityValue(value, for: relationship) ? .cardinalityMismatch : .typeMismatch,
+                    message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects\(byIdentity), got \(value.kindDescription)\(optIn)")
             }
         }
         switch value {
         case .object, .null: return nil
+        case _ where isIdentityValue(value, for: relationship): return nil
         case .array:
             return Problem(
                 kind: .cardinalityMismatch,
-                message: "an array for to-one relationship '\(relationship.name)' of \(entity.name); expected one \(destination.name) object or null")
+                message: "an array for to-one relationship '\(relationship.name)' of \(entity.name); expected one \(destination.name) object\(byIdentity.isEmpty ? "" : " or its \(destination.identity[0])") or null")
         default:
             return Problem(
                 kind: .typeMismatch,
-                message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)")
+                message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)\(optIn)")
         }
     }
 
@@ -135,7 +179,20 @@ package enum DictionaryRules {
     package static func notAnObject(_ json: JSON, expected: Entity?) -> Problem {
         Problem(
             kind: .typeMismatch,
-            message: "expected an object with \"class\"\(expected.map { " (a \($0.name))" } ?? ""), got \(json.kindDescription)")
+            message: "expected an object with \"class\"\(expected.map { " (a \($0.name))" } ?? ""), got \(json.kindDescription)"
+                + (expected.map { identityOptIn(json, destination: $0) } ?? ""))
+    }
+
+    /// Where a relationship met an identity value it does not take, how the model could take it; else empty.
+    private static func identityOptIn(_ value: JSON, destination: Entity) -> String {
+        switch value {
+        case .string, .number, .bool:
+            guard destination.identity.count == 1 else { return "" }
+            return "; \"byIdentity\": true on the relationship in the model file lets a \(destination.name) be named by "
+                + "its \(destination.identity[0]) alone"
+        default:
+            return ""
+        }
     }
 
     /// The problem of an `"$id"` that is not a string.

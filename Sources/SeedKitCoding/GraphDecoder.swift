@@ -16,6 +16,9 @@ import SeedKitObjects
 /// has adds to its to-many relationships and changes only the keys given;
 /// ``ManagedObject/populate(fromDictionary:policy:)`` replaces relationships instead. See
 /// <doc:ObjectGraphsAsDictionaries> for the rules.
+/// The model's template conventions apply: keys in each entity's ``KeyStyle``, dates in their attribute's
+/// ``AttributeDescription/dateFormat``, and through a relationship given by identity
+/// (``RelationshipDescription/isByIdentity``) a string, number or boolean is the member's identity value.
 ///
 /// A decoder holds its context: use it in the context's isolation domain.
 public struct GraphDecoder {

@@ -11,10 +11,13 @@ import SeedKitObjects
 final class ExportLayout<Output: GraphOutput> {
     /// A relationship as the walk reads it, without copying the description's strings for each object.
     struct Link {
-        let name: String
+        /// The relationship's key in the entity's key style.
+        let key: String
         let isOrdered: Bool
         let owns: Bool
         let inverse: String?
+        /// Whether a reference to a member is its identity value (``RelationshipDescription/isByIdentity``).
+        let isByIdentity: Bool
     }
 
     let entity: Entity
@@ -22,7 +25,10 @@ final class ExportLayout<Output: GraphOutput> {
     /// distinct object numbers within a context.
     let rootSlot: Int
     let classValue: Output.Value
-    let attributeNames: [String]
+    /// The attributes' keys in the entity's key style.
+    let attributeKeys: [String]
+    /// Each attribute's date format; nil when every one is ISO 8601, as for most entities.
+    let dateFormats: [AttributeDescription.DateFormat]?
     let identityIndices: [Int]
     let links: [Link]
     /// Whether every slot fits in a presence mask; wider entities are written key by key.
@@ -40,24 +46,36 @@ final class ExportLayout<Output: GraphOutput> {
         self.entity = entity
         self.rootSlot = rootSlot
         classValue = Output.string(entity.name)
-        attributeNames = entity.attributes.map(\.name)
+        attributeKeys = entity.attributeKeys
+        dateFormats = entity.attributes.contains { $0.dateFormat != .iso8601 } ? entity.attributes.map { $0.dateFormat } : nil
         identityIndices = entity.identityIndices
-        links = entity.relationships.map { Link(name: $0.name, isOrdered: $0.isOrdered, owns: $0.owns, inverse: $0.inverse) }
+        links = zip(entity.relationships, entity.relationshipKeys).map { relationship, key in
+            Link(
+                key: key, isOrdered: relationship.isOrdered, owns: relationship.owns, inverse: relationship.inverse,
+                isByIdentity: relationship.isByIdentity)
+        }
         usesTemplates = 1 + entity.attributes.count + entity.relationships.count <= UInt64.bitWidth
         inverseEntities = Array(repeating: nil, count: links.count)
         inverseIndices = Array(repeating: nil, count: links.count)
     }
 
-    var slotCount: Int { 1 + attributeNames.count + links.count }
+    var slotCount: Int { 1 + attributeKeys.count + links.count }
 
     func attributeSlot(_ index: Int) -> Int { 1 + index }
-    func linkSlot(_ index: Int) -> Int { 1 + attributeNames.count + index }
+    func linkSlot(_ index: Int) -> Int { 1 + attributeKeys.count + index }
 
     /// The key a slot writes.
     func key(ofSlot slot: Int) -> String {
         if slot == 0 { return "$id" }
-        if slot <= attributeNames.count { return attributeNames[slot - 1] }
-        return links[slot - 1 - attributeNames.count].name
+        if slot <= attributeKeys.count { return attributeKeys[slot - 1] }
+        return links[slot - 1 - attributeKeys.count].key
+    }
+
+    /// The output of the value of attribute `index`: a date in the attribute's date format.
+    @inline(__always)
+    func output(_ value: AttributeValue, ofAttribute index: Int) -> Output.Value {
+        if let dateFormats, dateFormats[index] != .iso8601 { return Output.json(value.json(dateFormat: dateFormats[index])) }
+        return Output.attribute(value)
     }
 
     /// Whether a stub can name the object with these attribute values: its entity has identity and every identity

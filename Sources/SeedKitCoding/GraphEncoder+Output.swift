@@ -14,6 +14,8 @@ package protocol GraphOutput {
     static func array(_ elements: [Value]) -> Value
     static func string(_ text: String) -> Value
     static func attribute(_ value: AttributeValue) -> Value
+    /// A JSON value as the output holds it.
+    static func json(_ value: JSON) -> Value
 }
 
 /// Builds ``JSON`` values.
@@ -23,6 +25,7 @@ package enum JSONOutput: GraphOutput {
     package static func array(_ elements: [JSON]) -> JSON { .array(elements) }
     package static func string(_ text: String) -> JSON { .string(text) }
     package static func attribute(_ value: AttributeValue) -> JSON { value.json }
+    package static func json(_ value: JSON) -> JSON { value }
 }
 
 /// Builds the objects `JSONSerialization` accepts: `String`, `Int`, `Double`, `Bool`, `Decimal`, `NSNull`, arrays
@@ -43,6 +46,7 @@ enum FoundationOutput: GraphOutput {
         case .date, .data, .uuid, .url: value.json.anyValue
         }
     }
+    static func json(_ value: JSON) -> Any { value.anyValue }
 }
 
 /// The members of one object being written: a copy of a template that already holds every key, so each value lands

@@ -10,7 +10,8 @@ import SeedKitObjects
 ///
 /// Each object is written in full once; met again (a cycle, a shared object, a many-to-many), it is a reference: an
 /// identity stub such as `{"class": "Department", "name": "Sales"}`, else `{"$ref": "Address-1"}`. The same graph
-/// gives the same output whatever order it was built in. See <doc:ObjectGraphsAsDictionaries>.
+/// gives the same output whatever order it was built in. Keys, dates and references follow the model's template
+/// conventions, as ``GraphDecoder`` reads them. See <doc:ObjectGraphsAsDictionaries>.
 ///
 /// An encoder only reads objects: use it in the isolation domain of their context. Encoding recurses once per level
 /// of nesting: a chain of tens of thousands of objects without identity needs a thread with a large stack.
@@ -172,11 +173,12 @@ package struct GraphWalk<Output: GraphOutput> {
             var members = MembersBuilder(capacity: layout.slotCount + 1, classValue: layout.classValue)
             writeAttributes(object.attributeValues, layout: layout, id: record.id, into: &members)
             Self.forEachFlatLink(of: object) { index, relationship, related in
+                let link = layout.links[index]
                 let value =
                     relationship.isToMany
-                    ? Output.array(related.map { reference(to: $0, layout: layouts.layout(for: $0.entity)) })
-                    : reference(to: related[0], layout: layouts.layout(for: related[0].entity))
-                members.set(value, slot: layout.linkSlot(index), key: relationship.name)
+                    ? Output.array(related.map { reference(to: $0, layout: layouts.layout(for: $0.entity), link: link) })
+                    : reference(to: related[0], layout: layouts.layout(for: related[0].entity), link: link)
+                members.set(value, slot: layout.linkSlot(index), key: link.key)
             }
             return Output.object(members.members)
         }
@@ -278,9 +280,8 @@ package struct GraphWalk<Output: GraphOutput> {
             case .toOne(let target):
                 guard let target, index != backIndex else { continue }
                 let value = try writeMember(
-                    target, as: memberEntity(of: target, through: index, of: layout), of: object,
-                    owns: layout.links[index].owns)
-                members.set(value, slot: layout.linkSlot(index), key: layout.links[index].name)
+                    target, as: memberEntity(of: target, through: index, of: layout), of: object, link: layout.links[index])
+                members.set(value, slot: layout.linkSlot(index), key: layout.links[index].key)
             case .toMany(let related):
                 let isOrdered = layout.links[index].isOrdered
                 var list = related.members
@@ -293,7 +294,7 @@ package struct GraphWalk<Output: GraphOutput> {
                     }
                 }
                 let skipsParent = index == backIndex && !isOrdered
-                let owns = layout.links[index].owns
+                let link = layout.links[index]
                 var elements: [Output.Value] = []
                 elements.reserveCapacity(list.count)
                 var entity: MemberEntity?
@@ -301,10 +302,10 @@ package struct GraphWalk<Output: GraphOutput> {
                     if entity?.layout.entity !== member.entity {
                         entity = memberEntity(of: member, through: index, of: layout)
                     }
-                    elements.append(try writeMember(member, as: entity!, of: object, owns: owns))
+                    elements.append(try writeMember(member, as: entity!, of: object, link: link))
                 }
                 if !elements.isEmpty {
-                    members.set(Output.array(elements), slot: layout.linkSlot(index), key: layout.links[index].name)
+                    members.set(Output.array(elements), slot: layout.linkSlot(index), key: link.key)
                 }
             }
         }
@@ -349,17 +350,17 @@ package struct GraphWalk<Output: GraphOutput> {
     }
 
     private mutating func writeMember(
-        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, owns: Bool
+        _ member: ManagedObject, as entity: MemberEntity, of object: ManagedObject, link: ExportLayout<Output>.Link
     ) throws(NeedsFirstPass) -> Output.Value {
         let memberLayout = entity.layout
-        guard nests(member, layout: memberLayout, owns: owns) else {
-            return reference(to: member, layout: memberLayout)
+        guard nests(member, layout: memberLayout, owns: link.owns) else {
+            return reference(to: member, layout: memberLayout, link: link)
         }
         if isPlanned {
             // Planning recorded every object that nests.
-            if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout) }
+            if met.value(for: member)! < writtenCount { return reference(to: member, layout: memberLayout, link: link) }
         } else if metInOnePass.insert(member, root: memberLayout.rootSlot) {
-            return reference(to: member, layout: memberLayout)
+            return reference(to: member, layout: memberLayout, link: link)
         }
         return try write(member, layout: memberLayout, parent: object, backIndex: entity.backIndex)
     }
@@ -371,24 +372,32 @@ package struct GraphWalk<Output: GraphOutput> {
         if let id { members.set(Output.string(id), slot: 0, key: "$id") }
         for index in attributeValues.indices {
             if let value = attributeValues[index] {
-                members.set(Output.attribute(value), slot: layout.attributeSlot(index), key: layout.attributeNames[index])
+                members.set(layout.output(value, ofAttribute: index), slot: layout.attributeSlot(index), key: layout.attributeKeys[index])
             }
         }
     }
 
-    /// The identity stub of an object with identity, else `{"$ref": id}`.
-    private func reference(to object: ManagedObject, layout: ExportLayout<Output>) -> Output.Value {
+    /// The identity stub of an object with identity — its identity value alone through a relationship given by
+    /// identity — else `{"$ref": id}`.
+    private func reference(
+        to object: ManagedObject, layout: ExportLayout<Output>, link: ExportLayout<Output>.Link? = nil
+    ) -> Output.Value {
         let attributeValues = object.attributeValues
         guard layout.hasIdentity(attributeValues) else {
             // Only a planned export meets an object without identity twice.
             let id = isPlanned ? met.value(for: object).flatMap { records[$0].id } : nil
             return Output.object(["$ref": Output.string(id ?? "")])
         }
+        if link?.isByIdentity == true {
+            // The model allows it only where the identity is one attribute.
+            let index = layout.identityIndices[0]
+            return layout.output(attributeValues[index]!, ofAttribute: index)
+        }
         var members = layout.builder(presence: layout.identityPresence)
         for index in layout.identityIndices {
             members.set(
-                Output.attribute(attributeValues[index]!), slot: layout.attributeSlot(index),
-                key: layout.attributeNames[index])
+                layout.output(attributeValues[index]!, ofAttribute: index), slot: layout.attributeSlot(index),
+                key: layout.attributeKeys[index])
         }
         return Output.object(members.members)
     }

@@ -19,18 +19,19 @@ extension GraphReading {
         var removals: [Removal] = []
         for pending in pendingObjects {
             guard let owner = pending.existing else { continue }
-            let relationships = owner.entity.relationships
+            // Places in the input: where the key is written.
+            let keys = owner.entity.relationshipKeys
             for index in Set(pending.toMany.keys).union(pending.clearedToMany).sorted() where replaces(pending, at: index) {
                 let kept = Set((pending.toMany[index]?.members ?? []).compactMap { $0.existing.map(ObjectIdentifier.init) })
                 for member in owner.objects(at: index) where !kept.contains(ObjectIdentifier(member)) {
                     removals.append(
-                        Removal(owner: owner, index: index, object: member, place: pending.firstPlace.appending(relationships[index].name)))
+                        Removal(owner: owner, index: index, object: member, place: pending.firstPlace.appending(keys[index])))
                 }
             }
             for index in pending.statedToOne.sorted() {
                 guard let old = owner.object(at: index) else { continue }
                 if let target = pending.toOne[index]?.value, target.existing === old { continue }
-                removals.append(Removal(owner: owner, index: index, object: old, place: pending.firstPlace.appending(relationships[index].name)))
+                removals.append(Removal(owner: owner, index: index, object: old, place: pending.firstPlace.appending(keys[index])))
             }
         }
         return removals

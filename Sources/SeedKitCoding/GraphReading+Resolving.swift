@@ -99,7 +99,8 @@ extension GraphReading {
                     && !pending.unreadableAttributes.contains(index)
             }
             guard !missing.isEmpty else { continue }
-            let names = missing.map { "'\(pending.entity.attributes[$0].name)'" }.joined(separator: ", ")
+            // As the input writes them.
+            let names = missing.map { "'\(pending.entity.attributeKeys[$0])'" }.joined(separator: ", ")
             let noun = missing.count == 1 ? "attribute" : "attributes"
             if pending.identity == nil {
                 problem(.missingValue, at: pending.firstPlace, "missing required \(noun) \(names) of \(pending.entity.name)")

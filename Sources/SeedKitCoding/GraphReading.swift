@@ -309,14 +309,14 @@ final class GraphReading {
         var isStub = true
         for (key, value) in members.sorted(by: { $0.key < $1.key }) where key != "class" && key != "$id" {
             let keyPlace = place.appending(key)
-            if let index = entity.attributeIndex(named: key) {
+            if let index = entity.attributeIndex(forKey: key) {
                 if !entity.identityIndices.contains(index) { isStub = false }
                 if let fact = readAttribute(value, of: entity, at: index, place: keyPlace) {
                     attributeFacts.append(StatedValue(index: index, value: fact, place: keyPlace))
                 } else {
                     unreadable.append(index)
                 }
-            } else if let index = entity.relationshipIndex(named: key) {
+            } else if let index = entity.relationshipIndex(forKey: key) {
                 isStub = false
                 relationshipValues.append(StatedValue(index: index, value: value, place: keyPlace))
             } else {
@@ -475,12 +475,32 @@ final class GraphReading {
             let listPlace = place.resolved
             for (position, element) in elements.enumerated() {
                 let elementPlace = listPlace.appending(position)
-                if let link = readObject(element, at: elementPlace, expected: destination) { links.append((link, elementPlace)) }
+                let link = relationship.isByIdentity && DictionaryRules.isIdentityValue(element, for: relationship)
+                    ? readIdentityValue(element, destination: destination, at: elementPlace)
+                    : readObject(element, at: elementPlace, expected: destination)
+                if let link { links.append((link, elementPlace)) }
             }
             relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .members(links), place: place))
         } else {
-            guard let link = readObject(value, at: place, expected: destination) else { return }
+            let link = relationship.isByIdentity && DictionaryRules.isIdentityValue(value, for: relationship)
+                ? readIdentityValue(value, destination: destination, at: place)
+                : readObject(value, at: place, expected: destination)
+            guard let link else { return }
             relationshipFacts.append(RelationshipFact(source: pending, index: index, value: .target(link), place: place))
+        }
+    }
+
+    /// A member named by its identity value alone: read as its identity stub would be.
+    private func readIdentityValue(_ value: JSON, destination: Entity, at place: Place) -> Link? {
+        switch DictionaryRules.identityValue(value, destination: destination) {
+        case .success(let identity):
+            let pending = pendingObject(of: destination, identity: [identity], at: place)
+            let index = destination.identityIndices[0]
+            if pending.attributes[index] == nil { pending.attributes[index] = Fact(value: identity, place: place) }
+            return .object(pending)
+        case .failure(let failure):
+            report(failure, at: place)
+            return nil
         }
     }
 

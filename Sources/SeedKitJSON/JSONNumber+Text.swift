@@ -3,7 +3,7 @@ import Foundation
 /// Number text: the canonical form of ``JSONNumber/description`` and the writers, and the exact reading of lexemes.
 package enum NumberText {
     /// Appends the canonical text of `number` (see ``JSONNumber/description``).
-    static func appendCanonical(_ number: JSONNumber, to bytes: inout [UInt8]) {
+    package static func appendCanonical(_ number: JSONNumber, to bytes: inout [UInt8]) {
         switch number.storage {
         case .integer(let value):
             appendInteger(value, to: &bytes)

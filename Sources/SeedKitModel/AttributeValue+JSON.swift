@@ -98,6 +98,43 @@ extension AttributeValue {
         }
     }
 
+    /// Reads a value of `type` as templates and dictionaries write it: as ``init(json:as:)`` does, but a date in
+    /// `dateFormat` (``AttributeDescription/dateFormat``).
+    ///
+    ///     try AttributeValue(json: 1714555800, as: .date, dateFormat: .secondsSince1970)   // 2024-05-01T09:30:00Z
+    ///
+    /// - Throws: ``AttributeValueError`` saying what was expected and what was found.
+    package init(
+        json: JSON, as type: AttributeType, dateFormat: AttributeDescription.DateFormat
+    ) throws(AttributeValueError) {
+        guard dateFormat != .iso8601, type == .date else {
+            try self.init(json: json, as: type)
+            return
+        }
+        guard case .number(let number) = json else {
+            throw AttributeValueError(
+                "expected \(Self.jsonExpectation(for: type, dateFormat: dateFormat)), got \(json.kindDescription)")
+        }
+        self = .date(try Timestamp(epoch: number, format: dateFormat))
+    }
+
+    /// The value as templates and dictionaries write it in `dateFormat`: ``json``, but a date as a number of seconds
+    /// or milliseconds when the format says so.
+    package func json(dateFormat: AttributeDescription.DateFormat) -> JSON {
+        guard dateFormat != .iso8601, case .date(let timestamp) = self else { return json }
+        return .number(timestamp.epochNumber(format: dateFormat))
+    }
+
+    /// What the JSON form of a type's values looks like in a date format, for error messages.
+    package static func jsonExpectation(for type: AttributeType, dateFormat: AttributeDescription.DateFormat) -> String {
+        switch type == .date ? dateFormat : .iso8601 {
+        case .iso8601: jsonExpectation(for: type)
+        case .secondsSince1970: "a number of seconds since 1970 such as 1714555800 (dateFormat secondsSince1970)"
+        case .millisecondsSince1970:
+            "a number of milliseconds since 1970 such as 1714555800000 (dateFormat millisecondsSince1970)"
+        }
+    }
+
     /// What the JSON form of a type looks like, for error messages.
     package static func jsonExpectation(for type: AttributeType) -> String {
         switch type {

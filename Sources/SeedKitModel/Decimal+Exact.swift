@@ -66,7 +66,7 @@ extension Decimal {
 
 /// A JSON number text taken apart: its sign, its significant digits (no leading or trailing zeros) and the power of ten
 /// they are multiplied by.
-private struct ExactDecimalText {
+struct ExactDecimalText {
     var isNegative = false
     /// ASCII digits, without leading or trailing zeros; empty for zero.
     var significantDigits: [UInt8] = []

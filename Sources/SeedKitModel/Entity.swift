@@ -23,8 +23,18 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// Indices into ``attributes`` of the identity attributes.
     package let identityIndices: [Int]
 
+    /// How templates and dictionaries spell this entity's keys: its own style, else its parent's, else the model's.
+    public let keyStyle: KeyStyle
+    /// Each attribute's key in templates and dictionaries (its name in the entity's ``keyStyle``), by index.
+    package let attributeKeys: [String]
+    /// Each relationship's key in templates and dictionaries, by index.
+    package let relationshipKeys: [String]
+
     let attributeIndexByName: [String: Int]
     let relationshipIndexByName: [String: Int]
+    /// By key and aliases' keys: the same tables as by name when keys are the names.
+    private let attributeIndexByKey: [String: Int]
+    private let relationshipIndexByKey: [String: Int]
     /// What the objects layer binds to the entity — the Swift class of its objects and the storage slots of their
     /// typed properties — when the model was built from classes. The model only carries it: its type belongs to a
     /// layer above, which alone reads it.
@@ -32,7 +42,8 @@ public final class Entity: Sendable, CustomStringConvertible {
 
     package init(
         declaration: EntityDescription, lineage: [String], kinds: [String], attributes: [AttributeDescription],
-        relationships: [RelationshipDescription], identity: [String], binding: (any AnyObject & Sendable)?
+        relationships: [RelationshipDescription], identity: [String], keyStyle: KeyStyle = .propertyNames,
+        binding: (any AnyObject & Sendable)?
     ) {
         self.name = declaration.name
         self.declaration = declaration
@@ -42,19 +53,33 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.attributes = attributes
         self.relationships = relationships
         self.identity = identity
-        var attributeIndex: [String: Int] = [:]
-        for (index, attribute) in attributes.enumerated() {
-            attributeIndex[attribute.name] = index
-            for alias in attribute.aliases where attributeIndex[alias] == nil { attributeIndex[alias] = index }
+        func indices(_ names: [(name: String, aliases: [String])], _ key: (String) -> String) -> [String: Int] {
+            var table: [String: Int] = [:]
+            for (index, property) in names.enumerated() {
+                table[key(property.name)] = index
+                for alias in property.aliases where table[key(alias)] == nil { table[key(alias)] = index }
+            }
+            return table
         }
-        var relationshipIndex: [String: Int] = [:]
-        for (index, relationship) in relationships.enumerated() {
-            relationshipIndex[relationship.name] = index
-            for alias in relationship.aliases where relationshipIndex[alias] == nil { relationshipIndex[alias] = index }
+        let attributeNames = attributes.map { ($0.name, $0.aliases) }
+        let relationshipNames = relationships.map { ($0.name, $0.aliases) }
+        let attributeIndexByName = indices(attributeNames) { $0 }
+        let relationshipIndexByName = indices(relationshipNames) { $0 }
+        self.attributeIndexByName = attributeIndexByName
+        self.relationshipIndexByName = relationshipIndexByName
+        self.keyStyle = keyStyle
+        if keyStyle == .propertyNames {
+            attributeKeys = attributes.map { $0.name }
+            relationshipKeys = relationships.map { $0.name }
+            attributeIndexByKey = attributeIndexByName
+            relationshipIndexByKey = relationshipIndexByName
+        } else {
+            attributeKeys = attributes.map { keyStyle.key(for: $0.name) }
+            relationshipKeys = relationships.map { keyStyle.key(for: $0.name) }
+            attributeIndexByKey = indices(attributeNames, keyStyle.key(for:))
+            relationshipIndexByKey = indices(relationshipNames, keyStyle.key(for:))
         }
-        self.attributeIndexByName = attributeIndex
-        self.relationshipIndexByName = relationshipIndex
-        self.identityIndices = identity.compactMap { attributeIndex[$0] }
+        self.identityIndices = identity.compactMap { attributeIndexByName[$0] }
         self.binding = binding
     }
 
@@ -67,6 +92,16 @@ public final class Entity: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(1) on average.
     package func relationshipIndex(named name: String) -> Int? { relationshipIndexByName[name] }
+
+    /// The index of the attribute a template or dictionary key names, in the entity's ``keyStyle``.
+    ///
+    /// - Complexity: O(1) on average.
+    package func attributeIndex(forKey key: String) -> Int? { attributeIndexByKey[key] }
+
+    /// The index of the relationship a template or dictionary key names, in the entity's ``keyStyle``.
+    ///
+    /// - Complexity: O(1) on average.
+    package func relationshipIndex(forKey key: String) -> Int? { relationshipIndexByKey[key] }
 
     public func attribute(named name: String) -> AttributeDescription? {
         attributeIndexByName[name].map { attributes[$0] }
@@ -81,6 +116,9 @@ public final class Entity: Sendable, CustomStringConvertible {
 
     /// The names of every property, attributes first, for "did you mean" suggestions and error messages.
     public var propertyNames: [String] { attributes.map(\.name) + relationships.map(\.name) }
+
+    /// The key of every property in templates and dictionaries, attributes first, for suggestions.
+    package var propertyKeys: [String] { attributeKeys + relationshipKeys }
 
     public var description: String { name }
 }

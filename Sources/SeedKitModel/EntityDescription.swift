@@ -22,10 +22,14 @@ public struct EntityDescription: Sendable, Hashable {
     /// states it and the store holds none (model file: `"createdByReference": true`). Off by default: a reference
     /// must name an object that exists, so that a mistyped name is an error rather than a new object.
     public var isCreatedByReference: Bool
+    /// How templates and dictionaries spell the keys of this entity and its subentities (model file:
+    /// `"keyStyle"`); nil for the parent's style, or at a root the model's (``EntityModel/keyStyle``).
+    public var keyStyle: KeyStyle?
 
     public init(
         _ name: String, parent: String? = nil, identity: [String] = [], attributes: [AttributeDescription] = [],
-        relationships: [RelationshipDescription] = [], aliases: [String] = [], isCreatedByReference: Bool = false
+        relationships: [RelationshipDescription] = [], aliases: [String] = [], isCreatedByReference: Bool = false,
+        keyStyle: KeyStyle? = nil
     ) {
         self.name = name
         self.parent = parent
@@ -34,5 +38,6 @@ public struct EntityDescription: Sendable, Hashable {
         self.relationships = relationships
         self.aliases = aliases
         self.isCreatedByReference = isCreatedByReference
+        self.keyStyle = keyStyle
     }
 }

@@ -7,6 +7,11 @@ extension EntityModel {
     ///
     ///     try EntityModel(json: ["entities": ["Department": ["identity": ["name"], "attributes": ["name": "string"]]]])
     ///
+    /// Attributes take a short form, `"type"` or `"type?"` (optional), or a long form with `type`, `optional`,
+    /// `default`, `aliases` and, for dates, `dateFormat`. Relationships take `to`, `many`, `ordered`, `inverse`,
+    /// `owns`, `deleteRule`, `aliases` and `byIdentity`; entities `parent`, `identity`, `attributes`,
+    /// `relationships`, `aliases`, `createdByReference` and `keyStyle`; the model `entities` and `keyStyle`.
+    ///
     /// - Throws: ``ModelErrors``: every problem of the file's shape, each with its JSON Pointer, and with them every
     ///   problem of the model in the declarations that could be read — all at once, so one pass fixes the file.
     /// - Complexity: O(*n*) in the size of the model.
@@ -16,10 +21,11 @@ extension EntityModel {
         guard reader.errors.isEmpty else {
             // What only follows from a declaration that couldn't be read (a destination or identity attribute missing
             // because its declaration was malformed) is not a second problem.
-            let validator = ModelValidator(declarations.sorted { $0.name < $1.name }, unreadable: reader.unreadable)
+            let validator = ModelValidator(
+                declarations.sorted { $0.name < $1.name }, keyStyle: reader.keyStyle, unreadable: reader.unreadable)
             throw ModelErrors(errors: reader.errors + validator.validate())
         }
-        try self.init(declarations)
+        try self.init(declarations, keyStyle: reader.keyStyle)
     }
 
     /// Reads a model file, locating every problem as `file:line:column`.
@@ -89,6 +95,7 @@ extension EntityModel {
             if !declaration.identity.isEmpty { entity["identity"] = .array(declaration.identity.map(JSON.string)) }
             if !declaration.aliases.isEmpty { entity["aliases"] = .array(declaration.aliases.map(JSON.string)) }
             if declaration.isCreatedByReference { entity["createdByReference"] = true }
+            if let style = declaration.keyStyle { entity["keyStyle"] = .string(style.rawValue) }
             if !declaration.attributes.isEmpty {
                 entity["attributes"] = .object(
                     JSONObject(uniqueKeysWithValues: declaration.attributes.map { ($0.name, Self.json(for: $0)) }))
@@ -99,16 +106,21 @@ extension EntityModel {
             }
             entities[declaration.name] = .object(entity)
         }
-        return .object(["entities": .object(entities)])
+        var model: JSONObject = ["entities": .object(entities)]
+        if keyStyle != .propertyNames { model["keyStyle"] = .string(keyStyle.rawValue) }
+        return .object(model)
     }
 
     private static func json(for attribute: AttributeDescription) -> JSON {
         let short = JSON.string(attribute.type.rawValue + (attribute.isOptional ? "?" : ""))
-        guard attribute.defaultValue != nil || !attribute.aliases.isEmpty else { return short }
+        guard attribute.defaultValue != nil || !attribute.aliases.isEmpty || attribute.dateFormat != .iso8601 else {
+            return short
+        }
         var long: JSONObject = ["type": .string(attribute.type.rawValue)]
         if attribute.isOptional { long["optional"] = true }
         if let value = attribute.defaultValue { long["default"] = value.json }
         if !attribute.aliases.isEmpty { long["aliases"] = .array(attribute.aliases.map(JSON.string)) }
+        if attribute.dateFormat != .iso8601 { long["dateFormat"] = .string(attribute.dateFormat.rawValue) }
         return .object(long)
     }
 
@@ -122,6 +134,7 @@ extension EntityModel {
             long["deleteRule"] = .string(relationship.deleteRule.rawValue)
         }
         if !relationship.aliases.isEmpty { long["aliases"] = .array(relationship.aliases.map(JSON.string)) }
+        if relationship.isByIdentity { long["byIdentity"] = true }
         return .object(long)
     }
 }
@@ -129,6 +142,8 @@ extension EntityModel {
 /// Reads declarations from a model file's JSON, collecting every shape error with its JSON Pointer.
 private struct ModelFileReader {
     var errors: [ModelError] = []
+    /// The model's `"keyStyle"`.
+    var keyStyle = KeyStyle.propertyNames
     /// Entities, and properties as `Entity.property`, declared but not readable.
     var unreadable: Set<String> = []
 
@@ -145,7 +160,10 @@ private struct ModelFileReader {
         guard let root = object(json, at: .root, "the model file must be an object with an \"entities\" object") else {
             return []
         }
-        checkKeys(root, allowed: ["entities"], at: .root, entity: nil)
+        checkKeys(root, allowed: ["entities", "keyStyle"], at: .root, entity: nil)
+        if let style = root["keyStyle"] {
+            keyStyle = option(style, at: JSONPointer.root.appending("keyStyle"), "key style") ?? .propertyNames
+        }
         guard let entities = root["entities"] else {
             fail(.root, "missing \"entities\": an object of entity names to entity declarations")
             return []
@@ -164,14 +182,16 @@ private struct ModelFileReader {
     private mutating func entity(_ name: String, _ json: JSON, at pointer: JSONPointer) -> EntityDescription? {
         guard let members = object(json, at: pointer, "an entity must be an object", entity: name) else { return nil }
         checkKeys(
-            members, allowed: ["parent", "identity", "attributes", "relationships", "aliases", "createdByReference"], at: pointer,
-            entity: name)
+            members,
+            allowed: ["parent", "identity", "attributes", "relationships", "aliases", "createdByReference", "keyStyle"],
+            at: pointer, entity: name)
         var entity = EntityDescription(name)
         entity.parent = members["parent"].flatMap { string($0, at: pointer.appending("parent"), entity: name) }
         entity.identity = members["identity"].map { strings($0, at: pointer.appending("identity"), entity: name) } ?? []
         entity.aliases = members["aliases"].map { strings($0, at: pointer.appending("aliases"), entity: name) } ?? []
         entity.isCreatedByReference =
             members["createdByReference"].flatMap { bool($0, at: pointer.appending("createdByReference"), entity: name) } ?? false
+        entity.keyStyle = members["keyStyle"].flatMap { option($0, at: pointer.appending("keyStyle"), "key style", entity: name) }
         if let attributes = members["attributes"] {
             let at = pointer.appending("attributes")
             if let properties = object(attributes, at: at, "\"attributes\" must be an object of names to types", entity: name) {
@@ -206,7 +226,8 @@ private struct ModelFileReader {
         guard let members = object(json, at: pointer, "an attribute is a type such as \"string\" or \"date?\", or an object with \"type\"", entity: entity, property: name) else {
             return nil
         }
-        checkKeys(members, allowed: ["type", "optional", "default", "aliases"], at: pointer, entity: entity, property: name)
+        checkKeys(
+            members, allowed: ["type", "optional", "default", "aliases", "dateFormat"], at: pointer, entity: entity, property: name)
         guard let typeJSON = members["type"] else {
             fail(pointer, entity: entity, property: name, "missing \"type\"; types are: \(Self.typeNames)")
             return nil
@@ -217,6 +238,9 @@ private struct ModelFileReader {
         var attribute = AttributeDescription(name, type)
         attribute.isOptional = members["optional"].flatMap { bool($0, at: pointer.appending("optional"), entity: entity, property: name) } ?? false
         attribute.aliases = members["aliases"].map { strings($0, at: pointer.appending("aliases"), entity: entity, property: name) } ?? []
+        attribute.dateFormat = members["dateFormat"].flatMap {
+            option($0, at: pointer.appending("dateFormat"), "date format", entity: entity, property: name)
+        } ?? .iso8601
         if let value = members["default"], value != .null {
             do {
                 attribute.defaultValue = try AttributeValue(json: value, as: type)
@@ -231,7 +255,9 @@ private struct ModelFileReader {
         guard let members = object(json, at: pointer, "a relationship must be an object with \"to\"", entity: entity, property: name) else {
             return nil
         }
-        checkKeys(members, allowed: ["to", "many", "ordered", "inverse", "owns", "deleteRule", "aliases"], at: pointer, entity: entity, property: name)
+        checkKeys(
+            members, allowed: ["to", "many", "ordered", "inverse", "owns", "deleteRule", "aliases", "byIdentity"], at: pointer,
+            entity: entity, property: name)
         guard let toJSON = members["to"] else {
             fail(pointer, entity: entity, property: name, "missing \"to\": the destination entity's name")
             return nil
@@ -251,7 +277,8 @@ private struct ModelFileReader {
             name, to: destination, isToMany: flag("many"), isOrdered: flag("ordered"),
             inverse: members["inverse"].flatMap { string($0, at: pointer.appending("inverse"), entity: entity, property: name) },
             owns: flag("owns"), deleteRule: deleteRule,
-            aliases: members["aliases"].map { strings($0, at: pointer.appending("aliases"), entity: entity, property: name) } ?? [])
+            aliases: members["aliases"].map { strings($0, at: pointer.appending("aliases"), entity: entity, property: name) } ?? [],
+            isByIdentity: flag("byIdentity"))
     }
 
     private static let typeNames = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
@@ -279,6 +306,18 @@ private struct ModelFileReader {
     private mutating func string(_ json: JSON, at pointer: JSONPointer, entity: String? = nil, property: String? = nil) -> String? {
         if case .string(let text) = json { return text }
         fail(pointer, entity: entity, property: property, "expected a string, not \(json.kindDescription)")
+        return nil
+    }
+
+    /// One of an option's values, by its raw value; anything else is an error listing them.
+    private mutating func option<Option: RawRepresentable<String> & CaseIterable>(
+        _ json: JSON, at pointer: JSONPointer, _ what: String, entity: String? = nil, property: String? = nil
+    ) -> Option? {
+        guard let text = string(json, at: pointer, entity: entity, property: property) else { return nil }
+        if let value = Option(rawValue: text) { return value }
+        let names = Option.allCases.map(\.rawValue)
+        fail(pointer, entity: entity, property: property,
+             "unknown \(what) '\(text)'\(Suggestion.didYouMean(text, among: names)); \(what)s are: \(names.joined(separator: ", "))")
         return nil
     }
 

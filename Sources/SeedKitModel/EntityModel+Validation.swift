@@ -1,17 +1,20 @@
 import SeedKitSupport
 
 /// Checks declarations for every problem at once: names, duplicates, inheritance, destinations, inverses, identity,
-/// defaults and delete rules.
+/// defaults, delete rules and the template conventions (keys, date formats, references by identity).
 package struct ModelValidator {
     let declarations: [EntityDescription]
+    /// The model's key style, for entities that state none.
+    private let keyStyle: KeyStyle
     private let byName: [String: EntityDescription]
     /// Entities, and properties as `Entity.property`, that a model file declares but that couldn't be read: what
     /// names them is not checked, since its problem is reported already.
     private let unreadable: Set<String>
     private var errors: [ModelError] = []
 
-    init(_ declarations: [EntityDescription], unreadable: Set<String> = []) {
+    init(_ declarations: [EntityDescription], keyStyle: KeyStyle = .propertyNames, unreadable: Set<String> = []) {
         self.declarations = declarations
+        self.keyStyle = keyStyle
         self.unreadable = unreadable
         self.byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -134,6 +137,49 @@ package struct ModelValidator {
                         .invalidDefault, entity: entity.name, property: attribute.name,
                         "default value is \(value.type) but the attribute is \(attribute.type)"))
             }
+            if attribute.dateFormat != .iso8601 && attribute.type != .date {
+                errors.append(
+                    ModelError(
+                        .invalidDateFormat, entity: entity.name, property: attribute.name,
+                        "dateFormat '\(attribute.dateFormat.rawValue)' is for date attributes; this one is \(attribute.type)"))
+            }
+        }
+        checkKeys(entity)
+    }
+
+    /// Under a key style other than the names', no two properties (inherited ones and aliases included) may share a
+    /// key, and no key may be `class`.
+    private mutating func checkKeys(_ entity: EntityDescription) {
+        let ancestry = ancestry(of: entity)
+        func keyStyle(of chain: ArraySlice<EntityDescription>) -> KeyStyle {
+            chain.last { $0.keyStyle != nil }?.keyStyle ?? self.keyStyle
+        }
+        let style = keyStyle(of: ancestry[...])
+        guard style != .propertyNames else { return }
+        // What is inherited was checked at the parent, unless the parent writes its keys in another style.
+        let checksInherited = ancestry.count == 1 || keyStyle(of: ancestry.dropLast()) != style
+        var owners: [String: String] = [:]
+        for ancestor in ancestry {
+            let isChecked = ancestor.name == entity.name || checksInherited
+            let properties =
+                ancestor.attributes.map { ($0.name, $0.aliases) } + ancestor.relationships.map { ($0.name, $0.aliases) }
+            for (property, aliases) in properties {
+                for name in [property] + aliases {
+                    let key = style.key(for: name)
+                    if isChecked, let owner = owners[key], owner != name {
+                        errors.append(
+                            ModelError(
+                                .duplicateName, entity: entity.name, property: property,
+                                "'\(name)' and '\(owner)' are both written '\(key)' in keyStyle \(style.rawValue)"))
+                    } else if isChecked, key == "class", name != key {
+                        errors.append(
+                            ModelError(
+                                .reservedName, entity: entity.name, property: property,
+                                "'\(name)' is written 'class' in keyStyle \(style.rawValue), the key that names the entity"))
+                    }
+                    if owners[key] == nil { owners[key] = name }
+                }
+            }
         }
     }
 
@@ -176,6 +222,25 @@ package struct ModelValidator {
         }
     }
 
+    /// A relationship given by identity values needs a destination with a one-attribute identity, and members that
+    /// exist on their own.
+    private mutating func checkByIdentity(_ relationship: RelationshipDescription, of entity: EntityDescription) {
+        guard let destination = byName[relationship.destination] else { return }
+        let identity = ancestry(of: destination).first?.identity ?? []
+        if relationship.owns {
+            errors.append(
+                ModelError(
+                    .invalidByIdentity, entity: entity.name, property: relationship.name,
+                    "byIdentity names objects that exist on their own; an owned relationship's members are written in full"))
+        } else if identity.count != 1 {
+            errors.append(
+                ModelError(
+                    .invalidByIdentity, entity: entity.name, property: relationship.name,
+                    "byIdentity needs a destination identified by one attribute; \(relationship.destination)'s identity "
+                        + (identity.isEmpty ? "is not declared" : "is \(identity.joined(separator: ", "))")))
+        }
+    }
+
     private func relationship(named name: String, in entityName: String) -> RelationshipDescription? {
         guard let entity = byName[entityName] else { return nil }
         return ancestry(of: entity).lazy.flatMap(\.relationships).first { $0.name == name }
@@ -208,6 +273,7 @@ package struct ModelValidator {
             errors.append(
                 ModelError(.invalidInverse, entity: entity.name, property: name, "a to-one relationship cannot be ordered"))
         }
+        if relationship.isByIdentity { checkByIdentity(relationship, of: entity) }
         guard let inverseName = relationship.inverse else { return }
         guard let inverse = self.relationship(named: inverseName, in: relationship.destination) else {
             if unreadable.contains("\(relationship.destination).\(inverseName)") { return }

@@ -12,20 +12,28 @@ public struct EntityModel: Sendable, Hashable {
     public let declarations: [EntityDescription]
     /// The resolved entities, in name order.
     public let entities: [Entity]
+    /// How templates and dictionaries spell keys, for every entity that does not say otherwise
+    /// (``EntityDescription/keyStyle``); model file: `"keyStyle"`.
+    public let keyStyle: KeyStyle
     private let entitiesByName: [String: Entity]
 
     /// Validates the declarations and resolves inheritance.
     ///
+    ///     let model = try EntityModel(declarations, keyStyle: .snakeCase)   // templates write "first_name"
+    ///
     /// - Throws: ``ModelErrors`` listing every problem, each naming its entity and property.
     /// - Complexity: O(*n*) in the total number of properties, times the depth of inheritance.
-    public init(_ declarations: [EntityDescription]) throws {
-        try self.init(declarations, bindings: [:])
+    public init(_ declarations: [EntityDescription], keyStyle: KeyStyle = .propertyNames) throws {
+        try self.init(declarations, keyStyle: keyStyle, bindings: [:])
     }
 
     /// Validates the declarations and gives each entity named in `bindings` its binding to the objects layer (see
     /// ``Entity/binding``).
-    package init(_ declarations: [EntityDescription], bindings: [String: any AnyObject & Sendable]) throws {
-        let errors = ModelValidator(declarations.sorted { $0.name < $1.name }).validate()
+    package init(
+        _ declarations: [EntityDescription], keyStyle: KeyStyle = .propertyNames,
+        bindings: [String: any AnyObject & Sendable]
+    ) throws {
+        let errors = ModelValidator(declarations.sorted { $0.name < $1.name }, keyStyle: keyStyle).validate()
         guard errors.isEmpty else { throw ModelErrors(errors: errors) }
         // Entities and properties in name order: the same model from a file, from classes or from code is one value.
         let sorted = Self.completingInverses(declarations).sorted { $0.name < $1.name }.map { declaration in
@@ -50,8 +58,11 @@ public struct EntityModel: Sendable, Hashable {
                 Entity(
                     declaration: declaration, lineage: chain, kinds: kinds,
                     attributes: ancestors.flatMap(\.attributes), relationships: ancestors.flatMap(\.relationships),
-                    identity: ancestors.first?.identity ?? [], binding: bindings[declaration.name]))
+                    identity: ancestors.first?.identity ?? [],
+                    keyStyle: ancestors.last { $0.keyStyle != nil }?.keyStyle ?? keyStyle,
+                    binding: bindings[declaration.name]))
         }
+        self.keyStyle = keyStyle
         self.declarations = sorted
         self.entities = entities
         var byName: [String: Entity] = [:]
@@ -103,6 +114,12 @@ public struct EntityModel: Sendable, Hashable {
         entitiesByName[relationship.destination]!
     }
 
-    public static func == (lhs: EntityModel, rhs: EntityModel) -> Bool { lhs.declarations == rhs.declarations }
-    public func hash(into hasher: inout Hasher) { hasher.combine(declarations) }
+    public static func == (lhs: EntityModel, rhs: EntityModel) -> Bool {
+        lhs.declarations == rhs.declarations && lhs.keyStyle == rhs.keyStyle
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(declarations)
+        hasher.combine(keyStyle)
+    }
 }

@@ -9,6 +9,10 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownParent, inheritanceCycle
         case unknownDestination, invalidInverse
         case invalidIdentity, invalidDefault, invalidDeleteRule
+        /// A `dateFormat` on an attribute that is not a date.
+        case invalidDateFormat
+        /// A relationship given by identity whose destination has no single-attribute identity, or that owns.
+        case invalidByIdentity
         case invalidFile
         /// A model file's object has a key the format does not define: located at the key, not its value.
         case unknownKey

@@ -28,10 +28,16 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var deleteRule: DeleteRule
     /// Old names still accepted when reading.
     public var aliases: [String]
+    /// Whether templates and dictionaries may name a member by its identity value alone, `"department": "Sales"` or
+    /// `"projects": ["P1", "P2"]` (model file: `"byIdentity": true`); `toDictionary` and template exports then write
+    /// references that way. The destination must have an identity of one attribute, and the relationship must not
+    /// own its members. As with `{"class": …, "name": …}`, the value must name an object that exists.
+    public var isByIdentity: Bool
 
     public init(
         _ name: String, to destination: String, isToMany: Bool = false, isOrdered: Bool = false,
-        inverse: String? = nil, owns: Bool = false, deleteRule: DeleteRule? = nil, aliases: [String] = []
+        inverse: String? = nil, owns: Bool = false, deleteRule: DeleteRule? = nil, aliases: [String] = [],
+        isByIdentity: Bool = false
     ) {
         self.name = name
         self.destination = destination
@@ -41,5 +47,6 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.owns = owns
         self.deleteRule = deleteRule ?? (owns ? .cascade : .nullify)
         self.aliases = aliases
+        self.isByIdentity = isByIdentity
     }
 }

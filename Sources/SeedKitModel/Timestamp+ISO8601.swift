@@ -432,9 +432,9 @@ extension CivilDate: CustomStringConvertible {
 }
 
 extension Int64 {
-    /// The quotient rounded toward negative infinity and the remainder with the divisor's sign, so that a day or a
-    /// cycle before the epoch still has its offset counted forward from its start.
-    fileprivate func flooredQuotientAndRemainder(dividingBy divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    /// The quotient rounded toward negative infinity and the remainder with the divisor's sign, so that a day, a cycle or a
+    /// second before the epoch still has its offset counted forward from its start.
+    func flooredQuotientAndRemainder(dividingBy divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }

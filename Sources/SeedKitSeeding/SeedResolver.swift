@@ -176,7 +176,7 @@ struct SeedResolver {
                 let name = stating.attributes[index].name
                 problems.append(
                     PlacedProblem(
-                        kind: .identityConflict, place: place(of: reference, [name]),
+                        kind: .identityConflict, place: place(of: reference, [stating.attributeKeys[index]]),
                         message: "\(describe(object)).\(name) is \(Self.text(of: value)) here but \(Self.text(of: earlier)) where it is stated first",
                         related: earlierPlace))
             } else {
@@ -188,7 +188,7 @@ struct SeedResolver {
 
     /// The place of the first record of an object that states the attribute.
     private func placeStating(attribute index: Int, of object: Int32) -> StatementPlace {
-        let name = schema.entities[Int(result.objects[Int(object)].entity)].entity.attributes[index].name
+        let name = schema.entities[Int(result.objects[Int(object)].entity)].entity.attributeKeys[index]
         for reference in [result.objects[Int(object)].definition!] + (laterRecords[object] ?? []) {
             if files[Int(reference.file)].records[Int(reference.record)].stated.contains(index) {
                 return place(of: reference, [name])
@@ -415,7 +415,7 @@ struct SeedResolver {
         let file = files[Int(link.file)]
         let statement = file.links[Int(link.link)]
         let entity = schema.entities[Int(file.records[Int(link.record)].entity)].entity
-        var path = [entity.relationships[Int(statement.relationship)].name]
+        var path = [entity.relationshipKeys[Int(statement.relationship)]]
         if statement.position >= 0 { path.append(String(statement.position)) }
         return StatementPlace(file: link.file, record: link.record, path: path)
     }
@@ -496,7 +496,8 @@ struct SeedResolver {
             guard slots.required.contains(where: { !result.objects[index].stated.contains($0) }) else { continue }
             let entity = slots.entity
             let missing = slots.required.filter { !result.objects[index].stated.contains($0) }
-            let names = missing.map { "'\(entity.attributes[$0].name)'" }.joined(separator: ", ")
+            // As templates write them.
+            let names = missing.map { "'\(entity.attributeKeys[$0])'" }.joined(separator: ", ")
             let noun = missing.count == 1 ? "attribute" : "attributes"
             let message = result.objects[index].key?.kind == .identity
                 ? "\(describe(Int32(index))) lacks required \(noun) \(names)" : "missing required \(noun) \(names) of \(entity.name)"

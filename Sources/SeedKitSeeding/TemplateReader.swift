@@ -130,7 +130,7 @@ struct TemplateReader {
             // Where this dictionary is: below its parent record, or at the top.
             var path: [String] = []
             if parent >= 0 {
-                path.append(schema.entities[Int(out.records[Int(parent)].entity)].entity.relationships[Int(relationship)].name)
+                path.append(schema.entities[Int(out.records[Int(parent)].entity)].entity.relationshipKeys[Int(relationship)])
             }
             if position >= 0 { path.append(String(position)) }
             path += (failure.isAtClassKey ? ["class"] : []) + tokens
@@ -251,16 +251,29 @@ struct TemplateReader {
             case .array(let elements):
                 if elements.isEmpty { pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none)) }
                 for (position, element) in elements.enumerated() {
+                    // The flag first: a call per element only where the model allows identity values.
+                    if description.isByIdentity, DictionaryRules.isIdentityValue(element, for: description) {
+                        guard let target = identityTarget(
+                            element, destination: destination, record: record, path: [key, String(position)], into: &out)
+                        else { continue }
+                        pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
+                        continue
+                    }
                     guard let target = read(
                         element, into: &out, parent: record, relationship: relationshipIndex, position: Int32(position),
                         expected: destination, owned: description.owns)
                     else { continue }
                     pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
                 }
-            default:
+            case .object:
                 guard let target = read(
                     value, into: &out, parent: record, relationship: relationshipIndex, position: -1, expected: destination,
                     owned: description.owns)
+                else { continue }
+                pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
+            default:
+                // The shape is right, so it is an identity value.
+                guard let target = identityTarget(value, destination: destination, record: record, path: [key], into: &out)
                 else { continue }
                 pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
             }
@@ -270,6 +283,19 @@ struct TemplateReader {
         out.links.append(contentsOf: pendingLinks[linksStart...])
         pendingLinks.removeSubrange(linksStart...)
         return .record(record)
+    }
+
+    /// The link of a member named by its identity value alone: the key its identity stub would name.
+    private func identityTarget(
+        _ value: JSON, destination: Entity, record: Int32, path: [String], into out: inout TemplateRecords
+    ) -> LinkTarget? {
+        switch DictionaryRules.identityValue(value, destination: destination) {
+        case .success(let identity):
+            return .key(SeedKey(identityOf: destination, values: [identity]), entity: Int32(schema.slots(of: destination).ordinal))
+        case .failure(let failure):
+            out.problems.append(RecordProblem(kind: failure.kind, record: record, path: path, isAtKey: false, message: failure.message))
+            return nil
+        }
     }
 
     /// What each key of `members` is for `entity`, worked out once per layout.
@@ -284,8 +310,8 @@ struct TemplateReader {
             plan = members.keys.map { name -> Member in
                 if name == "class" { return .class }
                 if name == "$id" { return .id }
-                if let index = entity.attributeIndex(named: name) { return .attribute(index, isIdentity: entity.identityIndices.contains(index)) }
-                if let index = entity.relationshipIndex(named: name) { return .relationship(index) }
+                if let index = entity.attributeIndex(forKey: name) { return .attribute(index, isIdentity: entity.identityIndices.contains(index)) }
+                if let index = entity.relationshipIndex(forKey: name) { return .relationship(index) }
                 return .unknown
             }
             plans[key] = plan

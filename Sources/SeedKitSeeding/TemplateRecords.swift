@@ -46,7 +46,7 @@ struct TemplateRecords: Sendable {
             if step.position >= 0 { tokens.append(String(step.position)) }
             guard step.parent >= 0 else { break }
             let parentEntity = schema.entities[Int(records[Int(step.parent)].entity)].entity
-            tokens.append(parentEntity.relationships[Int(step.relationship)].name)
+            tokens.append(parentEntity.relationshipKeys[Int(step.relationship)])
             current = Int(step.parent)
         }
         return tokens.reversed()

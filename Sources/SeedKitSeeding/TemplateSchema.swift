@@ -12,7 +12,9 @@ import SeedKitModel
 /// relationships, `"$id"` and `"class"`, and forbids any other key (`additionalProperties: false`). No key is
 /// required: a template may state only some facts of an object, and an object holding only its identity values is a
 /// reference. A relationship's value is a nested object of the destination (its `"class"`, when given, one of the
-/// destination's kinds), `{"$ref": "…"}`, or, for to-many, an array of these; a to-one may be null.
+/// destination's kinds), `{"$ref": "…"}`, or, for to-many, an array of these; a to-one may be null. The model's
+/// template conventions apply: keys in each entity's key style, epoch dates as numbers, and the destination's identity
+/// value where a relationship is given by identity.
 ///
 /// The schema checks shape, not meaning: references resolving, identity values agreeing and required attributes
 /// being present are the seeder's checks (`seed validate`).
@@ -86,14 +88,21 @@ package enum TemplateSchema {
             "$id": ["type": "string"],
         ]
         for attribute in entity.attributes {
-            for name in [attribute.name] + attribute.aliases { properties[name] = schema(of: attribute) }
+            for name in [attribute.name] + attribute.aliases { properties[entity.keyStyle.key(for: name)] = schema(of: attribute) }
         }
         for relationship in entity.relationships {
-            let member: JSON = ["$ref": .string("#/$defs/to.\(relationship.destination)")]
+            var member: JSON = ["$ref": .string("#/$defs/to.\(relationship.destination)")]
+            if relationship.isByIdentity, case let destination = model.destination(of: relationship),
+                case .object(var identity) = schema(of: destination.attributes[destination.identityIndices[0]])
+            {
+                // An identity attribute is required, so its schema has no null.
+                identity["description"] = .string("a \(destination.name) by its \(destination.identity[0])")
+                member = ["anyOf": [member, .object(identity)]]
+            }
             let value: JSON = relationship.isToMany
                 ? ["type": "array", "items": member]
                 : ["anyOf": [["type": "null"], member]]
-            for name in [relationship.name] + relationship.aliases { properties[name] = value }
+            for name in [relationship.name] + relationship.aliases { properties[entity.keyStyle.key(for: name)] = value }
         }
         return .object(["type": "object", "properties": .object(properties), "additionalProperties": false])
     }
@@ -107,6 +116,11 @@ package enum TemplateSchema {
         case .bool: schema = ["type": ["boolean"]]
         // Decimals may be written as strings, so no digit is lost on the way through a double.
         case .decimal: schema = ["type": ["number", "string"]]
+        case .date where attribute.dateFormat != .iso8601:
+            schema = [
+                "type": ["number"],
+                "description": .string(attribute.dateFormat == .secondsSince1970 ? "seconds since 1970" : "milliseconds since 1970"),
+            ]
         case .date: schema = ["type": ["string"], "format": "date-time"]
         case .data: schema = ["type": ["string"], "contentEncoding": "base64"]
         case .uuid: schema = ["type": ["string"], "format": "uuid"]

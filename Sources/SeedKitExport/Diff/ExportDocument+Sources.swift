@@ -109,12 +109,15 @@ extension ExportDocument {
                     for (index, element) in elements.enumerated() { pending.append((element, pointer.appending(index), expected)) }
                 case .object(let members):
                     guard let entity = members["class"]?.stringValue.flatMap(keyer.model.entity(named:)) ?? expected else { continue }
-                    if let key = keyer.key(of: value, entity: entity), !key.hasPrefix("$") {
-                        let isFull = members.keys.contains { $0 != "class" && !entity.identity.contains($0) }
+                    // Templates write keys in the entity's key style.
+                    let identityKeys = entity.identityIndices.map { entity.attributeKeys[$0] }
+                    if let key = keyer.key(of: value, entity: entity, identityKeys: identityKeys), !key.hasPrefix("$") {
+                        let isFull = members.keys.contains { $0 != "class" && !identityKeys.contains($0) }
                         found.append((key, pointer, isFull))
                     }
                     for (name, member) in members {
-                        guard let relationship = entity.relationship(named: name) else { continue }
+                        guard let index = entity.relationshipIndex(forKey: name) else { continue }
+                        let relationship = entity.relationships[index]
                         pending.append((member, pointer.appending(name), keyer.model.entity(named: relationship.destination)))
                     }
                 default:

@@ -22,9 +22,10 @@ struct ObjectKeyer: Sendable {
         return "#" + object.text(style: .canonical)
     }
 
-    /// The key of an object with identity or `$id`; nil for others.
-    func key(of object: JSON, entity: Entity) -> String? {
-        if let values = identityValues(of: object, entity: entity) {
+    /// The key of an object with identity or `$id`; nil for others. `identityKeys` are the keys the object writes its
+    /// identity values at: the identity's names in an export.
+    func key(of object: JSON, entity: Entity, identityKeys: [String]? = nil) -> String? {
+        if let values = identityValues(of: object, keys: identityKeys ?? entity.identity) {
             var key = entity.rootName + "["
             for (index, value) in values.enumerated() {
                 if index > 0 { key += "," }
@@ -73,10 +74,10 @@ struct ObjectKeyer: Sendable {
         return entity
     }
 
-    private func identityValues(of object: JSON, entity: Entity) -> [JSON]? {
-        guard !entity.identity.isEmpty else { return nil }
+    private func identityValues(of object: JSON, keys: [String]) -> [JSON]? {
+        guard !keys.isEmpty else { return nil }
         var values: [JSON] = []
-        for name in entity.identity {
+        for name in keys {
             guard let value = object[name], value != .null else { return nil }
             values.append(value)
         }

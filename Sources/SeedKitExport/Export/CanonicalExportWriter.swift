@@ -11,6 +11,9 @@ import SeedKitSeeding
 /// Writes the objects of an ``ExportGraph`` as the canonical export writes them (see ``GraphExport``): the top-level
 /// objects sorted by entity and identity, owned objects and objects without identity nested where first met, every
 /// other meeting a reference (an identity stub, else `{"$ref": id}`), one canonical line per top-level object.
+/// In template form (`templateForm`), the lines follow the model's template conventions: keys in each entity's key
+/// style, dates in their attributes' date formats, references through relationships given by identity as identity
+/// values; otherwise they use the model's names and forms, whatever its conventions.
 ///
 ///     let writer = CanonicalExportWriter(graph: graph)
 ///     for line in writer.lines(of: writer.topLevel(selecting: nil)) { … }
@@ -46,10 +49,15 @@ struct CanonicalExportWriter {
         let isToMany: [Bool]
         /// The attributes of type JSON, whose values nest levels of their own.
         let jsonAttributes: [Int]
+        /// Per attribute, its date format; nil when every one is ISO 8601 or the lines are not in template form.
+        let dateFormats: [AttributeDescription.DateFormat]?
+        /// Per relationship, whether a reference through it is the member's identity value (template form only).
+        let isByIdentity: [Bool]
 
         init(
             keys: [Key], keyTexts: [[UInt8]], stubKeys: [Int], className: [UInt8], inverses: [[Int]], owns: [Bool],
-            isOrdered: [Bool], isToMany: [Bool], jsonAttributes: [Int]
+            isOrdered: [Bool], isToMany: [Bool], jsonAttributes: [Int], dateFormats: [AttributeDescription.DateFormat]?,
+            isByIdentity: [Bool]
         ) {
             self.keys = keys
             self.keyTexts = keyTexts
@@ -60,21 +68,25 @@ struct CanonicalExportWriter {
             self.isOrdered = isOrdered
             self.isToMany = isToMany
             self.jsonAttributes = jsonAttributes
+            self.dateFormats = dateFormats
+            self.isByIdentity = isByIdentity
         }
     }
 
     /// By entity ordinal.
     private let layouts: [Layout]
 
-    init(graph: ExportGraph) {
+    init(graph: ExportGraph, templateForm: Bool = false) {
         self.graph = graph
-        layouts = graph.model.entities.map { Self.layout(of: $0, model: graph.model) }
+        layouts = graph.model.entities.map { Self.layout(of: $0, model: graph.model, templateForm: templateForm) }
     }
 
-    private static func layout(of entity: Entity, model: EntityModel) -> Layout {
+    private static func layout(of entity: Entity, model: EntityModel, templateForm: Bool) -> Layout {
         var named: [(String, Layout.Key)] = [("$id", .id), ("class", .class)]
-        named += entity.attributes.enumerated().map { ($1.name, .attribute($0)) }
-        named += entity.relationships.enumerated().map { ($1.name, .link($0)) }
+        let attributeKeys = templateForm ? entity.attributeKeys : entity.attributes.map(\.name)
+        let relationshipKeys = templateForm ? entity.relationshipKeys : entity.relationships.map(\.name)
+        named += attributeKeys.enumerated().map { ($1, .attribute($0)) }
+        named += relationshipKeys.enumerated().map { ($1, .link($0)) }
         named.sort { JSONEmitter.precedes($0.0, $1.0) }
         let keyTexts = named.map { name, _ -> [UInt8] in
             var emitter = JSONEmitter(style: .canonical)
@@ -94,7 +106,10 @@ struct CanonicalExportWriter {
             keys: named.map(\.1), keyTexts: keyTexts, stubKeys: stubKeys, className: className.bytes, inverses: inverses,
             owns: entity.relationships.map(\.owns), isOrdered: entity.relationships.map(\.isOrdered),
             isToMany: entity.relationships.map(\.isToMany),
-            jsonAttributes: entity.attributes.indices.filter { entity.attributes[$0].type == .json })
+            jsonAttributes: entity.attributes.indices.filter { entity.attributes[$0].type == .json },
+            dateFormats: templateForm && entity.attributes.contains { $0.dateFormat != .iso8601 }
+                ? entity.attributes.map(\.dateFormat) : nil,
+            isByIdentity: entity.relationships.map { templateForm && $0.isByIdentity })
     }
 
     private func layout(_ node: Int) -> Layout { layouts[Int(graph.ordinals[node])] }
@@ -453,7 +468,7 @@ struct CanonicalExportWriter {
         _ member: Int, of frame: Frame, link: Int, layout: Layout, plan: Plan, emitter: inout JSONEmitter
     ) -> Frame? {
         guard plan.parent[member] == Int32(frame.node), plan.link[member] == Int32(link) else {
-            reference(to: member, plan: plan, emitter: &emitter)
+            reference(to: member, plan: plan, byIdentity: layout.isByIdentity[link], emitter: &emitter)
             return nil
         }
         emitter.bytes.append(UInt8(ascii: "{"))
@@ -483,14 +498,24 @@ struct CanonicalExportWriter {
         case .attribute(let index):
             guard let value = graph.value(of: node, at: index) else { return }
             writeKey(position, layout: layout, frame: &frame, emitter: &emitter)
-            CanonicalValueText.append(value, to: &emitter)
+            append(value, ofAttribute: index, layout: layout, to: &emitter)
         case .link:
             preconditionFailure("links are walked, not written here")
         }
     }
 
-    /// An identity stub of the node, else `{"$ref": id}`.
-    private func reference(to node: Int, plan: Plan, emitter: inout JSONEmitter) {
+    /// Appends an attribute's value: in its date format when the layout has one.
+    private func append(_ value: AttributeValue, ofAttribute index: Int, layout: Layout, to emitter: inout JSONEmitter) {
+        if let formats = layout.dateFormats, formats[index] != .iso8601 {
+            emitter.write(value.json(dateFormat: formats[index]), indent: 0)
+        } else {
+            CanonicalValueText.append(value, to: &emitter)
+        }
+    }
+
+    /// An identity stub of the node — its identity value alone through a relationship given by identity — else
+    /// `{"$ref": id}`.
+    private func reference(to node: Int, plan: Plan, byIdentity: Bool = false, emitter: inout JSONEmitter) {
         guard graph.hasIdentity(node) else {
             emitter.bytes.append(contentsOf: Array(#"{"$ref":"#.utf8))
             emitter.write(plan.ids[Int32(node)] ?? "")
@@ -498,6 +523,12 @@ struct CanonicalExportWriter {
             return
         }
         let layout = layout(node)
+        if byIdentity {
+            // The model allows it only where the identity is one attribute.
+            let index = layout.stubKeys[0]
+            append(graph.value(of: node, at: index)!, ofAttribute: index, layout: layout, to: &emitter)
+            return
+        }
         var frame = Frame(node: node, parent: -1, backIndex: -1)
         emitter.bytes.append(UInt8(ascii: "{"))
         // "class" and the identity attributes, in key order.
@@ -508,7 +539,7 @@ struct CanonicalExportWriter {
                 emitter.bytes.append(contentsOf: layout.className)
             case .attribute(let index) where layout.stubKeys.contains(index):
                 writeKey(position, layout: layout, frame: &frame, emitter: &emitter)
-                CanonicalValueText.append(graph.value(of: node, at: index)!, to: &emitter)
+                append(graph.value(of: node, at: index)!, ofAttribute: index, layout: layout, to: &emitter)
             default:
                 continue
             }

@@ -12,7 +12,9 @@ extension GraphExport {
     ///     try GraphExport().writeTemplates(store.newContext(), to: URL(fileURLWithPath: "Snapshot"))
     ///     // Snapshot/model.json, Snapshot/Department/Sales.template, Snapshot/Employee/ann@example.com.template, …
     ///
-    /// Seeding a fresh store from the set and exporting it again gives the same bytes as exporting this context.
+    /// The objects follow the model's template conventions — key style, date formats, references by identity — as
+    /// the seeder reads them. Seeding a fresh store from the set and exporting it again gives the same bytes as
+    /// exporting this context.
     /// The directory must not exist or be empty; the files are written into a sibling directory that takes its place
     /// at the end, so a failure leaves nothing half-written.
     ///
@@ -21,7 +23,7 @@ extension GraphExport {
     /// - Complexity: as ``document(of:)-(ObjectContext)``, plus one file per top-level object.
     @discardableResult
     public func writeTemplates(_ context: ObjectContext, to directory: URL) throws -> [String] {
-        try writeTemplates(lines: { try lines(of: context) }, model: context.model, to: directory)
+        try writeTemplates(lines: { try lines(of: context, templateForm: true) }, model: context.model, to: directory)
     }
 
     /// Writes the export of a store's rows as a template set (see ``writeTemplates(_:to:)``).
@@ -29,7 +31,7 @@ extension GraphExport {
     /// - Complexity: as ``document(of:)-(SQLiteStore)``, plus one file per top-level object.
     @discardableResult
     public func writeTemplates(store: SQLiteStore, to directory: URL) throws -> [String] {
-        try writeTemplates(lines: { try lines(of: store) }, model: store.model, to: directory)
+        try writeTemplates(lines: { try lines(of: store, templateForm: true) }, model: store.model, to: directory)
     }
 
     private func writeTemplates(lines: () throws -> [[UInt8]], model: EntityModel, to directory: URL) throws -> [String] {
@@ -84,7 +86,8 @@ struct TemplateFileNames {
         let className = object["class"]?.stringValue ?? "Object"
         var stem: String
         if let entity = model.entity(named: className), !entity.identity.isEmpty,
-            case let values = entity.identity.compactMap({ object[$0] }), values.count == entity.identity.count
+            case let values = entity.identityIndices.compactMap({ object[entity.attributeKeys[$0]] }),
+            values.count == entity.identity.count
         {
             stem = values.map(Self.plainText).joined(separator: ",")
         } else if let id = object["$id"]?.stringValue {

@@ -15,6 +15,8 @@ import SeedKitSupport
 /// The document holds the model, then one line of canonical JSON per top-level object, sorted by entity and identity,
 /// owned children nested, other objects referenced; an export is also a template set the seeder reads. See
 /// <doc:ExportAndDiff> for the format.
+/// Keys are property names and dates ISO 8601 whatever the model's template conventions, so exports compare across
+/// models; ``writeTemplates(_:to:)`` writes the same objects as a template set, in the model's conventions.
 ///
 /// An export reads objects: use it in the isolation domain of their context.
 public struct GraphExport {
@@ -103,23 +105,25 @@ public struct GraphExport {
 
     /// The canonical line of each top-level object of a context's objects, in document order: read in one
     /// transaction when the context has a store, so that the export is one snapshot even while others write.
-    func lines(of context: ObjectContext) throws -> [[UInt8]] {
+    ///
+    /// In template form the lines follow the model's template conventions (see ``CanonicalExportWriter``).
+    func lines(of context: ObjectContext, templateForm: Bool = false) throws -> [[UInt8]] {
         func read() throws -> [[UInt8]] {
             var objects: [ManagedObject] = []
             for root in context.model.entities where root.parentName == nil { objects += try context.fetch(root.name) }
-            return try lines(of: ExportGraph(objects: objects, model: context.model))
+            return try lines(of: ExportGraph(objects: objects, model: context.model), templateForm: templateForm)
         }
         guard let store = context.store else { return try read() }
         return try store.read(read)
     }
 
     /// The canonical line of each top-level object of a store's rows, read in one snapshot.
-    func lines(of store: RowStore) throws -> [[UInt8]] {
-        try lines(of: store.read { try ExportGraph(store: store) })
+    func lines(of store: RowStore, templateForm: Bool = false) throws -> [[UInt8]] {
+        try lines(of: store.read { try ExportGraph(store: store) }, templateForm: templateForm)
     }
 
-    private func lines(of graph: ExportGraph) throws -> [[UInt8]] {
-        let writer = CanonicalExportWriter(graph: graph)
+    private func lines(of graph: ExportGraph, templateForm: Bool) throws -> [[UInt8]] {
+        let writer = CanonicalExportWriter(graph: graph, templateForm: templateForm)
         return try writer.lines(of: writer.topLevel(selecting: selectedEntities(of: graph.model)))
     }
 

@@ -89,6 +89,36 @@ struct TemplateSchemaTests {
         #expect(results.first == "Additional properties are not allowed ('nmae' was unexpected)")
     }
 
+    @Test func theSchemaFollowsTheModelsTemplateConventions() throws {
+        let directory = try Fixtures.conventionsTemplateSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let printed = try Fixtures.runSeed(["schema", "--templates", directory.path])
+        #expect(printed.status == 0 && printed.stderr.isEmpty)
+        let schema = try JSONDocument(parsing: Array(printed.stdout.utf8)).value
+        let employee = try #require(schema["$defs"]?["entity.Employee"]?["properties"])
+        #expect(employee["hired_at"] == ["type": ["number", "null"], "description": "seconds since 1970"])
+        #expect(employee["hiredAt"] == nil)
+        #expect(employee["department"]?["anyOf"]?.arrayValue?.count == 2)
+
+        guard Self.hasJSONSchema else { return }
+        let schemaURL = directory.appendingPathComponent("schema.json")
+        try Data(printed.stdout.utf8).write(to: schemaURL)
+        let samples = Fixtures.conventionsTemplates.map { directory.appendingPathComponent($0.path) }
+        #expect(try pythonValidate(schema: schemaURL, files: samples) == Array(repeating: "ok", count: samples.count))
+        let bad = [
+            #"{ "class": "Employee", "fullName": "Ann" }"#,
+            #"{ "class": "Employee", "hired_at": "2024-05-01T09:30:00Z" }"#,
+            #"{ "class": "Employee", "department": ["Sales"] }"#,
+        ]
+        var badURLs: [URL] = []
+        for (index, text) in bad.enumerated() {
+            badURLs.append(directory.appendingPathComponent("bad\(index).json"))
+            try Data(text.utf8).write(to: badURLs[index])
+        }
+        let results = try pythonValidate(schema: schemaURL, files: badURLs)
+        #expect(results.count == bad.count && !results.contains("ok"), "\(results)")
+    }
+
     @Test func schemaUsage() throws {
         let both = try Fixtures.runSeed(["schema", "--model", "m.json", "--templates", "T"])
         #expect(both.status == 2)

@@ -248,4 +248,52 @@ struct DictionaryDecodingTests {
             #expect(error.errors.map { $0.file ?? "" } == ["a.json", "b.json"])
         }
     }
+
+    @Test func theModelsTemplateConventionsApply() throws {
+        let context = ObjectContext(model: try Fixtures.conventionsModel())
+        let sales = try context.insert("Department", values: ["name": "Sales"])
+        try context.insert("Project", values: ["code": "APOLLO"])
+        let ann = try context.fromDictionary([
+            "class": "Employee", "full_name": "Ann", "email_address": "ann@example.com", "hired_at": 1_714_555_800,
+            "last_login": Decimal(string: "1714555800123.5")!, "department": "Sales", "project_codes": ["APOLLO"],
+        ])
+        #expect(try ann.value(forKey: "department") as? ManagedObject === sales)
+        #expect(ann.attributeValue(at: ann.entity.attributeIndex(named: "hiredAt")!) == .date(Timestamp(seconds: 1_714_555_800)))
+        #expect(
+            ann.attributeValue(at: ann.entity.attributeIndex(named: "lastLogin")!)
+                == .date(Timestamp(seconds: 1_714_555_800, nanoseconds: 123_500_000)))
+        #expect(try ann.value(forKeyPath: "projectCodes.@count") as? Int == 1)
+        // populate reads the same form.
+        try ann.populate(fromDictionary: ["full_name": "Ann Lee", "department": NSNull()])
+        #expect(try ann.value(forKey: "fullName") as? String == "Ann Lee")
+        #expect(try ann.value(forKey: "department") == nil)
+    }
+
+    @Test func templateConventionProblemsAreLocated() throws {
+        let context = ObjectContext(model: try Fixtures.conventionsModel())
+        try context.insert("Department", values: ["name": "Sales"])
+        let found = try errors(
+            decoding: """
+                {"class": "Employee", "fullName": "Ann", "email_address": "a@x", "hired_at": "2024-05-01T09:30:00Z",
+                 "project_codes": [7]}
+                """,
+            into: context)
+        #expect(found.map { "\($0.pointer) \($0.kind) \($0.message)" }.sorted() == [
+            " missingValue Employee[emailAddress=a@x] lacks required attribute 'full_name'",
+            "/fullName unknownKey Employee writes 'fullName' as 'full_name' (keyStyle snake_case)",
+            "/hired_at typeMismatch attribute 'hiredAt' of Employee: expected a number of seconds since 1970 such as "
+                + "1714555800 (dateFormat secondsSince1970), got a string",
+            "/project_codes/0 typeMismatch reference to Project by code: expected a string, got a number",
+        ])
+    }
+
+    @Test func anIdentityValueWhereTheModelTakesNoneSaysHowItCould() throws {
+        let found = try errors(decoding: #"{"class": "Employee", "email": "a@x", "name": "A", "department": "Sales", "projects": ["P1"]}"#)
+        #expect(found.map { "\($0.pointer) \($0.message)" }.sorted() == [
+            "/department to-one relationship 'department' of Employee: expected a Department object or null, got a string; "
+                + "\"byIdentity\": true on the relationship in the model file lets a Department be named by its name alone",
+            "/projects/0 expected an object with \"class\" (a Project), got a string; \"byIdentity\": true on the "
+                + "relationship in the model file lets a Project be named by its code alone",
+        ])
+    }
 }

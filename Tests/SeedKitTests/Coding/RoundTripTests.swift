@@ -105,4 +105,28 @@ struct RoundTripTests {
             #expect(flatCopy.toJSON() == json, "batch \(batch) round \(round): flat form to nested")
         }
     }
+
+    @Test func theModelsTemplateConventionsRoundTrip() throws {
+        let model = try Fixtures.conventionsModel()
+        let context = ObjectContext(model: model)
+        let sales = try context.insert("Department", values: ["name": "Sales", "budgetTotal": Decimal(string: "10.5")!])
+        let ann = try context.insert(
+            "Employee",
+            values: [
+                "fullName": "Ann", "emailAddress": "ann@example.com",
+                "hiredAt": Timestamp(seconds: -1, nanoseconds: 500_000_000).date,
+            ])
+        try ann.setValue(sales, forKey: "department")
+        let json = sales.toJSON()
+        // Keys in snake_case, dates in their formats; the department met again inside its employee is its name.
+        #expect(json["budget_total"] == 10.5)
+        #expect(json["employees"]?.arrayValue?.first?["hired_at"] == -0.5)
+        #expect(try roundTrip(json, model: model) == json)
+        #expect(ann.toFlatJSON()[0]["department"] == "Sales")
+        let owned = ann.toJSON(options: GraphEncodingOptions(nesting: .owned))
+        #expect(owned["department"] == "Sales")
+        let copy = ObjectContext(model: model)
+        let annCopy = try #require(try copy.fromJSON(owned).first)
+        #expect(annCopy.toJSON(options: GraphEncodingOptions(nesting: .owned)) == owned)
+    }
 }

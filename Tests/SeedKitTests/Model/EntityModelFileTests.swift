@@ -72,8 +72,8 @@ struct EntityModelFileTests {
             #"4:31 /entities/Employee/attributes/name unknown type 'strin'; did you mean 'string'?; types are: string, integer, double, bool, decimal, date, data, uuid, url, json, with '?' for optional"#,
             #"4:78 /entities/Employee/attributes/hired/default invalid default: "yesterday" is not an ISO 8601 date: expected a digit in the year at character 1, found 'y'"#,
             "5:40 /entities/Employee/relationships/department missing \"to\": the destination entity's name",
-            "5:42 /entities/Employee/relationships/department/too unknown key 'too'; did you mean 'to'?; keys are: to, many, ordered, inverse, owns, deleteRule, aliases",
-            "6:7 /entities/Employee/idenity unknown key 'idenity'; did you mean 'identity'?; keys are: parent, identity, attributes, relationships, aliases, createdByReference",
+            "5:42 /entities/Employee/relationships/department/too unknown key 'too'; did you mean 'to'?; keys are: to, many, ordered, inverse, owns, deleteRule, aliases, byIdentity",
+            "6:7 /entities/Employee/idenity unknown key 'idenity'; did you mean 'identity'?; keys are: parent, identity, attributes, relationships, aliases, createdByReference, keyStyle",
         ])
         #expect(errors.allSatisfy { $0.description.hasPrefix(file.path + ":") })
     }
@@ -119,6 +119,68 @@ struct EntityModelFileTests {
             "8:11 an entity must be an object, not a number",
         ])
         #expect(errors.allSatisfy { $0.description.hasPrefix(file.path + ":") })
+    }
+
+    @Test func templateConventionsReadAndWriteBack() throws {
+        let text = """
+            {"keyStyle": "snake_case", "entities": {
+              "Department": {"identity": ["name"], "attributes": {"name": "string"}},
+              "Employee": {
+                "keyStyle": "propertyNames",
+                "attributes": {"hiredAt": {"type": "date", "dateFormat": "millisecondsSince1970"}},
+                "relationships": {"department": {"to": "Department", "byIdentity": true}}
+              },
+              "Manager": {"parent": "Employee", "attributes": {"teamSize": "integer"}}
+            }}
+            """
+        let read = try model(text)
+        #expect(read.keyStyle == .snakeCase)
+        let employee = try #require(read.entity(named: "Employee"))
+        #expect(employee.declaration.keyStyle == .propertyNames && employee.keyStyle == .propertyNames)
+        #expect(employee.attribute(named: "hiredAt")?.dateFormat == .millisecondsSince1970)
+        #expect(employee.relationship(named: "department")?.isByIdentity == true)
+        // A subentity writes keys as its parent does; an entity without a style, as the model does.
+        #expect(read.entity(named: "Manager")?.keyStyle == .propertyNames)
+        #expect(read.entity(named: "Department")?.keyStyle == .snakeCase)
+        #expect(read.json["keyStyle"] == "snake_case")
+        #expect(read.json["entities"]?["Employee"]?["attributes"]?["hiredAt"]
+            == ["type": "date", "dateFormat": "millisecondsSince1970"])
+        #expect(try model(read.json.text(style: .pretty)) == read)
+        // Without conventions the file is as before: nothing new is written, and the fingerprint stays.
+        #expect(try Fixtures.companyModel().json.text(style: .canonical).contains("keyStyle") == false)
+        #expect(read != (try model(text.replacingOccurrences(of: #""keyStyle": "snake_case", "#, with: ""))))
+    }
+
+    @Test func templateConventionProblemsAreLocatedWithWhatIsValid() throws {
+        let (_, errors) = try errorsReading("""
+            {"keyStyle": "snakecase", "entities": {
+              "Badge": {"identity": ["a", "b"], "attributes": {"a": "string", "b": "string"}},
+              "Employee": {
+                "keyStyle": "snake_case",
+                "identity": ["email"],
+                "attributes": {
+                  "email": "string", "homeURL": "url?", "home_url": "string?",
+                  "since": {"type": "string", "dateFormat": "secondsSince1970"},
+                  "at": {"type": "date", "dateFormat": "epoch"}
+                },
+                "relationships": {
+                  "badge": {"to": "Badge", "byIdentity": true},
+                  "desk": {"to": "Desk", "owns": true, "byIdentity": true}
+                }
+              },
+              "Desk": {"identity": ["code"], "attributes": {"code": "string"}}
+            }}
+            """)
+        let lines = errors.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "?") \($0.kind) \($0.message)" }
+        #expect(lines == [
+            "1:14 invalidFile unknown key style 'snakecase'; did you mean 'snake_case'?; key styles are: propertyNames, snake_case",
+            "7:57 duplicateName 'home_url' and 'homeURL' are both written 'home_url' in keyStyle snake_case",
+            "8:16 invalidDateFormat dateFormat 'secondsSince1970' is for date attributes; this one is string",
+            "9:44 invalidFile unknown date format 'epoch'; date formats are: iso8601, secondsSince1970, millisecondsSince1970",
+            "12:16 invalidByIdentity byIdentity needs a destination identified by one attribute; Badge's identity is a, b",
+            "13:15 invalidByIdentity byIdentity names objects that exist on their own; an owned relationship's members are "
+                + "written in full",
+        ])
     }
 
     @Test func notAnObject() throws {

@@ -344,6 +344,64 @@ struct TimestampDateTests {
     }
 }
 
+@Suite("Timestamp: epoch numbers")
+struct TimestampEpochTests {
+    @Test(
+        "Seconds and milliseconds since 1970 name the instant exactly",
+        arguments: [
+            ("1714555800", AttributeDescription.DateFormat.secondsSince1970, Int64(1_714_555_800), Int32(0)),
+            ("1714555800.25", .secondsSince1970, 1_714_555_800, 250_000_000),
+            ("1714555800.123456789", .secondsSince1970, 1_714_555_800, 123_456_789),
+            ("-0.5", .secondsSince1970, -1, 500_000_000),
+            ("1e9", .secondsSince1970, 1_000_000_000, 0),
+            ("1e-9", .secondsSince1970, 0, 1),
+            ("1714555800123", .millisecondsSince1970, 1_714_555_800, 123_000_000),
+            ("1714555800123.456789", .millisecondsSince1970, 1_714_555_800, 123_456_789),
+            ("-1", .millisecondsSince1970, -1, 999_000_000),
+            ("253402300799", .secondsSince1970, Anchor.lastSecondOf9999, 0),
+            ("-62135596800000", .millisecondsSince1970, Anchor.year1, 0),
+        ])
+    func readsExactly(text: String, format: AttributeDescription.DateFormat, seconds: Int64, nanoseconds: Int32) throws {
+        let timestamp = try Timestamp(epoch: #require(JSONNumber(text)), format: format)
+        #expect(timestamp == Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        #expect(try Timestamp(epoch: timestamp.epochNumber(format: format), format: format) == timestamp)
+    }
+
+    @Test(
+        "Finer than a nanosecond, or outside the years 0001-9999, is an error",
+        arguments: [
+            ("1.0000000001", AttributeDescription.DateFormat.secondsSince1970, "finer than a nanosecond"),
+            ("0.0000001", .millisecondsSince1970, "finer than a nanosecond"),
+            ("253402300800", .secondsSince1970, "outside the years 0001-9999"),
+            ("-62135596801", .secondsSince1970, "outside the years 0001-9999"),
+            ("1e300", .millisecondsSince1970, "outside the years 0001-9999"),
+        ])
+    func refuses(text: String, format: AttributeDescription.DateFormat, reason: String) throws {
+        let error = try #require(throws: AttributeValueError.self) {
+            try Timestamp(epoch: #require(JSONNumber(text)), format: format)
+        }
+        #expect(error.message.hasSuffix(reason) && error.isOutOfRange)
+    }
+
+    @Test("Written as integers when whole, else exact decimals; read back equal, over many random ones")
+    func randomRoundTrip() {
+        #expect(Timestamp(seconds: 5).epochNumber(format: .secondsSince1970).description == "5")
+        #expect(Timestamp(seconds: 5, nanoseconds: 7_000_000).epochNumber(format: .millisecondsSince1970).description == "5007")
+        #expect(Timestamp(seconds: -1, nanoseconds: 1).epochNumber(format: .secondsSince1970).description == "-0.999999999")
+        var generator = SplitMix64(seed: 0x5EED_0005)
+        for _ in 0..<20_000 {
+            let timestamp = Timestamp.random(in: Anchor.year1...Anchor.lastSecondOf9999, using: &generator)
+            for format in [AttributeDescription.DateFormat.secondsSince1970, .millisecondsSince1970] {
+                // Through text, as a template file holds it.
+                let text = timestamp.epochNumber(format: format).description
+                #expect(
+                    (try? Timestamp(epoch: JSONNumber(text)!, format: format)) == timestamp,
+                    "\(timestamp.iso8601String) as \(text) (\(format))")
+            }
+        }
+    }
+}
+
 private func twoDigits(_ value: UInt64) -> String {
     value < 10 ? "0\(value)" : "\(value)"
 }

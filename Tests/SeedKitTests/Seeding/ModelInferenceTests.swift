@@ -262,6 +262,16 @@ struct SeederInferredModelCommandTests {
 
         let printed = try Fixtures.runSeed(["model", "--templates", "Templates"], in: directory)
         #expect(printed.status == 0 && printed.stderr.isEmpty)
+        // The model its author wrote: Manager a subentity of Employee, addresses an owned Address entity, budgets
+        // exact decimals — and the store holds them so.
+        let inferred = try EntityModel(json: JSONDocument(parsing: Array(printed.stdout.utf8)).value)
+        #expect(inferred.entity(named: "Manager")?.parentName == "Employee")
+        let addresses = try #require(inferred.entity(named: "Employee")?.relationship(named: "addresses"))
+        #expect(addresses.destination == "Address" && addresses.owns && addresses.isToMany)
+        #expect(inferred.entity(named: "Department")?.attribute(named: "budget")?.type == .decimal)
+        let export = try Fixtures.runSeed(["export"], in: directory).stdout
+        #expect(export.contains(#"{"budget":1250000,"class":"Department","name":"Engineering"}"#), "\(export)")
+        #expect(export.contains(#""class":"Manager""#))
         try Data(printed.stdout.utf8).write(to: directory.appendingPathComponent("Templates/model.json"))
         let explicit = try Fixtures.runSeed(["validate"], in: directory)
         #expect(explicit.status == 0 && explicit.stderr.isEmpty)

@@ -47,6 +47,22 @@ struct SeedPipelineTests {
         ])
     }
 
+    /// The model with every template convention that fits it on: snake_case keys (`friend_of`), and the links to
+    /// teams and people given by identity; `conventions` false gives ``model()`` itself.
+    static func model(conventions: Bool) throws -> EntityModel {
+        guard conventions else { return try model() }
+        let byIdentity: Set<String> = ["team", "members", "friends", "friendOf", "mentor"]
+        return try EntityModel(
+            model().declarations.map { declaration in
+                var declaration = declaration
+                for index in declaration.relationships.indices where byIdentity.contains(declaration.relationships[index].name) {
+                    declaration.relationships[index].isByIdentity = true
+                }
+                return declaration
+            },
+            keyStyle: .snakeCase)
+    }
+
     /// A graph of the model, described apart from any context; links by identity (emails, team names, room labels).
     struct Graph {
         struct Person {
@@ -185,7 +201,7 @@ struct SeedPipelineTests {
         var objects: [JSON]
         switch shape {
         case .export:
-            objects = try GraphExport().lines(of: context).map { try JSONDocument(parsing: $0).value }
+            objects = try GraphExport().lines(of: context, templateForm: true).map { try JSONDocument(parsing: $0).value }
         case .flat, .nested:
             let roots = try ["Team", "Person", "Room"].flatMap { try context.fetch($0) }
             objects = shape == .flat ? GraphEncoder().encodeFlat(roots) : GraphEncoder(options: GraphEncodingOptions(nesting: .all)).encode(roots)
@@ -216,8 +232,9 @@ struct SeedPipelineTests {
         return diff.text()
     }
 
-    @Test func seedsWhatTheLibraryBuildsWhateverTheShape() throws {
-        let model = try Self.model()
+    @Test(arguments: [false, true])
+    func seedsWhatTheLibraryBuildsWhateverTheShape(conventions: Bool) throws {
+        let model = try Self.model(conventions: conventions)
         var generator = SeededGenerator(seed: 0x91_9E11)
         for round in 0..<24 {
             let graph = Graph.random(using: &generator)
@@ -227,6 +244,12 @@ struct SeedPipelineTests {
             let templates = directory.appendingPathComponent("Templates")
             try Self.writeTemplates(graph, shape: shape, model: model, to: templates, using: &generator)
             let path = directory.appendingPathComponent("seed.sqlite").path
+            if conventions, shape == .flat, let person = graph.people.first(where: { $0.mentor != nil }) {
+                // Written as the model says, so read as it says.
+                let texts = try FileManager.default.contentsOfDirectory(atPath: templates.path)
+                    .map { try String(contentsOf: templates.appendingPathComponent($0), encoding: .utf8) }
+                #expect(texts.contains { $0.contains(#""mentor": "\#(person.mentor!)""#) })
+            }
             let report = try Seeder(storePath: path).seed(templates: templates)
             #expect(report.status == .applied, "round \(round) \(shape): \(report.issues)")
             #expect(try Self.export(path) == (try graph.export(model: model)), "round \(round) \(shape)")
@@ -236,8 +259,9 @@ struct SeedPipelineTests {
 
     /// After random template edits, a re-seed (pruning what the templates dropped) leaves the store as a fresh seed of
     /// the new templates would, whatever shape either set is written in.
-    @Test func aReseedAfterTemplateEditsIsAFreshSeed() throws {
-        let model = try Self.model()
+    @Test(arguments: [false, true])
+    func aReseedAfterTemplateEditsIsAFreshSeed(conventions: Bool) throws {
+        let model = try Self.model(conventions: conventions)
         var generator = SeededGenerator(seed: 0x2E_5EED)
         for round in 0..<24 {
             let before = Graph.random(using: &generator)
