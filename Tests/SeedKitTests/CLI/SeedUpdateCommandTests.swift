@@ -186,6 +186,51 @@ struct SeedUpdateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
     }
 
+    /// Cycles through identity stubs — an object naming itself as what it owns, two objects in two files owning
+    /// each other, three in one file — are the same problem, naming the objects on the cycle, and a store seeded
+    /// before is left as it was by validate, seed and a dry run.
+    @Test(arguments: [
+        ([#"{"class": "Node", "name": "a", "next": {"class": "Node", "name": "a"}}"#], "Node[name=a] owns Node[name=a]"),
+        (
+            [
+                #"{"class": "Node", "name": "a", "next": {"class": "Node", "name": "b"}}"#,
+                #"{"class": "Node", "name": "b", "next": {"class": "Node", "name": "a"}}"#,
+            ],
+            "Node[name=b] owns Node[name=a] owns Node[name=b]"
+        ),
+        (
+            [
+                #"[{"class": "Node", "name": "a", "next": {"class": "Node", "name": "b", "next": {"class": "Node", "name": "c"}}}, "#
+                    + #"{"class": "Node", "name": "c", "next": {"class": "Node", "name": "a"}}]"#
+            ],
+            "Node[name=b] owns Node[name=c] owns Node[name=a] owns Node[name=b]"
+        ),
+    ])
+    func ownershipCyclesThroughStubsLeaveTheStoreAsItWas(templates: [String], cycle: String) throws {
+        let model = """
+            {"entities": {"Node": {"identity": ["name"], "attributes": {"name": "string"},
+              "relationships": {"next": {"to": "Node", "owns": true, "inverse": "previous"}, "previous": {"to": "Node", "inverse": "next"}}}}}
+            """
+        let directory = try directory(model: model, template: #"{"class": "Node", "name": "z"}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        let before = try Data(contentsOf: store)
+        for (index, template) in templates.enumerated() {
+            try Fixtures.write(template, to: "Templates/cycle\(index).template", in: directory)
+        }
+        for arguments in [["validate"], [], ["--dry-run"]] {
+            let run = try Fixtures.runSeed(arguments, in: directory)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("Templates/cycle")
+                    && run.stderr.contains(": ownership is a cycle: \(cycle); an object cannot own itself")
+                    && run.stderr.hasSuffix("\nseed: 1 problem in Templates; nothing was written\n"),
+                "\(arguments): \(run.stderr)")
+        }
+        #expect(try Data(contentsOf: store) == before)
+    }
+
     /// A reference names an object the templates or the store hold: a mistyped name is a located problem with the
     /// nearest identity, in validate too, and creates nothing; an object only the store holds is found there.
     @Test func referencesNameWhatExists() throws {
