@@ -322,9 +322,9 @@ struct SeedUpdateCommandTests {
         #expect(try rows(#"SELECT "street" FROM "Address""#, in: directory) == ["1 Main"], "kept with its owner")
     }
 
-    /// A store in a directory its reader can't write (SQLite can make no file beside it) serves an unchanged seed,
-    /// status, export and diff; a changed set says why it can't be written. Run as `nobody` under root, whom no
-    /// permission stops.
+    /// A read-only store (mode 444) in a directory its reader can't write (mode 555: SQLite can make no file beside
+    /// it) serves an unchanged seed, validate, status, export, diff and the dry run of a changed set; a changed set
+    /// says why it can't be written. Run as `nobody` under root, whom no permission stops.
     @Test func readOnlyDirectoriesServeUnchangedRuns() throws {
         let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
         defer {
@@ -339,7 +339,9 @@ struct SeedUpdateCommandTests {
         } else {
             asReader = []
         }
-        #expect(chmod(directory.path, 0o555) == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        #expect(chmod(store.path, 0o444) == 0 && chmod(directory.path, 0o555) == 0)
+        let before = try Data(contentsOf: store)
         func run(_ arguments: [String]) throws -> CommandResult {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: asReader.first ?? Fixtures.seedExecutable.path)
@@ -361,11 +363,15 @@ struct SeedUpdateCommandTests {
         let export = try run(["export"])
         #expect(export.stdout.contains("e0@example.com"), "\(export.stderr)")
         #expect(try run(["diff", "--templates", "Templates", "--store", "seed.sqlite"]).stdout == "no differences\n")
+        #expect(try run(["validate"]).status == 0)
         chmod(directory.path, 0o755)
         try Fixtures.write(Self.department(salaries: [40001], streets: ["1 Main"]), to: "Templates/sales.template", in: directory)
         chmod(directory.path, 0o555)
+        let dryRun = try run(["--dry-run"])
+        #expect(dryRun.status == 0 && dryRun.stdout.contains("~ Employee[email=e0@example.com].salary: 40000 → 40001"), "\(dryRun)")
         let changed = try run([])
-        #expect(changed.status != 0 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
+        #expect(changed.status == 2 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite-wal").path))
+        #expect(try Data(contentsOf: store) == before)
     }
 }
