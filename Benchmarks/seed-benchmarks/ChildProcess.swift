@@ -47,6 +47,17 @@ func peakBytes(fromTimeOutput text: String) -> Int? {
     return kilobytes * 1024
 }
 
+/// The child's CPU time (user and system) in seconds, from `/usr/bin/time -v` output: on a loaded machine, steadier
+/// than wall time.
+func cpuSeconds(fromTimeOutput text: String) -> Double? {
+    func seconds(_ label: String) -> Double? {
+        text.split(separator: "\n").first { $0.contains(label) }
+            .flatMap { $0.split(separator: ":").last }.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
+    guard let user = seconds("User time (seconds)"), let system = seconds("System time (seconds)") else { return nil }
+    return user + system
+}
+
 func pythonHas(_ module: String) -> Bool {
     (try? runChild("/usr/bin/env", ["python3", "-c", "import \(module)"]).status) == 0
 }

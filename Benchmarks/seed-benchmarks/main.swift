@@ -1,7 +1,8 @@
 import Foundation
 
 // swift run -c release seed-benchmarks [NAME...]   (no names: all of them)
-let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + fetchBenchmarks + seederBenchmarks + diffBenchmarks + [
+let all: [Benchmark] = objectBenchmarks + codingBenchmarks + storeBenchmarks + fetchBenchmarks + seederBenchmarks + chainBenchmarks
+    + diffBenchmarks + [
     sqliteInsertBenchmark,
     postgresCopyBenchmark,
     seedPostgresBenchmark,

@@ -108,7 +108,10 @@ struct SeedPlanner {
             let root = schema.entities[Int(object.entity)].root
             var key = object.key
             if key == nil, object.owner >= 0 { key = ownedKey(index) }
-            let entry = key.flatMap { ledgerIndex[$0] } ?? -1
+            var entry = key.flatMap { ledgerIndex[$0] } ?? -1
+            // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
+            // another table, and its entry is left to what the templates no longer hold.
+            if entry >= 0, schema.entities[Int(ledger.entries[Int(entry)].entity)].root != root { entry = -1 }
             if entry >= 0, isCarried[Int(entry)] {
                 plan.actions[index] = .unchanged
                 plan.rowIDs[index] = ledger.entries[Int(entry)].rowID

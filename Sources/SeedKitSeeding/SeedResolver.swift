@@ -40,7 +40,8 @@ struct SeedResolver {
     private let paths: [String]
     private var result = SeedObjects()
     private var byKey: [SeedKey: Int32] = [:]
-    private var byID: [String: (object: Int32, place: StatementPlace)] = [:]
+    /// Each `"$id"`'s object and the record stating it (its place is that record's `/$id`).
+    private var byID: [String: (object: Int32, record: RecordReference)] = [:]
     /// The records merged into an object after its first, for objects stated more than once.
     private var laterRecords: [Int32: [RecordReference]] = [:]
     private var problems: [PlacedProblem] = []
@@ -67,10 +68,13 @@ struct SeedResolver {
         precondition(file.file == files.count, "files are added in the set's order")
         if files.isEmpty {
             // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
-            let expected = min(file.records.count * paths.count, 1 << 22)
-            result.objects.reserveCapacity(expected)
+            // The tables of keys and ids only for as many as the first file has: a set of objects without identity
+            // (an owned chain) needs none.
+            func expected(_ count: Int) -> Int { min(count * paths.count, 1 << 22) }
+            result.objects.reserveCapacity(expected(file.records.count))
             result.values.reserveCapacity(min(file.values.count * paths.count, 1 << 24))
-            byKey.reserveCapacity(expected)
+            byKey.reserveCapacity(expected(file.records.count(where: { $0.key != nil })))
+            byID.reserveCapacity(expected(file.records.count(where: { $0.id != nil })))
         }
         files.append(file)
         collectObjects(of: files.count - 1)
@@ -122,21 +126,21 @@ struct SeedResolver {
                 if let key { byKey[key] = object }
             }
             result.recordObjects[fileIndex][recordIndex] = object
-            if let id = file.records[recordIndex].id { register(id: id, object: object, place: place(of: reference, ["$id"])) }
+            if let id = file.records[recordIndex].id { register(id: id, object: object, record: reference) }
         }
     }
 
-    private mutating func register(id: String, object: Int32, place: StatementPlace) {
+    private mutating func register(id: String, object: Int32, record: RecordReference) {
         if let other = byID[id] {
             guard other.object != object else { return }
             problems.append(
                 PlacedProblem(
-                    kind: .duplicateID, place: place,
+                    kind: .duplicateID, place: place(of: record, ["$id"]),
                     message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(other.object)) has it already",
-                    related: other.place))
+                    related: place(of: other.record, ["$id"])))
             return
         }
-        byID[id] = (object, place)
+        byID[id] = (object, record)
     }
 
     /// Merges a later record of an object's key into the object: its class refines the object's, its attributes

@@ -23,8 +23,9 @@ struct TemplateReader {
     /// is done, so that each record's links are contiguous though it nests other records between them.
     private var pendingLinks: [RecordLink] = []
     /// What each key of an object layout is, per layout and entity: objects with the same keys share a layout
-    /// (``JSONObject``), so each key is looked up once per file rather than once per object.
-    private var plans: [PlanKey: [Member]] = [:]
+    /// (``JSONObject``), so each key is looked up once per file rather than once per object. Each entry holds its
+    /// layout: objects are let go as they are read, and a layout gone with them could leave its address to another.
+    private var plans: [PlanKey: (layout: JSONKeyLayout, members: [Member])] = [:]
     private var lastPlan: (key: PlanKey, members: [Member])?
 
     private struct PlanKey: Hashable {
@@ -42,7 +43,7 @@ struct TemplateReader {
         var referencePosition: Int?
     }
 
-    private var shapes: [ObjectIdentifier: Shape] = [:]
+    private var shapes: [ObjectIdentifier: (layout: JSONKeyLayout, shape: Shape)] = [:]
     private var lastShape: (layout: ObjectIdentifier, shape: Shape)?
     /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
     /// few short names costs less than hashing one.
@@ -101,20 +102,26 @@ struct TemplateReader {
             lastShape = nil
         }
         var out = TemplateRecords(file: index)
-        let value: JSON
+        var value: JSON
         do {
             value = try JSONDocument(parsing: file.bytes, file: file.displayPath).value
         } catch {
             out.syntaxError = error
             return out
         }
-        if case .array(let elements) = value {
-            out.records.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() {
-                read(element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
-            }
-        } else {
+        guard case .array(var elements) = value else {
             read(value, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
+            return out
+        }
+        // Each element goes once it is records: a large file's parsed text and its records are not whole at once.
+        value = .null
+        out.records.reserveCapacity(elements.count)
+        out.links.reserveCapacity(elements.count)
+        for position in elements.indices {
+            let element = elements[position]
+            elements[position] = .null
+            read(
+                element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
         }
         return out
     }
@@ -305,7 +312,7 @@ struct TemplateReader {
         if let last = lastPlan, last.key == key { return last.members }
         let plan: [Member]
         if let known = plans[key] {
-            plan = known
+            plan = known.members
         } else {
             plan = members.keys.map { name -> Member in
                 if name == "class" { return .class }
@@ -314,7 +321,7 @@ struct TemplateReader {
                 if let index = entity.relationshipIndex(forKey: name) { return .relationship(index) }
                 return .unknown
             }
-            plans[key] = plan
+            plans[key] = (members.layout, plan)
         }
         lastPlan = (key, plan)
         return plan
@@ -323,9 +330,9 @@ struct TemplateReader {
     private mutating func shape(of members: JSONObject) -> Shape {
         let layout = ObjectIdentifier(members.layout)
         if let last = lastShape, last.layout == layout { return last.shape }
-        let shape = shapes[layout] ?? Shape(
+        let shape = shapes[layout]?.shape ?? Shape(
             classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
-        shapes[layout] = shape
+        shapes[layout] = (members.layout, shape)
         lastShape = (layout, shape)
         return shape
     }

@@ -96,7 +96,8 @@ extension GraphDiff {
     }
 
     /// GitHub Actions workflow commands, one `::warning` per change, at its file and line when known, so that a
-    /// pull request shows each difference on the export line it concerns.
+    /// pull request shows each difference on the export line it concerns. Control characters are escaped as in
+    /// ``text(colored:)``, in a file name as percent escapes: a log shows no raw escape sequence.
     ///
     ///     ::warning file=company.export.json,line=12,col=5,title=seed diff::~ Department[name=Sales].budget: 1250000.5 → 1300000
     package func githubAnnotations() -> String {
@@ -110,7 +111,7 @@ extension GraphDiff {
             }
             properties.append("title=\(Self.escapeProperty("seed diff: \(change.kind.rawValue)"))")
             let (sign, body) = Self.describe(change)
-            lines.append("::warning \(properties.joined(separator: ","))::\(Self.escapeData("\(sign) \(body)"))")
+            lines.append("::warning \(properties.joined(separator: ","))::\(Self.escapeData("\(sign) \(TerminalText.escaped(body))"))")
         }
         lines.append("::notice title=seed diff::\(Self.escapeData(summaryLine))")
         return lines.joined(separator: "\n") + "\n"
@@ -177,7 +178,25 @@ extension GraphDiff {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    /// A property's value: `%`, `:`, `,`, CR and LF as GitHub reads them back, other control characters (which it
+    /// does not) as percent escapes of their UTF-8 bytes.
     private static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "%", ":", ",", "\r", "\n":
+                escaped += "%" + hex(UInt8(scalar.value))
+            case _ where TerminalText.hasControlCharacters(String(scalar)):
+                for byte in String(scalar).utf8 { escaped += "%" + hex(byte) }
+            default:
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 }

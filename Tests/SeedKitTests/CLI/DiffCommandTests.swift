@@ -31,15 +31,17 @@ struct DiffCommandTests {
     // MARK: Owned chains
 
     /// An owned chain of `length` links, written as a flat template set (each link a top-level object owning the
-    /// next through an identity stub) and seeded by the binary into `seed.sqlite`.
-    private func seededChain(length: Int) throws -> URL {
+    /// next through an identity stub, or, `throughReferences`, links without identity owning the next through
+    /// `"$ref"`) and seeded by the binary into `seed.sqlite`.
+    private func seededChain(length: Int, throughReferences: Bool = false) throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
-        let model = #"{"entities": {"Link": {"identity": ["n"], "attributes": {"n": "integer"}, "relationships": {"#
+        let model = #"{"entities": {"Link": {\#(throughReferences ? "" : #""identity": ["n"], "#)"attributes": {"n": "integer"}, "relationships": {"#
             + #""next": {"to": "Link", "owns": true, "inverse": "previous"}, "previous": {"to": "Link", "inverse": "next"}}}}}"#
         var text = "["
         for n in 0..<length {
             text += n == 0 ? "\n" : ",\n"
-            text += n + 1 < length ? #"{"class":"Link","n":\#(n),"next":{"class":"Link","n":\#(n + 1)}}"# : #"{"class":"Link","n":\#(n)}"#
+            let next = n + 1 == length ? "" : throughReferences ? #","next":{"$ref":"l\#(n + 1)"}"# : #","next":{"class":"Link","n":\#(n + 1)}"#
+            text += #"{"class":"Link",\#(throughReferences ? #""$id":"l\#(n)","# : "")"n":\#(n)\#(next)}"#
         }
         text += "\n]\n"
         try Fixtures.write(model, to: "Chain/model.json", in: directory)
@@ -47,6 +49,34 @@ struct DiffCommandTests {
         let seeded = try Fixtures.runSeed(["--templates", "Chain", "--quiet"], in: directory)
         #expect(seeded.status == 0, "\(seeded.stderr)")
         return directory
+    }
+
+    /// Links without identity, each owning the next through `"$ref"` (4,000 links once made an 88 MB store and 20,000
+    /// ran out of memory, the ledger keying each link by the whole chain above it): the ledger grows with the chain's
+    /// length, not its square, and the chain diffs against its templates and against its own export, and seeds back
+    /// from its exported templates.
+    @Test func ownedChainsThroughReferencesGrowLinearly() throws {
+        var ledgerBytes: [Int64] = []
+        for length in [1_000, 4_000] {
+            let directory = try seededChain(length: length, throughReferences: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
+            guard case .integer(let bytes) = try SQLiteTesting.firstValue(store, #"SELECT sum(length("bytes")) FROM "_seedkit_ledger""#)
+            else { throw CocoaError(.fileReadCorruptFile) }
+            ledgerBytes.append(bytes)
+            let againstTemplates = try Fixtures.runSeed(["diff", "--templates", "Chain", "--store", "seed.sqlite"], in: directory)
+            #expect(againstTemplates.status == 0 && againstTemplates.stdout == "no differences\n", "\(againstTemplates.stderr)")
+            #expect(try Fixtures.runSeed(["export", "--output", "chain.export.json"], in: directory).status == 0)
+            let againstExport = try Fixtures.runSeed(["diff", "chain.export.json", "seed.sqlite"], in: directory)
+            #expect(againstExport.status == 0 && againstExport.stdout == "no differences\n", "\(againstExport.stderr)")
+            #expect(try Fixtures.runSeed(["export", "--format", "templates", "--output", "Snapshot"], in: directory).status == 0)
+            let reseeded = try Fixtures.runSeed(["--templates", "Snapshot", "--store", "again.sqlite", "--quiet"], in: directory)
+            #expect(reseeded.status == 0, "\(reseeded.stderr)")
+            let same = try Fixtures.runSeed(["diff", "seed.sqlite", "again.sqlite"], in: directory)
+            #expect(same.status == 0 && same.stdout == "no differences\n", "\(same.stderr)")
+        }
+        // Four times the links: four times the ledger, give or take the longer numbers (sixteen if it were quadratic).
+        #expect(ledgerBytes[0] < 1_000 * 64 && Double(ledgerBytes[1]) / Double(ledgerBytes[0]) < 4.5, "\(ledgerBytes)")
     }
 
     /// The store's own export of a long owned chain is a document `seed diff` reads, and its template set seeds the

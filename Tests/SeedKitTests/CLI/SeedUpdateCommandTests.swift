@@ -104,63 +104,124 @@ struct SeedUpdateCommandTests {
         ], "--force writes what the templates changed, not what they did not")
     }
 
-    /// Every lightweight migration — a property added optional, added with a default, removed (with
-    /// --allow-data-loss), renamed through an alias — leaves the seeded objects as seeded: a template change after it
-    /// is applied, not kept as the application's.
-    @Test(arguments: ["add optional", "add with default", "remove", "rename"])
-    func modelChangesDoNotLookLikeTheApplications(change: String) throws {
-        let directory = try directory(template: Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"]))
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
-        var model = Self.companyModel
-        var template = Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"])
-        var arguments: [String] = []
+    /// The model file as each lightweight migration changes it — a property added optional, added with a default,
+    /// removed (with --allow-data-loss), renamed through an alias — with the templates as they are then written, and
+    /// the arguments the run needs.
+    static func migrated(
+        _ change: String, model: String = companyModel, template: String
+    ) -> (model: String, template: String, arguments: [String], nameColumn: String) {
         switch change {
         case "add optional":
-            model = model.replacingOccurrences(of: #""salary": "double" }"#, with: #""salary": "double", "phone": "string?" }"#)
+            return (
+                model.replacingOccurrences(of: #""salary": "double" }"#, with: #""salary": "double", "phone": "string?" }"#),
+                template, [], "name")
         case "add with default":
-            model = model.replacingOccurrences(
-                of: #""salary": "double" }"#, with: #""salary": "double", "grade": { "type": "integer", "default": 3 } }"#)
+            return (
+                model.replacingOccurrences(
+                    of: #""salary": "double" }"#, with: #""salary": "double", "grade": { "type": "integer", "default": 3 } }"#),
+                template, [], "name")
         case "remove":
-            model = model.replacingOccurrences(of: #", "salary": "double""#, with: "")
-            template = template.replacingOccurrences(of: #", "salary": 40000.0"#, with: "").replacingOccurrences(of: #", "salary": 41000.0"#, with: "")
-            arguments = ["--allow-data-loss"]
+            let salaries = try! NSRegularExpression(pattern: #", "salary": [0-9.]+"#)
+            let range = NSRange(template.startIndex..., in: template)
+            return (
+                model.replacingOccurrences(of: #", "salary": "double""#, with: ""),
+                salaries.stringByReplacingMatches(in: template, range: range, withTemplate: ""), ["--allow-data-loss"],
+                "name")
         default:
-            model = model.replacingOccurrences(
-                of: #""name": "string", "salary""#, with: #""fullName": { "type": "string", "aliases": ["name"] }, "salary""#)
-            template = template.replacingOccurrences(of: #""name": "Employee"#, with: #""fullName": "Employee"#)
+            return (
+                model.replacingOccurrences(
+                    of: #""name": "string", "salary""#, with: #""fullName": { "type": "string", "aliases": ["name"] }, "salary""#),
+                template.replacingOccurrences(of: #""name": "Employee"#, with: #""fullName": "Employee"#), [], "fullName")
         }
-        template = template.replacingOccurrences(of: "Employee 0", with: "Ann")
+    }
+
+    /// Every lightweight migration leaves the seeded objects as seeded: a template change after it is applied, not
+    /// kept as the application's, while a property the application did change is still kept.
+    @Test(arguments: ["add optional", "add with default", "remove", "rename"])
+    func modelChangesDoNotLookLikeTheApplications(change: String) throws {
+        let seeded = Self.department(salaries: [40000, 41000, 42000], streets: ["1 Main", "2 Main", "3 Main"])
+        let directory = try directory(template: seeded)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
+        try connection.execute(sql: #"UPDATE "Employee" SET "name" = 'Renamed by the app' WHERE "email" = 'e1@example.com'"#)
+        // The templates rename employee 0 (theirs alone) and employee 1 (the application's too), and move employee 2.
+        let edited = seeded.replacingOccurrences(of: "Employee 0", with: "Ann").replacingOccurrences(of: "Employee 1", with: "Ben")
+            .replacingOccurrences(of: "3 Main", with: "3 High")
+        let (model, template, arguments, column) = Self.migrated(change, template: edited)
         try Fixtures.write(model, to: "Templates/model.json", in: directory)
         try Fixtures.write(template, to: "Templates/sales.template", in: directory)
         let changed = try Fixtures.runSeed(arguments, in: directory)
         #expect(changed.status == 0, "\(changed.stderr)")
-        #expect(changed.stdout.contains("Employee           0        1          1     0        0"), "\(change): \(changed.stdout)")
-        #expect(!changed.stdout.contains("changed since seeding"), "\(change)")
-        let column = change == "rename" ? "fullName" : "name"
-        #expect(try rows(#"SELECT "\#(column)" FROM "Employee" ORDER BY "email""#, in: directory) == ["Ann", "Employee 1"])
+        #expect(changed.stdout.contains("Employee           0        1          1     1        0"), "\(change): \(changed.stdout)")
+        #expect(changed.stdout.contains("Address            0        1          2     0        0"), "\(change): \(changed.stdout)")
+        #expect(
+            changed.stdout.contains(
+                "kept 1 object the application changed since seeding (--force overwrites):\n"
+                    + "  Employee[email=e1@example.com].\(column): template Ben, store Renamed by the app (changed by the application)\n"),
+            "\(change): \(changed.stdout)")
+        #expect(try rows(#"SELECT "\#(column)" FROM "Employee" ORDER BY "email""#, in: directory) == [
+            "Ann", "Renamed by the app", "Employee 2",
+        ])
+        #expect(try rows(#"SELECT "street" FROM "Address" ORDER BY "street""#, in: directory) == ["1 Main", "2 Main", "3 High"])
         #expect(try Fixtures.runSeed(arguments, in: directory).stdout.hasPrefix("seed: unchanged"))
     }
 
-    /// A run that reports nothing was written wrote nothing, the migration of a changed model included; so does a
-    /// dry run.
-    @Test func invalidTemplatesAndDryRunsDoNotMigrate() throws {
+    /// The same on a set of 20,000 objects (every hash computed in parallel chunks, every file read): adding an
+    /// optional property and renaming a tenth of the employees updates them all and keeps none.
+    @Test func modelChangesOnALargeNestedSet() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(renaming: Bool) throws {
+            for file in 0..<20 {
+                let departments = (0..<10).map { index in
+                    let department = file * 10 + index
+                    let employees = (0..<50).map { index in
+                        let number = department * 50 + index
+                        let name = renaming && index % 10 == 0 ? "Renamed \(number)" : "Employee \(number)"
+                        return #"{"email": "e\#(number)@example.com", "name": "\#(name)", "salary": \#(number), "address": {"street": "\#(number) Main"}}"#
+                    }
+                    return #"{"class": "Department", "name": "D\#(department)", "employees": [\#(employees.joined(separator: ", "))]}"#
+                }
+                try Fixtures.write("[\(departments.joined(separator: ",\n"))]", to: "Templates/\(file).template", in: directory)
+            }
+        }
+        try Fixtures.write(Self.companyModel, to: "Templates/model.json", in: directory)
+        try write(renaming: false)
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        try Fixtures.write(Self.migrated("add optional", template: "").model, to: "Templates/model.json", in: directory)
+        try write(renaming: true)
+        let changed = try Fixtures.runSeed([], in: directory)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stdout.contains("Employee           0     1000       9000     0        0"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("Address            0        0      10000     0        0"), "\(changed.stdout)")
+        #expect(try rows(#"SELECT count(*) FROM "Employee" WHERE "name" LIKE 'Renamed %'"#, in: directory) == ["1000"])
+    }
+
+    /// A run that reports nothing was written wrote nothing, the migration of a changed model included (no column
+    /// added, dropped or renamed); so does a dry run.
+    @Test(arguments: ["add optional", "add with default", "remove", "rename"])
+    func invalidTemplatesAndDryRunsDoNotMigrate(change: String) throws {
         let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
         let store = directory.appendingPathComponent("seed.sqlite")
         let before = try Data(contentsOf: store)
-        let model = Self.companyModel.replacingOccurrences(of: #""salary": "double" }"#, with: #""salary": "double", "phone": "string?" }"#)
+        let columns = #"SELECT group_concat(name) FROM pragma_table_info('Employee')"#
+        let storedColumns = try rows(columns, in: directory)
+        let (model, template, arguments, _) = Self.migrated(
+            change, template: Self.department(salaries: [40000], streets: ["2 High"]))
         try Fixtures.write(model, to: "Templates/model.json", in: directory)
-        try Fixtures.write(Self.department(salaries: [40000], streets: ["2 High"]), to: "Templates/sales.template", in: directory)
-        let dryRun = try Fixtures.runSeed(["--dry-run"], in: directory)
-        #expect(dryRun.status == 0 && dryRun.stdout.contains("would apply"))
+        try Fixtures.write(template, to: "Templates/sales.template", in: directory)
+        let dryRun = try Fixtures.runSeed(arguments + ["--dry-run"], in: directory)
+        #expect(dryRun.status == 0 && dryRun.stdout.contains("would apply"), "\(change): \(dryRun.stderr)")
         #expect(dryRun.stdout.contains(#"~ Employee[email=e0@example.com].address.street: "1 Main" → "2 High""#), "\(dryRun.stdout)")
         #expect(try Data(contentsOf: store) == before)
         try Fixtures.write(#"{"class": "Department", "name": 7}"#, to: "Templates/bad.template", in: directory)
-        #expect(try Fixtures.runSeed([], in: directory).status == 1)
+        let invalid = try Fixtures.runSeed(arguments, in: directory)
+        #expect(invalid.status == 1 && invalid.stderr.hasSuffix("nothing was written\n"), "\(change): \(invalid.stderr)")
         #expect(try Data(contentsOf: store) == before)
-        #expect(try rows("SELECT count(*) FROM pragma_table_info('Employee') WHERE name = 'phone'", in: directory) == ["0"])
+        #expect(try rows(columns, in: directory) == storedColumns)
     }
 
     /// Ownership is a forest: a cycle of owning links, through nesting, "$ref" or two top-level objects, is a located
@@ -184,6 +245,51 @@ struct SeedUpdateCommandTests {
             #expect(run.stderr.contains("ownership is a cycle: Folder at "), "\(arguments): \(run.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+    }
+
+    /// Cycles through identity stubs — an object naming itself as what it owns, two objects in two files owning
+    /// each other, three in one file — are the same problem, naming the objects on the cycle, and a store seeded
+    /// before is left as it was by validate, seed and a dry run.
+    @Test(arguments: [
+        ([#"{"class": "Node", "name": "a", "next": {"class": "Node", "name": "a"}}"#], "Node[name=a] owns Node[name=a]"),
+        (
+            [
+                #"{"class": "Node", "name": "a", "next": {"class": "Node", "name": "b"}}"#,
+                #"{"class": "Node", "name": "b", "next": {"class": "Node", "name": "a"}}"#,
+            ],
+            "Node[name=b] owns Node[name=a] owns Node[name=b]"
+        ),
+        (
+            [
+                #"[{"class": "Node", "name": "a", "next": {"class": "Node", "name": "b", "next": {"class": "Node", "name": "c"}}}, "#
+                    + #"{"class": "Node", "name": "c", "next": {"class": "Node", "name": "a"}}]"#
+            ],
+            "Node[name=b] owns Node[name=c] owns Node[name=a] owns Node[name=b]"
+        ),
+    ])
+    func ownershipCyclesThroughStubsLeaveTheStoreAsItWas(templates: [String], cycle: String) throws {
+        let model = """
+            {"entities": {"Node": {"identity": ["name"], "attributes": {"name": "string"},
+              "relationships": {"next": {"to": "Node", "owns": true, "inverse": "previous"}, "previous": {"to": "Node", "inverse": "next"}}}}}
+            """
+        let directory = try directory(model: model, template: #"{"class": "Node", "name": "z"}"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        let before = try Data(contentsOf: store)
+        for (index, template) in templates.enumerated() {
+            try Fixtures.write(template, to: "Templates/cycle\(index).template", in: directory)
+        }
+        for arguments in [["validate"], [], ["--dry-run"]] {
+            let run = try Fixtures.runSeed(arguments, in: directory)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("Templates/cycle")
+                    && run.stderr.contains(": ownership is a cycle: \(cycle); an object cannot own itself")
+                    && run.stderr.hasSuffix("\nseed: 1 problem in Templates; nothing was written\n"),
+                "\(arguments): \(run.stderr)")
+        }
+        #expect(try Data(contentsOf: store) == before)
     }
 
     /// A reference names an object the templates or the store hold: a mistyped name is a located problem with the
@@ -216,9 +322,9 @@ struct SeedUpdateCommandTests {
         #expect(try rows(#"SELECT "street" FROM "Address""#, in: directory) == ["1 Main"], "kept with its owner")
     }
 
-    /// A store in a directory its reader can't write (SQLite can make no file beside it) serves an unchanged seed,
-    /// status, export and diff; a changed set says why it can't be written. Run as `nobody` under root, whom no
-    /// permission stops.
+    /// A read-only store (mode 444) in a directory its reader can't write (mode 555: SQLite can make no file beside
+    /// it) serves an unchanged seed, validate, status, export, diff and the dry run of a changed set; a changed set
+    /// says why it can't be written. Run as `nobody` under root, whom no permission stops.
     @Test func readOnlyDirectoriesServeUnchangedRuns() throws {
         let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
         defer {
@@ -233,7 +339,9 @@ struct SeedUpdateCommandTests {
         } else {
             asReader = []
         }
-        #expect(chmod(directory.path, 0o555) == 0)
+        let store = directory.appendingPathComponent("seed.sqlite")
+        #expect(chmod(store.path, 0o444) == 0 && chmod(directory.path, 0o555) == 0)
+        let before = try Data(contentsOf: store)
         func run(_ arguments: [String]) throws -> CommandResult {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: asReader.first ?? Fixtures.seedExecutable.path)
@@ -255,11 +363,15 @@ struct SeedUpdateCommandTests {
         let export = try run(["export"])
         #expect(export.stdout.contains("e0@example.com"), "\(export.stderr)")
         #expect(try run(["diff", "--templates", "Templates", "--store", "seed.sqlite"]).stdout == "no differences\n")
+        #expect(try run(["validate"]).status == 0)
         chmod(directory.path, 0o755)
         try Fixtures.write(Self.department(salaries: [40001], streets: ["1 Main"]), to: "Templates/sales.template", in: directory)
         chmod(directory.path, 0o555)
+        let dryRun = try run(["--dry-run"])
+        #expect(dryRun.status == 0 && dryRun.stdout.contains("~ Employee[email=e0@example.com].salary: 40000 → 40001"), "\(dryRun)")
         let changed = try run([])
-        #expect(changed.status != 0 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
+        #expect(changed.status == 2 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite-wal").path))
+        #expect(try Data(contentsOf: store) == before)
     }
 }
