@@ -73,7 +73,9 @@ extension PostgreSQLStore {
     /// The row a select of ``PostgreSQLTable/selectColumns`` is on, with its version; nil for an entity the model
     /// lacks.
     func storedRow(_ row: some PostgreSQLRow) throws -> (row: StoredRow, version: Int64)? {
-        guard let name = try row.text(at: 1), let entity = model.entity(named: name), let layout = rowLayouts[name] else {
+        // By the entity, not the name: a row may name its entity by an alias.
+        guard let name = try row.text(at: 1), let entity = model.entity(named: name), let layout = rowLayouts[entity.name]
+        else {
             return nil
         }
         var values: [AttributeValue?] = []
@@ -83,7 +85,7 @@ extension PostgreSQLStore {
         }
         let targets = try layout.targetColumns.map { try $0.flatMap(row.int64(at:)) }
         let positions = try layout.positionColumns.map { try $0.flatMap(row.int64(at:)) }
-        let stored = StoredRow(rowID: try row.int64(at: 0)!, entity: name, values: values, targets: targets, positions: positions)
+        let stored = StoredRow(rowID: try row.int64(at: 0)!, entity: entity.name, values: values, targets: targets, positions: positions)
         return (stored, try row.int64(at: 2) ?? 1)
     }
 

@@ -18,8 +18,8 @@ import SeedKitPostgreSQL
 /// the database's name, so that seeders on many hosts serialize on it and each reads what the one before committed.
 ///
 /// Contexts read and save through it as through an SQLite store (fetches, faults, identity lookups; saves with
-/// permanent row ids, row versions and merge-policy conflicts). A model different from the one the store was
-/// created with is refused (kind `migrationRefused`): lightweight migration is SQLite's alone for now.
+/// permanent row ids, row versions and merge-policy conflicts). Opened with a model other than the one the store was
+/// created with, it is migrated as an SQLite store is (``SchemaMigration``), in one transaction.
 ///
 /// A store is confined to one isolation domain, like its connection.
 package final class PostgreSQLStore: RowStore {
@@ -38,14 +38,30 @@ package final class PostgreSQLStore: RowStore {
     /// The layout version of the tables, as ``SQLiteStore``'s.
     static let schemaVersion = 1
 
-    /// Connects to the database at `url` and, unless `defersSchemaChanges`, creates the store's schema in it when
-    /// the database holds none.
+    /// What opening a store may do.
+    package struct Options: Sendable {
+        /// Whether a migration may drop the tables and columns of entities and properties the new model no longer
+        /// has. The default is false.
+        package var allowsDataLoss = false
+        /// Whether opening leaves creating or migrating the schema to ``prepareSchema()``, so that a caller can make
+        /// it part of its own transaction (the seeder's, with the rows and the ledger).
+        package var defersSchemaChanges = false
+
+        package init() {}
+    }
+
+    /// The options the store was opened with, for a deferred ``prepareSchema()``.
+    let options: Options
+
+    /// Connects to the database at `url` and, unless `options` defer it, creates the store's schema in it when the
+    /// database holds none, or migrates the store there to `model`.
     ///
     /// - Throws: ``PostgreSQLError`` when the server can't be reached or refuses the connection (its message names
-    ///   the host and database, never the password); ``StoreError`` for a database holding another model's store,
-    ///   a newer store, or tables that are no store, and for a model PostgreSQL can't lay out.
-    package init(url: String, model: EntityModel, defersSchemaChanges: Bool = false) throws {
+    ///   the host and database, never the password); ``StoreError`` for a database holding a newer store or tables
+    ///   that are no store, a model PostgreSQL can't lay out, or a migration that would lose data.
+    package init(url: String, model: EntityModel, options: Options = Options()) throws {
         self.model = model
+        self.options = options
         schema = try PostgreSQLSchema(model: model)
         connection = try PostgreSQLConnection(url: url)
         location = connection.url.description
@@ -55,7 +71,7 @@ package final class PostgreSQLStore: RowStore {
             layouts[entity.name] = RowLayout(entity: entity, table: schema.tables[entity.rootName]!)
         }
         rowLayouts = layouts
-        if !defersSchemaChanges { try write { try prepareSchema() } }
+        if !options.defersSchemaChanges { try write { try prepareSchema() } }
     }
 
     /// A new context whose fetches read from this store.
@@ -65,51 +81,58 @@ package final class PostgreSQLStore: RowStore {
 
     // MARK: Schema
 
-    /// Creates the schema in a database without one, or checks that the store there is of this model.
+    /// Creates the schema in a database without one, or migrates the store there to this store's model (see
+    /// ``SchemaMigration``).
     ///
-    /// Call it inside ``write(_:)``: under the store's lock, two processes never both create it.
+    /// Call it inside ``write(_:)``: under the store's lock, two processes never both create or migrate it, and the
+    /// change commits or rolls back with what the transaction writes after it.
     ///
     /// - Throws: ``StoreError``: `notAStore` for tables without SeedKit's metadata or a newer layout,
-    ///   `migrationRefused` for a store of another model.
+    ///   `migrationRefused` for a migration that would lose data (before anything is written).
     package func prepareSchema() throws {
-        let existing = try storeState()
-        switch existing {
-        case .none:
+        guard let metadata = try storeMetadata() else {
             for sql in schema.creationSQL { try connection.execute(sql: sql) }
             try connection.execute(sql: """
                 CREATE TABLE \(quoted(Self.metadataTable)) ("key" text COLLATE "C" PRIMARY KEY, "value" text NOT NULL)
                 """)
-            let insert = try connection.cachedStatement(
-                sql: "INSERT INTO \(quoted(Self.metadataTable)) (\"key\", \"value\") VALUES ($1, $2)")
-            for (key, value) in [
-                ("schemaVersion", String(Self.schemaVersion)), ("modelFingerprint", model.fingerprint),
-                ("model", model.json.text(style: .canonical)),
-            ] {
-                _ = try insert.execute(arguments: [.text(key), .text(value)])
-            }
-        case .store(let fingerprint):
-            guard fingerprint == model.fingerprint else {
-                throw StoreError(
-                    .migrationRefused, path: location,
-                    "the database holds a store of another model, and PostgreSQL stores are not migrated yet: seed a "
-                        + "new database, or drop this one's tables")
-            }
+            try writeMetadata()
+            return
+        }
+        guard metadata["modelFingerprint"] != model.fingerprint else { return }
+        guard let text = metadata["model"], let storedModel = try? EntityModel(json: JSONDocument(parsing: text).value)
+        else {
+            throw StoreError(.notAStore, path: location, "the store's metadata holds no readable model")
+        }
+        do {
+            try migrate(from: storedModel)
+        } catch var error as StoreError {
+            error.path = location
+            throw error
         }
     }
 
-    private enum StoreState {
-        case none
-        case store(fingerprint: String?)
+    /// Records the layout version and this store's model in the metadata table.
+    func writeMetadata() throws {
+        let upsert = try connection.cachedStatement(sql: """
+            INSERT INTO \(quoted(Self.metadataTable)) ("key", "value") VALUES ($1, $2)
+            ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"
+            """)
+        for (key, value) in [
+            ("schemaVersion", String(Self.schemaVersion)), ("modelFingerprint", model.fingerprint),
+            ("model", model.json.text(style: .canonical)),
+        ] {
+            _ = try upsert.execute(arguments: [.text(key), .text(value)])
+        }
     }
 
-    /// Whether the database holds no table, or a store (of which model).
-    private func storeState() throws -> StoreState {
+    /// The store's metadata, or nil when the database holds no table.
+    private func storeMetadata() throws -> [String: String]? {
         let tables = try connection.query(sql: """
             SELECT count(*), count(*) FILTER (WHERE c.relname = $1) FROM pg_catalog.pg_class c
             WHERE c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
             """, arguments: [.text(Self.metadataTable)])
         let (all, metadata) = (try tables[0].int64(at: 0) ?? 0, try tables[0].int64(at: 1) ?? 0)
-        if all == 0 { return .none }
+        if all == 0 { return nil }
         guard metadata == 1 else {
             throw StoreError(
                 .notAStore, path: location,
@@ -125,7 +148,7 @@ package final class PostgreSQLStore: RowStore {
                 "the store's schema version \(values["schemaVersion"] ?? "(missing)") is not one this SeedKit reads "
                     + "(up to \(Self.schemaVersion))")
         }
-        return .store(fingerprint: values["modelFingerprint"])
+        return values
     }
 
     /// The model of the store at `url`: the one it was created with. Nil for a database without a store.

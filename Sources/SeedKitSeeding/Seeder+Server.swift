@@ -36,12 +36,24 @@ extension Seeder {
         guard let model = try PostgreSQLStore.storedModel(url: url) else {
             throw SeedError("no store at \(try PostgreSQLStore.redacted(url: url)): the database holds no SeedKit tables")
         }
-        return try PostgreSQLStore(url: url, model: model, defersSchemaChanges: true)
+        return try PostgreSQLStore(url: url, model: model, options: deferringSchemaChanges())
         #else
         throw Self.serverStoresUnavailable
         #endif
     }
 }
+
+#if canImport(SeedKitPostgreSQLStore)
+extension Seeder {
+    /// The options of a store a run opens, leaving its schema to the run's transaction.
+    static func deferringSchemaChanges(_ options: SeedOptions = SeedOptions()) -> PostgreSQLStore.Options {
+        var storeOptions = PostgreSQLStore.Options()
+        storeOptions.allowsDataLoss = options.allowsDataLoss
+        storeOptions.defersSchemaChanges = true
+        return storeOptions
+    }
+}
+#endif
 
 /// Seeding a PostgreSQL store, which many hosts share, runs the same stages as a file's (see ``Seeder``), written in
 /// one transaction that holds the store's advisory lock (``PostgreSQLStore/write(_:)``) before the ledger is read, so
@@ -69,7 +81,7 @@ extension Seeder {
     func existingServerStore() throws -> (any RowStore)? {
         #if canImport(SeedKitPostgreSQLStore)
         return try PostgreSQLStore.storedModel(url: storePath).map {
-            try PostgreSQLStore(url: storePath, model: $0, defersSchemaChanges: true)
+            try PostgreSQLStore(url: storePath, model: $0, options: Self.deferringSchemaChanges())
         }
         #else
         throw Self.serverStoresUnavailable
@@ -77,14 +89,11 @@ extension Seeder {
     }
 
     /// The store a run writes to at the URL ``storePath``: the one found, when it holds `model`, else one whose schema
-    /// the run's transaction creates or checks.
-    func serverStoreForRun(
-        found: (any RowStore)?, model: EntityModel
-    ) throws -> (store: any RowStore, prepareSchema: () throws -> Void) {
+    /// the run's transaction creates or migrates.
+    func serverStoreForRun(found: (any RowStore)?, model: EntityModel, options: SeedOptions) throws -> any RowStore {
         #if canImport(SeedKitPostgreSQLStore)
-        let store = try (found as? PostgreSQLStore).flatMap { $0.model == model ? $0 : nil }
-            ?? PostgreSQLStore(url: storePath, model: model, defersSchemaChanges: true)
-        return (store, store.prepareSchema)
+        if let found = found as? PostgreSQLStore, found.model == model { return found }
+        return try PostgreSQLStore(url: storePath, model: model, options: Self.deferringSchemaChanges(options))
         #else
         throw Self.serverStoresUnavailable
         #endif

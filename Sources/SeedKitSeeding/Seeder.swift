@@ -132,15 +132,11 @@ public struct Seeder {
             }
             return (created, nil)
         }
-        // A server's schema is created or checked in the run's transaction; a file's migrated in it.
-        let (store, prepareSchema) = try isServer ? serverStoreForRun(found: serverStore, model: model) : fileStoreForRun(model: model, options: options)
+        // The schema is created or migrated in the run's transaction.
+        let store = try isServer
+            ? serverStoreForRun(found: serverStore, model: model, options: options) : openStore(model: model, options: options)
         do {
-            return (
-                try apply(
-                    read, input: input, report: report, options: options, to: store, prepareSchema: prepareSchema,
-                    changed: changed),
-                nil
-            )
+            return (try apply(read, input: input, report: report, options: options, to: store, changed: changed), nil)
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
@@ -194,18 +190,18 @@ public struct Seeder {
         }
     }
 
-    /// Resolves, plans and writes in one transaction on `store`, with `prepareSchema` creating or migrating its
-    /// schema first: a set with problems, or any failure, leaves it as it was.
+    /// Resolves, plans and writes in one transaction on `store`, creating or migrating its schema first
+    /// (``RowStore/prepareSchema()``): a set with problems, or any failure, leaves it as it was.
     ///
     /// With `changed`, only the changed files were read: the others' objects are carried over from the ledger, or,
     /// where that would not be what reading them gives, ``ReadEveryFile`` is thrown (the transaction rolled back).
     func apply(
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
-        prepareSchema: () throws -> Void, changed: ChangedFiles? = nil
+        changed: ChangedFiles? = nil
     ) throws -> SeedReport {
         do {
             return try store.write {
-                try prepareSchema()
+                try store.prepareSchema()
                 // Checked under the write lock: another seeder may have applied this set meanwhile.
                 if !options.force && !options.prune, let summary = try? SeedLedger.setRecord(from: store),
                     summary.fingerprint == input.fingerprint
@@ -306,9 +302,7 @@ public struct Seeder {
         } else {
             preview = try SeedPreview(empty: read.schema.model)
         }
-        let report = try apply(
-            read, input: input, report: report, options: options, to: preview.after, prepareSchema: preview.after.prepareSchema,
-            changed: changed)
+        let report = try apply(read, input: input, report: report, options: options, to: preview.after, changed: changed)
         return (report, report.status == .applied ? preview : nil)
     }
 
@@ -319,14 +313,6 @@ public struct Seeder {
         storeOptions.defersSchemaChanges = true
         storeOptions.connection.busyTimeout = options.busyTimeout
         return try SQLiteStore(path: path ?? storePath, model: model, options: storeOptions)
-    }
-
-    /// The store file opened for a run's writes, with the migration its transaction makes.
-    private func fileStoreForRun(
-        model: EntityModel, options: SeedOptions
-    ) throws -> (store: any RowStore, prepareSchema: () throws -> Void) {
-        let store = try openStore(model: model, options: options)
-        return (store, store.prepareSchema)
     }
 
     /// The store opened for reading only, as it is: no schema change, no write.
