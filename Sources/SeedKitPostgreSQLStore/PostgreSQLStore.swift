@@ -187,6 +187,31 @@ package final class PostgreSQLStore: RowStore {
             return try body()
         }
     }
+
+    /// Begins a transaction that is never committed, for a dry run to write in: its writes are seen through this store
+    /// alone, without the advisory lock (nothing it writes will stand), and go with ``discardTransaction()``.
+    ///
+    ///     let snapshot = try after.beginDiscardedWrite()
+    ///     try before.beginRead(at: snapshot)     // another store on the database: the rows as they were
+    ///     try after.write { … }                  // runs inside, takes no lock, commits nothing
+    ///     after.discardTransaction()
+    ///
+    /// - Returns: The snapshot the transaction reads from, for ``beginRead(at:)``.
+    package func beginDiscardedWrite() throws -> String {
+        try connection.beginTransaction(.repeatableRead)
+        return try connection.exportSnapshot()
+    }
+
+    /// Begins a read-only transaction that sees the rows of `snapshot` (see ``beginDiscardedWrite()``), ended by
+    /// ``discardTransaction()``.
+    package func beginRead(at snapshot: String) throws {
+        try connection.beginTransaction(.repeatableRead, readOnly: true, snapshot: snapshot)
+    }
+
+    /// Rolls back the transaction ``beginDiscardedWrite()`` or ``beginRead(at:)`` began.
+    package func discardTransaction() {
+        connection.rollBack()
+    }
 }
 
 /// Where one entity's values are in a row read with its table's ``PostgreSQLTable/selectColumns``.

@@ -1,6 +1,7 @@
 import Foundation
 import SeedKitModel
 import SeedKitObjects
+import SeedKitStore
 #if canImport(SeedKitPostgreSQLStore)
 import SeedKitPostgreSQLStore
 #endif
@@ -67,13 +68,6 @@ extension Seeder {
         SeedError("PostgreSQL stores need libpq, which SeedKit has on Linux, macOS and Windows only")
     }
 
-    /// Why a dry run of a PostgreSQL store is refused.
-    static var serverDryRunRefusal: SeedError {
-        SeedError(
-            "--dry-run needs a copy of the store, which a PostgreSQL store does not make yet: run `seed diff` to see "
-                + "what the templates would change")
-    }
-
     /// The store at the URL ``storePath`` with the model it holds; nil when the database holds no store.
     ///
     /// - Throws: The server's errors (unreachable, a refused login, a missing database), which name the host and
@@ -82,6 +76,33 @@ extension Seeder {
         #if canImport(SeedKitPostgreSQLStore)
         return try PostgreSQLStore.storedModel(url: storePath).map {
             try PostgreSQLStore(url: storePath, model: $0, options: Self.deferringSchemaChanges())
+        }
+        #else
+        throw Self.serverStoresUnavailable
+        #endif
+    }
+
+    /// The preview of a dry run of the PostgreSQL store at ``storePath``: a store of `model` on a transaction that is
+    /// never committed, for the run to apply to (creating or migrating the schema in it), and a copy in memory of the
+    /// store `found` as that transaction first sees it (an empty store when the database holds none).
+    func serverPreview(found: (any RowStore)?, model: EntityModel, options: SeedOptions) throws -> SeedPreview {
+        #if canImport(SeedKitPostgreSQLStore)
+        let after = try PostgreSQLStore(url: storePath, model: model, options: Self.deferringSchemaChanges(options))
+        let snapshot = try after.beginDiscardedWrite()
+        do {
+            let before: SQLiteStore
+            if let found = found as? PostgreSQLStore {
+                // Copied before the run writes: its changes to the schema would lock the tables for any other reader.
+                try found.beginRead(at: snapshot)
+                defer { found.discardTransaction() }
+                before = try SeedPreview.copy(of: found)
+            } else {
+                before = try SQLiteStore.inMemory(model: model)
+            }
+            return SeedPreview(before: before, after: after, release: after.discardTransaction)
+        } catch {
+            after.discardTransaction()
+            throw error
         }
         #else
         throw Self.serverStoresUnavailable

@@ -92,7 +92,6 @@ public struct Seeder {
     private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
         if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let isServer = Self.isServerURL(storePath)
-        if isServer, options.dryRun { throw Self.serverDryRunRefusal }
         let repeatable = !options.force && !options.prune
         // A server's store is opened once, to read its ledger and then to write; a file's is checked by its path.
         let serverStore = isServer ? try existingServerStore() : nil
@@ -121,7 +120,9 @@ public struct Seeder {
         input.set = nil
 
         do {
-            if options.dryRun { return try dryRun(read, input: input, report: report, options: options, changed: changed) }
+            if options.dryRun {
+                return try dryRun(read, input: input, report: report, options: options, changed: changed, found: serverStore)
+            }
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
@@ -289,18 +290,25 @@ public struct Seeder {
         }
     }
 
-    /// A dry run: the same stages, applied to a copy of the store (or an empty store in memory), beside a second
-    /// copy of the store as it was. The store is not written, nor migrated.
+    /// A dry run: the same stages, applied to a store whose changes never stand — a copy of a file (or an empty store
+    /// in memory), a PostgreSQL store's transaction that is rolled back — beside the store as it was (see
+    /// ``SeedPreview``). The store is not written, nor migrated.
+    ///
+    /// - Parameter found: The PostgreSQL store the run found at ``storePath``, with the model it holds.
     private func dryRun(
-        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, changed: ChangedFiles?
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, changed: ChangedFiles?,
+        found: (any RowStore)?
     ) throws -> (report: SeedReport, preview: SeedPreview?) {
+        let model = read.schema.model
         let preview: SeedPreview
-        if FileManager.default.fileExists(atPath: storePath) {
+        if Self.isServerURL(storePath) {
+            preview = try serverPreview(found: found, model: model, options: options)
+        } else if FileManager.default.fileExists(atPath: storePath) {
             preview = try SeedPreview(copying: storePath, busyTimeout: options.busyTimeout) { path in
-                try openStore(model: read.schema.model, options: options, path: path)
+                try openStore(model: model, options: options, path: path)
             }
         } else {
-            preview = try SeedPreview(empty: read.schema.model)
+            preview = try SeedPreview(empty: model)
         }
         let report = try apply(read, input: input, report: report, options: options, to: preview.after, changed: changed)
         return (report, report.status == .applied ? preview : nil)
