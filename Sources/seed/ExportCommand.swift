@@ -31,14 +31,19 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
     }
     switch (format, output) {
     case ("templates", let directory?):
-        let paths = try export.writeTemplates(store: sqliteStore, to: URL(fileURLWithPath: directory))
-        Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(TerminalText.quoted(directory))")
+        try writeTemplates(export, rows: sqliteStore, to: directory)
     case (_, let path?):
         try export.write(store: sqliteStore, toFileAtPath: path)
     case (_, nil):
         FileHandle.standardOutput.write(Data(try export.document(of: sqliteStore)))
     }
     return .success
+}
+
+/// `--format templates --output DIR`: the store's objects as a template set, and a line saying so.
+private func writeTemplates(_ export: GraphExport, rows store: any RowStore, to directory: String) throws {
+    let paths = try export.writeTemplates(rows: store, to: URL(fileURLWithPath: directory))
+    Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(TerminalText.quoted(directory))")
 }
 
 /// `seed export --store postgresql://…`: the store read with the model it holds, in one snapshot.
@@ -48,11 +53,13 @@ private func runServerExport(
     if arguments.value(.model) != nil {
         throw UsageError("--model is for SQLite stores: a PostgreSQL store is read with the model it holds")
     }
-    if format == "templates" { throw UsageError("--format templates reads SQLite stores only, for now") }
     let rows = try Seeder.openServerStore(url: store.path)
-    if let output {
-        try export.write(rows: rows, toFileAtPath: output)
-    } else {
+    switch (format, output) {
+    case ("templates", let directory?):
+        try writeTemplates(export, rows: rows, to: directory)
+    case (_, let path?):
+        try export.write(rows: rows, toFileAtPath: path)
+    case (_, nil):
         FileHandle.standardOutput.write(Data(try export.document(ofRows: rows)))
     }
     return .success

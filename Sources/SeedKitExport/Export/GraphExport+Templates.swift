@@ -27,6 +27,12 @@ extension GraphExport {
     /// Writes the export of a store's rows as a template set (see ``writeTemplates(_:to:)``).
     @discardableResult
     public func writeTemplates(store: SQLiteStore, to directory: URL) throws -> [String] {
+        try writeTemplates(rows: store, to: directory)
+    }
+
+    /// Writes the export of any store's rows (an SQLite or a PostgreSQL store) as a template set, read in one snapshot.
+    @discardableResult
+    package func writeTemplates(rows store: RowStore, to directory: URL) throws -> [String] {
         try writeTemplates(lines: { try lines(of: store) }, model: store.model, to: directory)
     }
 

@@ -38,6 +38,41 @@ struct SeedPostgreSQLCommandTests {
         #expect(status.stdout.contains(url))
     }
 
+    /// The files under `directory`, by relative path.
+    private static func files(under directory: URL) throws -> [String: Data] {
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
+        var files: [String: Data] = [:]
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            let url = directory.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    /// `seed export --format templates` of a PostgreSQL store writes the files an SQLite store of the same data gives,
+    /// and they seed back to the same store.
+    @Test func aTemplateExportIsSQLitesAndSeedsBack() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let url = try Self.databaseURL()
+        #expect(try Fixtures.runSeed(["--quiet", "--store", url], in: directory).status == 0)
+        let exported = try Fixtures.runSeed(["export", "--format", "templates", "--output", "Snapshot", "--store", url], in: directory)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stderr.hasPrefix("seed: wrote 8 template files and model.json to Snapshot"), "\(exported.stderr)")
+        let reference = try Self.sqliteExport(in: directory)
+        let fromSQLite = try Fixtures.runSeed(
+            ["export", "--format", "templates", "--output", "FromSQLite", "--store", "reference.sqlite"], in: directory)
+        #expect(fromSQLite.status == 0, "\(fromSQLite.stderr)")
+        let snapshot = try Self.files(under: directory.appendingPathComponent("Snapshot"))
+        let sqliteSnapshot = try Self.files(under: directory.appendingPathComponent("FromSQLite"))
+        #expect(snapshot.count == 9 && snapshot == sqliteSnapshot)
+        let again = try Self.databaseURL()
+        #expect(try Fixtures.runSeed(["--quiet", "--templates", "Snapshot", "--store", again], in: directory).status == 0)
+        #expect(try Fixtures.runSeed(["export", "--store", again], in: directory).stdout == reference)
+    }
+
     @Test func aSecondRunIsUnchanged() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         let url = try Self.databaseURL()
