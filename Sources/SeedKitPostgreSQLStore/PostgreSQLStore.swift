@@ -4,29 +4,43 @@ import SeedKitModel
 import SeedKitObjects
 import SeedKitPostgreSQL
 
-/// A store in a PostgreSQL database, shared by every process and host that opens it: the seeding pipeline's rows,
-/// its ledger, and the canonical export read and write it as they do an SQLite store.
+/// A persistent store in a PostgreSQL database, shared by every process and host that opens it: contexts fetch from
+/// and save to it as to an ``SQLiteStore``, and `seed --store postgresql://…` seeds, exports and diffs it.
 ///
 ///     let store = try PostgreSQLStore(url: "postgresql://app@db.internal/catalog", model: model)
-///     try store.write {                      // BEGIN, then the store's advisory lock: one writer at a time
-///         try store.insert(batch)            // binary COPY
-///         try store.replaceLedger(sections)
-///     }
+///     let context = store.newContext()
+///     let sales = try context.upsert("Department", identity: ["name": "Sales"]).object
+///     try context.save()                      // one transaction, holding the store's advisory lock
 ///
-/// The layout is an SQLite store's (``PostgreSQLSchema``); the schema and the ledger live in the database, the model
-/// the store was created with in `_seedkit_metadata`. ``write(_:)`` takes a transaction-scoped advisory lock keyed by
-/// the database's name, so that seeders on many hosts serialize on it and each reads what the one before committed.
+/// The URL is libpq's (`postgresql://` or `postgres://`, with parameters such as `?sslmode=require`); no message
+/// repeats its password. The layout is an SQLite store's: a table per root entity, join tables, unique identity
+/// indexes, text C-collated so identities compare as exact bytes, decimals `numeric`, dates `timestamptz` with their
+/// nanoseconds beside them; the model the store was created with is in `_seedkit_metadata`, the seed ledger in
+/// `_seedkit_ledger`. Opening creates the schema in a database without one, or migrates the store there as an SQLite
+/// store is migrated (lightweight changes, drops only with ``Options/allowsDataLoss``), in one transaction.
 ///
-/// Contexts read and save through it as through an SQLite store (fetches, faults, identity lookups; saves with
-/// permanent row ids, row versions and merge-policy conflicts). Opened with a model other than the one the store was
-/// created with, it is migrated as an SQLite store is (``SchemaMigration``), in one transaction.
+/// Contexts behave as over an SQLite store: fetches run in SQL, faults load lazily, saves are all or nothing with
+/// permanent row ids, row versions and merge-policy conflicts. Writes take a transaction-scoped advisory lock keyed by
+/// the database's name, so that writers on many hosts serialize on it and each reads what the one before committed.
 ///
-/// A store is confined to one isolation domain, like its connection.
-package final class PostgreSQLStore: RowStore {
-    package let model: EntityModel
+/// A store and its contexts are confined to one isolation domain, like its connection.
+public final class PostgreSQLStore: RowStore {
+    /// What opening a store may do.
+    public struct Options: Sendable {
+        /// Whether a migration may drop the tables and columns of entities and properties the new model no longer
+        /// has. The default is false.
+        public var allowsDataLoss = false
+        /// Whether opening leaves creating or migrating the schema to ``prepareSchema()``, so that a caller can make
+        /// it part of its own transaction (the seeder's, with the rows and the ledger).
+        package var defersSchemaChanges = false
+
+        public init() {}
+    }
+
+    public let model: EntityModel
     package let connection: PostgreSQLConnection
-    /// The URL without its password, for messages.
-    package let location: String
+    /// The store's URL without its password: `postgresql://app@db.internal:5432/catalog`.
+    public let location: String
     let schema: PostgreSQLSchema
     /// Per entity: where its values are in a row of ``PostgreSQLTable/selectColumns``.
     let rowLayouts: [String: RowLayout]
@@ -38,18 +52,6 @@ package final class PostgreSQLStore: RowStore {
     /// The layout version of the tables, as ``SQLiteStore``'s.
     static let schemaVersion = 1
 
-    /// What opening a store may do.
-    package struct Options: Sendable {
-        /// Whether a migration may drop the tables and columns of entities and properties the new model no longer
-        /// has. The default is false.
-        package var allowsDataLoss = false
-        /// Whether opening leaves creating or migrating the schema to ``prepareSchema()``, so that a caller can make
-        /// it part of its own transaction (the seeder's, with the rows and the ledger).
-        package var defersSchemaChanges = false
-
-        package init() {}
-    }
-
     /// The options the store was opened with, for a deferred ``prepareSchema()``.
     let options: Options
 
@@ -59,7 +61,9 @@ package final class PostgreSQLStore: RowStore {
     /// - Throws: ``PostgreSQLError`` when the server can't be reached or refuses the connection (its message names
     ///   the host and database, never the password); ``StoreError`` for a database holding a newer store or tables
     ///   that are no store, a model PostgreSQL can't lay out, or a migration that would lose data.
-    package init(url: String, model: EntityModel, options: Options = Options()) throws {
+    /// - Complexity: One connection and a few round trips when the store is there with this model; creating or
+    ///   migrating the schema adds a statement per table, column and index changed.
+    public init(url: String, model: EntityModel, options: Options = Options()) throws {
         self.model = model
         self.options = options
         schema = try PostgreSQLSchema(model: model)
@@ -74,8 +78,8 @@ package final class PostgreSQLStore: RowStore {
         if !options.defersSchemaChanges { try write { try prepareSchema() } }
     }
 
-    /// A new context whose fetches read from this store.
-    package func newContext() -> ObjectContext {
+    /// A new context whose fetches read from this store and whose saves write to it.
+    public func newContext() -> ObjectContext {
         ObjectContext(model: model, persistentStore: self)
     }
 
@@ -152,7 +156,14 @@ package final class PostgreSQLStore: RowStore {
     }
 
     /// The model of the store at `url`: the one it was created with. Nil for a database without a store.
-    package static func storedModel(url: String) throws -> EntityModel? {
+    ///
+    ///     if let model = try PostgreSQLStore.storedModel(url: url) {
+    ///         let export = try GraphExport().document(of: PostgreSQLStore(url: url, model: model).newContext())
+    ///     }
+    ///
+    /// - Throws: ``PostgreSQLError`` when the server can't be reached; ``StoreError`` of kind `notAStore` for
+    ///   metadata without a readable model.
+    public static func storedModel(url: String) throws -> EntityModel? {
         let connection = try PostgreSQLConnection(url: url)
         let exists = try connection.query(sql: "SELECT to_regclass($1) IS NOT NULL", arguments: [.text(quoted(metadataTable))])
         guard try exists[0].bool(at: 0) == true else { return nil }
@@ -235,3 +246,12 @@ struct RowLayout {
 // A store is confined like its connection.
 @available(*, unavailable)
 extension PostgreSQLStore: Sendable {}
+
+extension ObjectContext {
+    /// A context whose fetches read from `store` and whose saves write to it; the same as `store.newContext()`.
+    ///
+    /// - Precondition: `model` is the store's model.
+    public convenience init(model: EntityModel, store: PostgreSQLStore) {
+        self.init(model: model, persistentStore: store)
+    }
+}
