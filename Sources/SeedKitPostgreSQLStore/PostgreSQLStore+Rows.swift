@@ -126,20 +126,38 @@ extension PostgreSQLStore {
 
     // MARK: Writing
 
-    /// Drops the indexes and references, runs `body`, then builds each index from all the rows and checks each
-    /// reference in one join, rather than row by row. A duplicate identity fails the unique index's building, a
-    /// dangling reference its constraint's, and the transaction with them.
+    /// Drops the indexes, primary keys and references, runs `body`, then builds each index and key from all the rows
+    /// and checks each reference in one join, rather than row by row. A duplicate identity or row id fails its index's
+    /// building, a dangling reference its constraint's, and the transaction with them.
     package func bulkLoad<Result>(_ body: () throws -> Result) throws -> Result {
         try write {
             // Checks pending from earlier rows of the transaction run now: no table may have any when altered.
             try connection.execute(sql: "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
             for foreignKey in schema.foreignKeys { try connection.execute(sql: foreignKey.dropSQL) }
             for index in schema.indexes { try connection.execute(sql: "DROP INDEX \(quoted(index.name))") }
+            let primaryKeys = try self.primaryKeys()
+            for key in primaryKeys { try connection.execute(sql: "ALTER TABLE \(key.table) DROP CONSTRAINT \(quoted(key.name))") }
             let result = try body()
+            for key in primaryKeys {
+                try connection.execute(sql: "ALTER TABLE \(key.table) ADD CONSTRAINT \(quoted(key.name)) \(key.definition)")
+            }
             for index in schema.indexes { try connection.execute(sql: index.creationSQL) }
             for foreignKey in schema.foreignKeys { try connection.execute(sql: foreignKey.creationSQL) }
             return result
         }
+    }
+
+    /// The primary keys of the entity and join tables, as the catalog has them (named by the server when created):
+    /// each table as SQL names it, the constraint's name and its definition.
+    private func primaryKeys() throws -> [(table: String, name: String, definition: String)] {
+        let tables = schema.tables.values.map(\.name) + schema.joinTables.keys
+        let keys = try connection.query(
+            sql: """
+                SELECT conrelid::regclass::text, conname::text, pg_get_constraintdef(oid) FROM pg_catalog.pg_constraint
+                WHERE contype = 'p' AND conrelid = ANY($1::regclass[]) ORDER BY 1
+                """,
+            arguments: [.text(Self.arrayLiteral(tables.map(quoted)))])
+        return try keys.map { (try $0.text(at: 0)!, try $0.text(at: 1)!, try $0.text(at: 2)!) }
     }
 
     package func insert(_ rows: RowBatch) throws {
