@@ -1,5 +1,6 @@
 /// The names a store makes from a model: a table per root entity, a join table per many-to-many pair, indexes, and
-/// columns for attributes, to-one relationships and positions, beside the store's own tables and columns.
+/// columns for attributes, to-one relationships, positions and (in a PostgreSQL store) a date's nanoseconds, beside the
+/// store's own tables and columns.
 ///
 /// SQLite compares all of them without regard to case (tables, indexes and join tables share one namespace), and so
 /// does PostgreSQL for names it folds. A model is refused when two of its names would be one in the store, or one
@@ -22,6 +23,9 @@ package enum StoreNames {
     package static func targetIndex(joinTable: String) -> String { "\(joinTable)_target" }
     /// The column of an ordered to-many's destination that keeps the order, named after the to-one inverse.
     package static func positionColumn(inverse: String) -> String { "\(inverse)_position" }
+    /// The column beside a date's where a PostgreSQL store keeps the nanoseconds below its `timestamptz`'s
+    /// microseconds.
+    package static func nanosecondsColumn(date: String) -> String { "\(date)_ns" }
 }
 
 extension EntityModel {
@@ -60,6 +64,11 @@ extension EntityModel {
             for entity in tree {
                 for attribute in entity.declaration.attributes {
                     columns.add(attribute.name, kind: .attribute(attribute.type), entity: entity.name, clashes: &clashes)
+                    // Reserved on every store, so that a model that validates makes a store on each.
+                    guard attribute.type == .date else { continue }
+                    columns.add(
+                        StoreNames.nanosecondsColumn(date: attribute.name), kind: .nanoseconds(date: attribute.name),
+                        entity: entity.name, property: attribute.name, clashes: &clashes)
                 }
                 for relationship in entity.declaration.relationships where !relationship.isToMany {
                     let isNew = columns.add(
@@ -139,6 +148,8 @@ private struct StoreColumnNames {
         case attribute(AttributeType)
         case foreignKey(String)
         case position
+        /// The nanoseconds of the named date, beside it in a PostgreSQL store.
+        case nanoseconds(date: String)
     }
 
     let table: String
@@ -170,7 +181,13 @@ private struct StoreColumnNames {
             return true
         }
         let whose = other.entity == entity ? "" : " of \(other.entity)"
-        if other.name != name {
+        if case .nanoseconds(let date) = kind {
+            // Two dates' columns meet only where the dates do, which is reported.
+            if case .nanoseconds = other.kind { return false }
+            clashes.errors.append(nanosecondsClash(name, date: date, attribute: other.name, entity: other.entity))
+        } else if case .nanoseconds(let date) = other.kind {
+            clashes.errors.append(nanosecondsClash(other.name, date: date, attribute: name, entity: entity))
+        } else if other.name != name {
             clashes.errors.append(
                 ModelError(
                     .duplicateName, entity: entity, property: property,
@@ -185,5 +202,13 @@ private struct StoreColumnNames {
                         + "of value for '\(other.name)'\(whose)"))
         }
         return false
+    }
+
+    /// The error of `attribute`, whose name (in some case) is `column`, the nanoseconds column of `date`.
+    private func nanosecondsClash(_ column: String, date: String, attribute: String, entity: String) -> ModelError {
+        ModelError(
+            .duplicateName, entity: entity, property: attribute,
+            "name '\(attribute)' is taken by the column '\(column)' in which a PostgreSQL store keeps the "
+                + "nanoseconds of the date '\(date)' (the store's names ignore case); rename one")
     }
 }

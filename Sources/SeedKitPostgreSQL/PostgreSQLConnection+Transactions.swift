@@ -65,6 +65,49 @@ extension PostgreSQLConnection {
         return result
     }
 
+    /// Begins a transaction that outlives the call, for a caller that holds it open across calls and ends it with
+    /// ``rollBack()``; ``inTransaction(_:_:)`` is the usual way.
+    ///
+    ///     try writer.beginTransaction(.repeatableRead)
+    ///     let snapshot = try writer.exportSnapshot()
+    ///     try reader.beginTransaction(.repeatableRead, readOnly: true, snapshot: snapshot)   // sees what writer sees
+    ///     try writer.execute(sql: "DELETE FROM \"Department\"")                             // reader still sees them
+    ///     writer.rollBack()
+    ///
+    /// - Parameters:
+    ///   - readOnly: Whether the transaction refuses writes.
+    ///   - snapshot: A snapshot another session's transaction exported (``exportSnapshot()``), which this one then
+    ///     sees: the same committed rows, whatever commits meanwhile. Needs `.repeatableRead` or `.serializable`.
+    /// - Throws: ``PostgreSQLError/Kind/misuse`` inside a transaction; the server's errors (a snapshot that is gone).
+    package func beginTransaction(_ isolation: IsolationLevel, readOnly: Bool = false, snapshot: String? = nil) throws {
+        if isInsideTransaction {
+            throw PostgreSQLError(kind: .misuse, message: "a transaction is already open")
+        }
+        try execute(sql: isolation.beginSQL + (readOnly ? " READ ONLY" : ""))
+        guard let snapshot else { return }
+        do {
+            // A statement of its own, and the transaction's first: the snapshot is a literal, never an argument.
+            try execute(sql: "SET TRANSACTION SNAPSHOT '\(snapshot.replacingOccurrences(of: "'", with: "''"))'")
+        } catch {
+            rollbackIfInsideTransaction()
+            throw error
+        }
+    }
+
+    /// The transaction's snapshot, for other sessions to see the same rows (see
+    /// ``beginTransaction(_:readOnly:snapshot:)``); valid while the transaction is open.
+    package func exportSnapshot() throws -> String {
+        guard isInsideTransaction else {
+            throw PostgreSQLError(kind: .misuse, message: "exportSnapshot() needs an open transaction")
+        }
+        return try query(sql: "SELECT pg_export_snapshot()")[0].text(at: 0) ?? ""
+    }
+
+    /// Rolls back the open transaction, if any. A connection that broke has none left: the server rolled it back.
+    package func rollBack() {
+        rollbackIfInsideTransaction()
+    }
+
     /// Runs `body` in a savepoint: its changes are kept when it returns and undone when it throws, and the
     /// transaction around it goes on either way.
     ///

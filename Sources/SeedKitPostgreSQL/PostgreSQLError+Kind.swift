@@ -2,7 +2,7 @@ extension PostgreSQLError {
     /// What went wrong, in the terms a caller acts on: retry, report a missing database, map a violation.
     ///
     /// See <https://www.postgresql.org/docs/current/errcodes-appendix.html> for the SQLSTATE codes behind each kind.
-    package enum Kind: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable, CustomStringConvertible {
         /// No server answered at the address: connection refused, no such socket, no route, an unknown host name, a
         /// connect timeout, or a server starting up or shutting down (`57P03`).
         case unreachable
@@ -83,7 +83,7 @@ extension PostgreSQLError {
             }
         }
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .unreachable: "unreachable"
             case .authenticationFailed: "authentication failed"

@@ -8,26 +8,26 @@
 ///     Key (name)=(Sales) already exists. - while executing "INSERT INTO "Department" (name) VALUES ($1)"
 ///
 /// (the second on one line). No password appears in an error: connection errors name the server by its host and port.
-package struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
+public struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in the terms a caller acts on.
-    package var kind: Kind
+    public package(set) var kind: Kind
     /// The five-character SQLSTATE the server reported, such as `23505`; nil for errors found on the client (an
     /// unreachable server, a lost connection, a refused value).
-    package var sqlState: String?
+    public package(set) var sqlState: String?
     /// The server's primary message, or libpq's or SeedKit's: `duplicate key value violates unique constraint "…"`.
-    package var message: String
+    public package(set) var message: String
     /// The server's detail: `Key (name)=(Sales) already exists.`
-    package var detail: String?
+    public package(set) var detail: String?
     /// The server's hint, when it gives one.
-    package var hint: String?
+    public package(set) var hint: String?
     /// The constraint a violation is about, such as `Department_name_key`.
-    package var constraint: String?
+    public package(set) var constraint: String?
     /// The table a violation is about.
-    package var table: String?
+    public package(set) var table: String?
     /// The SQL that failed.
-    package var statement: String?
+    public package(set) var statement: String?
     /// The server as `host:port` (`[::1]:5432`, `/run/postgresql:5432` for a Unix socket), for connection errors.
-    package var server: String?
+    public package(set) var server: String?
 
     package init(
         kind: Kind,
@@ -47,7 +47,7 @@ package struct PostgreSQLError: Error, Sendable, CustomStringConvertible {
         self.server = server
     }
 
-    package var description: String {
+    public var description: String {
         if let server {
             return "could not connect to PostgreSQL at \(server): \(Self.singleLine(message))"
         }

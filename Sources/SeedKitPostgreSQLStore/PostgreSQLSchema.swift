@@ -11,7 +11,7 @@ import SeedKitObjects
 /// `smallint` column `<name>_ns` beside it with the nanoseconds below them, so that dates round-trip exactly.
 struct PostgreSQLSchema {
     var tables: [String: PostgreSQLTable]
-    var joinTables: [String: (source: String, target: String)]
+    var joinTables: [String: StoreLayout.JoinTable]
     /// Per entity and relationship: where a to-many's members are.
     var memberStorage: [String: [MemberStorage?]]
 
@@ -25,92 +25,73 @@ struct PostgreSQLSchema {
     /// PostgreSQL truncates longer identifiers, which would make two names one.
     static let identifierLimit = 63
 
-    /// Lays out `model` as ``StoreSchema`` does for SQLite.
+    /// Lays out `model` (see ``StoreLayout``) in PostgreSQL.
     ///
     /// - Throws: ``StoreError`` of kind `invalidSchema` for a name PostgreSQL can't keep as it is, or a column that two
     ///   entities of a tree declare with different types.
     init(model: EntityModel) throws {
+        let layout = try StoreLayout(model: model)
         var tables: [String: PostgreSQLTable] = [:]
-        var joinTables: [String: (source: String, target: String)] = [:]
-        for root in model.entities where root.parentName == nil {
-            var table = PostgreSQLTable(name: try Self.identifier(root.name))
-            let tree = root.kinds.compactMap(model.entity(named:)).sorted { $0.lineage.count < $1.lineage.count }
-            for entity in tree {
-                for attribute in entity.declaration.attributes {
-                    try table.add(try Self.identifier(attribute.name), .attribute(attribute.type), entity: entity.name)
-                }
-                for relationship in entity.declaration.relationships where !relationship.isToMany {
-                    try table.add(
-                        try Self.identifier(relationship.name), .foreignKey(model.destination(of: relationship).rootName),
-                        entity: entity.name)
-                }
-            }
-            table.identity = root.identity
-            tables[root.name] = table
+        for (root, table) in layout.tables {
+            for name in [table.name] + table.columns.map(\.name) { try Self.checkIdentifier(name) }
+            tables[root] = PostgreSQLTable(layout: table)
         }
-        var memberStorage: [String: [MemberStorage?]] = [:]
-        for entity in model.entities {
-            memberStorage[entity.name] = try entity.relationships.map { relationship -> MemberStorage? in
+        for name in layout.joinTables.keys { try Self.checkIdentifier(name) }
+        self.tables = tables
+        joinTables = layout.joinTables
+        memberStorage = model.entities.reduce(into: [:]) { storage, entity in
+            storage[entity.name] = entity.relationships.map { relationship -> MemberStorage? in
                 switch model.linkStorage(of: relationship, in: entity) {
                 case .sourceColumn:
-                    return nil
+                    nil
                 case .memberColumn(let inverse, let isOrdered):
-                    let destination = model.destination(of: relationship)
-                    guard isOrdered else { return .inverseColumn(inverse, positionColumn: nil) }
-                    let position = try Self.identifier(StoreNames.positionColumn(inverse: inverse))
-                    try tables[destination.rootName]!.add(position, .position, entity: destination.name)
-                    return .inverseColumn(inverse, positionColumn: position)
+                    .inverseColumn(inverse, positionColumn: isOrdered ? StoreNames.positionColumn(inverse: inverse) : nil)
                 case .joinTable(let name, let isOwner, _):
-                    let destination = model.destination(of: relationship).rootName
-                    let table = try Self.identifier(name)
-                    joinTables[table] = isOwner ? (entity.rootName, destination) : (destination, entity.rootName)
-                    return .join(table: table, isOwner: isOwner, isOrdered: relationship.isOrdered)
+                    .join(table: name, isOwner: isOwner, isOrdered: relationship.isOrdered)
                 }
             }
         }
-        self.tables = tables
-        self.joinTables = joinTables
-        self.memberStorage = memberStorage
     }
 
-    private static func identifier(_ name: String) throws -> String {
+    private static func checkIdentifier(_ name: String) throws {
         guard !name.isEmpty, name.utf8.count + 3 <= identifierLimit, !name.utf8.contains(0) else {
             throw StoreError(
                 .invalidSchema, keys: [name],
                 "PostgreSQL keeps names of 1 to \(identifierLimit - 3) bytes here (with room for the _ns and index "
                     + "suffixes): shorten it")
         }
-        return name
     }
 
     /// The statements that create the schema, indexes included, in an empty database.
     var creationSQL: [String] {
         let entityTables: [String] = tables.keys.sorted().map { tables[$0]!.creationSQL }
-        let joins: [String] = joinTables.keys.sorted().map { name in
-            """
-            CREATE TABLE \(quoted(name)) ("source" bigint NOT NULL, "target" bigint NOT NULL, "position" bigint, \
-            PRIMARY KEY ("source", "target"))
-            """
-        }
+        let joins: [String] = joinTables.keys.sorted().map(Self.joinTableCreationSQL)
         return entityTables + joins + indexes.map(\.creationSQL) + foreignKeys.map(\.creationSQL)
+    }
+
+    static func joinTableCreationSQL(_ name: String) -> String {
+        """
+        CREATE TABLE \(quoted(name)) ("source" bigint NOT NULL, "target" bigint NOT NULL, "position" bigint, \
+        PRIMARY KEY ("source", "target"))
+        """
     }
 
     /// Every entity table's indexes (its identity's, then its foreign keys'), then the join tables' on `target`.
     var indexes: [PostgreSQLIndex] {
-        tables.keys.sorted().flatMap { tables[$0]!.indexes }
-            + joinTables.keys.sorted().map {
-                PostgreSQLIndex(name: StoreNames.targetIndex(joinTable: $0), table: $0, columns: ["target"], isIdentity: false)
-            }
+        tables.keys.sorted().flatMap { tables[$0]!.indexes } + joinTables.keys.sorted().map(Self.targetIndex)
+    }
+
+    static func targetIndex(joinTable name: String) -> PostgreSQLIndex {
+        PostgreSQLIndex(name: StoreNames.targetIndex(joinTable: name), table: name, columns: ["target"], isIdentity: false)
     }
 
     /// Every reference between tables: the entity tables' to-ones, then the join tables' two ends.
     var foreignKeys: [PostgreSQLForeignKey] {
         tables.keys.sorted().flatMap { tables[$0]!.foreignKeys }
             + joinTables.keys.sorted().flatMap { name in
-                let (source, target) = joinTables[name]!
-                return [
-                    PostgreSQLForeignKey(table: name, column: "source", target: source, deletes: true),
-                    PostgreSQLForeignKey(table: name, column: "target", target: target, deletes: true),
+                [
+                    PostgreSQLForeignKey(table: name, column: "source", target: joinTables[name]!.source, deletes: true),
+                    PostgreSQLForeignKey(table: name, column: "target", target: joinTables[name]!.target, deletes: true),
                 ]
             }
     }
@@ -121,52 +102,32 @@ func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// The table of a root entity.
+/// The table of a root entity, as PostgreSQL has it.
 struct PostgreSQLTable {
-    enum Kind: Hashable {
-        case attribute(AttributeType)
-        /// The row id of a row of the named root table.
-        case foreignKey(String)
-        case position
-    }
-
-    let name: String
-    /// The columns after the bookkeeping ones, by name, in the order added. A date is one here, two in the table.
-    private(set) var columns: [(name: String, kind: Kind)] = []
-    private(set) var columnIndex: [String: Int] = [:]
-    var identity: [String] = []
+    /// The table in every store's terms.
+    let layout: StoreLayout.Table
+    var name: String { layout.name }
+    /// The columns after the bookkeeping ones, in the order added. A date is one here, two in the table.
+    var columns: [StoreLayout.Column] { layout.columns }
+    var columnIndex: [String: Int] { layout.columnIndex }
+    var identity: [String] { layout.identity }
 
     static var bookkeepingColumns: [String] { StoreNames.bookkeepingColumns }
 
-    init(name: String) {
-        self.name = name
-    }
-
-    mutating func add(_ name: String, _ kind: Kind, entity: String) throws {
-        if Self.bookkeepingColumns.contains(name) {
-            throw StoreError(.invalidSchema, object: entity, keys: [name], "the name is reserved for the store's own columns")
-        }
-        if let index = columnIndex[name] {
-            guard columns[index].kind == kind else {
-                throw StoreError(
-                    .invalidSchema, object: entity, keys: [name],
-                    "another entity of the \(self.name) tree stores a different kind of value under this name")
-            }
-            return
-        }
-        columnIndex[name] = columns.count
-        columns.append((name, kind))
-    }
-
     /// The table's columns as PostgreSQL has them: a date's two for one.
     func physicalColumns(of name: String) -> [String] {
-        guard case .attribute(.date) = columns[columnIndex[name]!].kind else { return [name] }
-        return [name, "\(name)_ns"]
+        Self.physicalColumns(of: columns[columnIndex[name]!])
+    }
+
+    /// A column's columns in a PostgreSQL table: the date's and its nanoseconds' for a date.
+    static func physicalColumns(of column: StoreLayout.Column) -> [String] {
+        guard case .attribute(.date) = column.kind else { return [column.name] }
+        return [column.name, StoreNames.nanosecondsColumn(date: column.name)]
     }
 
     /// Every column of the table, in the order rows are read.
     var selectColumns: [String] {
-        Self.bookkeepingColumns + columns.flatMap { physicalColumns(of: $0.name) }
+        Self.bookkeepingColumns + columns.flatMap(Self.physicalColumns)
     }
 
     var selectList: String {
@@ -174,44 +135,34 @@ struct PostgreSQLTable {
     }
 
     var creationSQL: String {
-        var definitions = [#""_id" bigint PRIMARY KEY"#, #""_entity" text COLLATE "C" NOT NULL"#, #""_version" bigint NOT NULL DEFAULT 1"#]
-        for (column, kind) in columns {
-            switch kind {
-            case .attribute(let type):
-                definitions.append("\(quoted(column)) \(type.postgreSQLType)")
-                if type == .date { definitions.append("\(quoted("\(column)_ns")) smallint") }
-            case .foreignKey, .position:
-                definitions.append("\(quoted(column)) bigint")
-            }
-        }
+        let definitions = [#""_id" bigint PRIMARY KEY"#, #""_entity" text COLLATE "C" NOT NULL"#, #""_version" bigint NOT NULL DEFAULT 1"#]
+            + columns.flatMap(Self.definitions)
         return "CREATE TABLE \(quoted(name)) (\(definitions.joined(separator: ", ")))"
+    }
+
+    /// The definitions of a column's columns, in the order of ``physicalColumns(of:)-(StoreLayout.Column)``.
+    static func definitions(of column: StoreLayout.Column) -> [String] {
+        switch column.kind {
+        case .attribute(let type):
+            let value = "\(quoted(column.name)) \(type.postgreSQLType)"
+            return type == .date ? [value, "\(quoted(StoreNames.nanosecondsColumn(date: column.name))) smallint"] : [value]
+        case .foreignKey, .position:
+            return ["\(quoted(column.name)) bigint"]
+        }
     }
 
     /// The references of the table's to-ones, added once every table exists (they may point either way).
     var foreignKeys: [PostgreSQLForeignKey] {
-        columns.compactMap { column, kind in
-            guard case .foreignKey(let target) = kind else { return nil }
-            return PostgreSQLForeignKey(table: name, column: column, target: target, deletes: false)
+        columns.compactMap { column in
+            guard case .foreignKey(let target) = column.kind else { return nil }
+            return PostgreSQLForeignKey(table: name, column: column.name, target: target, deletes: false)
         }
     }
 
     var indexes: [PostgreSQLIndex] {
-        var indexes: [PostgreSQLIndex] = []
-        if !identity.isEmpty {
-            indexes.append(
-                PostgreSQLIndex(
-                    name: StoreNames.identityIndex(table: name), table: name, columns: identity.flatMap(physicalColumns),
-                    isIdentity: true))
+        layout.indexes.map {
+            PostgreSQLIndex(name: $0.name, table: $0.table, columns: $0.columns.flatMap(physicalColumns), isIdentity: $0.isIdentity)
         }
-        for (column, kind) in columns {
-            if case .foreignKey = kind {
-                indexes.append(
-                    PostgreSQLIndex(
-                        name: StoreNames.foreignKeyIndex(table: name, column: column), table: name, columns: [column],
-                        isIdentity: false))
-            }
-        }
-        return indexes
     }
 }
 
@@ -223,7 +174,7 @@ struct PostgreSQLIndex {
     let isIdentity: Bool
 
     var creationSQL: String {
-        "CREATE \(isIdentity ? "UNIQUE " : "")INDEX \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
+        "CREATE \(isIdentity ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
     }
 }
 

@@ -73,7 +73,9 @@ extension PostgreSQLStore {
     /// The row a select of ``PostgreSQLTable/selectColumns`` is on, with its version; nil for an entity the model
     /// lacks.
     func storedRow(_ row: some PostgreSQLRow) throws -> (row: StoredRow, version: Int64)? {
-        guard let name = try row.text(at: 1), let entity = model.entity(named: name), let layout = rowLayouts[name] else {
+        // By the entity, not the name: a row may name its entity by an alias.
+        guard let name = try row.text(at: 1), let entity = model.entity(named: name), let layout = rowLayouts[entity.name]
+        else {
             return nil
         }
         var values: [AttributeValue?] = []
@@ -83,7 +85,7 @@ extension PostgreSQLStore {
         }
         let targets = try layout.targetColumns.map { try $0.flatMap(row.int64(at:)) }
         let positions = try layout.positionColumns.map { try $0.flatMap(row.int64(at:)) }
-        let stored = StoredRow(rowID: try row.int64(at: 0)!, entity: name, values: values, targets: targets, positions: positions)
+        let stored = StoredRow(rowID: try row.int64(at: 0)!, entity: entity.name, values: values, targets: targets, positions: positions)
         return (stored, try row.int64(at: 2) ?? 1)
     }
 
@@ -124,20 +126,38 @@ extension PostgreSQLStore {
 
     // MARK: Writing
 
-    /// Drops the indexes and references, runs `body`, then builds each index from all the rows and checks each
-    /// reference in one join, rather than row by row. A duplicate identity fails the unique index's building, a
-    /// dangling reference its constraint's, and the transaction with them.
+    /// Drops the indexes, primary keys and references, runs `body`, then builds each index and key from all the rows
+    /// and checks each reference in one join, rather than row by row. A duplicate identity or row id fails its index's
+    /// building, a dangling reference its constraint's, and the transaction with them.
     package func bulkLoad<Result>(_ body: () throws -> Result) throws -> Result {
         try write {
             // Checks pending from earlier rows of the transaction run now: no table may have any when altered.
             try connection.execute(sql: "SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
             for foreignKey in schema.foreignKeys { try connection.execute(sql: foreignKey.dropSQL) }
             for index in schema.indexes { try connection.execute(sql: "DROP INDEX \(quoted(index.name))") }
+            let primaryKeys = try self.primaryKeys()
+            for key in primaryKeys { try connection.execute(sql: "ALTER TABLE \(key.table) DROP CONSTRAINT \(quoted(key.name))") }
             let result = try body()
+            for key in primaryKeys {
+                try connection.execute(sql: "ALTER TABLE \(key.table) ADD CONSTRAINT \(quoted(key.name)) \(key.definition)")
+            }
             for index in schema.indexes { try connection.execute(sql: index.creationSQL) }
             for foreignKey in schema.foreignKeys { try connection.execute(sql: foreignKey.creationSQL) }
             return result
         }
+    }
+
+    /// The primary keys of the entity and join tables, as the catalog has them (named by the server when created):
+    /// each table as SQL names it, the constraint's name and its definition.
+    private func primaryKeys() throws -> [(table: String, name: String, definition: String)] {
+        let tables = schema.tables.values.map(\.name) + schema.joinTables.keys
+        let keys = try connection.query(
+            sql: """
+                SELECT conrelid::regclass::text, conname::text, pg_get_constraintdef(oid) FROM pg_catalog.pg_constraint
+                WHERE contype = 'p' AND conrelid = ANY($1::regclass[]) ORDER BY 1
+                """,
+            arguments: [.text(Self.arrayLiteral(tables.map(quoted)))])
+        return try keys.map { (try $0.text(at: 0)!, try $0.text(at: 1)!, try $0.text(at: 2)!) }
     }
 
     package func insert(_ rows: RowBatch) throws {

@@ -4,29 +4,43 @@ import SeedKitModel
 import SeedKitObjects
 import SeedKitPostgreSQL
 
-/// A store in a PostgreSQL database, shared by every process and host that opens it: the seeding pipeline's rows,
-/// its ledger, and the canonical export read and write it as they do an SQLite store.
+/// A persistent store in a PostgreSQL database, shared by every process and host that opens it: contexts fetch from
+/// and save to it as to an ``SQLiteStore``, and `seed --store postgresql://…` seeds, exports and diffs it.
 ///
 ///     let store = try PostgreSQLStore(url: "postgresql://app@db.internal/catalog", model: model)
-///     try store.write {                      // BEGIN, then the store's advisory lock: one writer at a time
-///         try store.insert(batch)            // binary COPY
-///         try store.replaceLedger(sections)
-///     }
+///     let context = store.newContext()
+///     let sales = try context.upsert("Department", identity: ["name": "Sales"]).object
+///     try context.save()                      // one transaction, holding the store's advisory lock
 ///
-/// The layout is an SQLite store's (``PostgreSQLSchema``); the schema and the ledger live in the database, the model
-/// the store was created with in `_seedkit_metadata`. ``write(_:)`` takes a transaction-scoped advisory lock keyed by
-/// the database's name, so that seeders on many hosts serialize on it and each reads what the one before committed.
+/// The URL is libpq's (`postgresql://` or `postgres://`, with parameters such as `?sslmode=require`); no message
+/// repeats its password. The layout is an SQLite store's: a table per root entity, join tables, unique identity
+/// indexes, text C-collated so identities compare as exact bytes, decimals `numeric`, dates `timestamptz` with their
+/// nanoseconds beside them; the model the store was created with is in `_seedkit_metadata`, the seed ledger in
+/// `_seedkit_ledger`. Opening creates the schema in a database without one, or migrates the store there as an SQLite
+/// store is migrated (lightweight changes, drops only with ``Options/allowsDataLoss``), in one transaction.
 ///
-/// Contexts read and save through it as through an SQLite store (fetches, faults, identity lookups; saves with
-/// permanent row ids, row versions and merge-policy conflicts). A model different from the one the store was
-/// created with is refused (kind `migrationRefused`): lightweight migration is SQLite's alone for now.
+/// Contexts behave as over an SQLite store: fetches run in SQL, faults load lazily, saves are all or nothing with
+/// permanent row ids, row versions and merge-policy conflicts. Writes take a transaction-scoped advisory lock keyed by
+/// the database's name, so that writers on many hosts serialize on it and each reads what the one before committed.
 ///
-/// A store is confined to one isolation domain, like its connection.
-package final class PostgreSQLStore: RowStore {
-    package let model: EntityModel
+/// A store and its contexts are confined to one isolation domain, like its connection.
+public final class PostgreSQLStore: RowStore {
+    /// What opening a store may do.
+    public struct Options: Sendable {
+        /// Whether a migration may drop the tables and columns of entities and properties the new model no longer
+        /// has. The default is false.
+        public var allowsDataLoss = false
+        /// Whether opening leaves creating or migrating the schema to ``prepareSchema()``, so that a caller can make
+        /// it part of its own transaction (the seeder's, with the rows and the ledger).
+        package var defersSchemaChanges = false
+
+        public init() {}
+    }
+
+    public let model: EntityModel
     package let connection: PostgreSQLConnection
-    /// The URL without its password, for messages.
-    package let location: String
+    /// The store's URL without its password: `postgresql://app@db.internal:5432/catalog`.
+    public let location: String
     let schema: PostgreSQLSchema
     /// Per entity: where its values are in a row of ``PostgreSQLTable/selectColumns``.
     let rowLayouts: [String: RowLayout]
@@ -38,14 +52,20 @@ package final class PostgreSQLStore: RowStore {
     /// The layout version of the tables, as ``SQLiteStore``'s.
     static let schemaVersion = 1
 
-    /// Connects to the database at `url` and, unless `defersSchemaChanges`, creates the store's schema in it when
-    /// the database holds none.
+    /// The options the store was opened with, for a deferred ``prepareSchema()``.
+    let options: Options
+
+    /// Connects to the database at `url` and, unless `options` defer it, creates the store's schema in it when the
+    /// database holds none, or migrates the store there to `model`.
     ///
     /// - Throws: ``PostgreSQLError`` when the server can't be reached or refuses the connection (its message names
-    ///   the host and database, never the password); ``StoreError`` for a database holding another model's store,
-    ///   a newer store, or tables that are no store, and for a model PostgreSQL can't lay out.
-    package init(url: String, model: EntityModel, defersSchemaChanges: Bool = false) throws {
+    ///   the host and database, never the password); ``StoreError`` for a database holding a newer store or tables
+    ///   that are no store, a model PostgreSQL can't lay out, or a migration that would lose data.
+    /// - Complexity: One connection and a few round trips when the store is there with this model; creating or
+    ///   migrating the schema adds a statement per table, column and index changed.
+    public init(url: String, model: EntityModel, options: Options = Options()) throws {
         self.model = model
+        self.options = options
         schema = try PostgreSQLSchema(model: model)
         connection = try PostgreSQLConnection(url: url)
         location = connection.url.description
@@ -55,61 +75,68 @@ package final class PostgreSQLStore: RowStore {
             layouts[entity.name] = RowLayout(entity: entity, table: schema.tables[entity.rootName]!)
         }
         rowLayouts = layouts
-        if !defersSchemaChanges { try write { try prepareSchema() } }
+        if !options.defersSchemaChanges { try write { try prepareSchema() } }
     }
 
-    /// A new context whose fetches read from this store.
-    package func newContext() -> ObjectContext {
+    /// A new context whose fetches read from this store and whose saves write to it.
+    public func newContext() -> ObjectContext {
         ObjectContext(model: model, persistentStore: self)
     }
 
     // MARK: Schema
 
-    /// Creates the schema in a database without one, or checks that the store there is of this model.
+    /// Creates the schema in a database without one, or migrates the store there to this store's model (see
+    /// ``SchemaMigration``).
     ///
-    /// Call it inside ``write(_:)``: under the store's lock, two processes never both create it.
+    /// Call it inside ``write(_:)``: under the store's lock, two processes never both create or migrate it, and the
+    /// change commits or rolls back with what the transaction writes after it.
     ///
     /// - Throws: ``StoreError``: `notAStore` for tables without SeedKit's metadata or a newer layout,
-    ///   `migrationRefused` for a store of another model.
+    ///   `migrationRefused` for a migration that would lose data (before anything is written).
     package func prepareSchema() throws {
-        let existing = try storeState()
-        switch existing {
-        case .none:
+        guard let metadata = try storeMetadata() else {
             for sql in schema.creationSQL { try connection.execute(sql: sql) }
             try connection.execute(sql: """
                 CREATE TABLE \(quoted(Self.metadataTable)) ("key" text COLLATE "C" PRIMARY KEY, "value" text NOT NULL)
                 """)
-            let insert = try connection.cachedStatement(
-                sql: "INSERT INTO \(quoted(Self.metadataTable)) (\"key\", \"value\") VALUES ($1, $2)")
-            for (key, value) in [
-                ("schemaVersion", String(Self.schemaVersion)), ("modelFingerprint", model.fingerprint),
-                ("model", model.json.text(style: .canonical)),
-            ] {
-                _ = try insert.execute(arguments: [.text(key), .text(value)])
-            }
-        case .store(let fingerprint):
-            guard fingerprint == model.fingerprint else {
-                throw StoreError(
-                    .migrationRefused, path: location,
-                    "the database holds a store of another model, and PostgreSQL stores are not migrated yet: seed a "
-                        + "new database, or drop this one's tables")
-            }
+            try writeMetadata()
+            return
+        }
+        guard metadata["modelFingerprint"] != model.fingerprint else { return }
+        guard let text = metadata["model"], let storedModel = try? EntityModel(json: JSONDocument(parsing: text).value)
+        else {
+            throw StoreError(.notAStore, path: location, "the store's metadata holds no readable model")
+        }
+        do {
+            try migrate(from: storedModel)
+        } catch var error as StoreError {
+            error.path = location
+            throw error
         }
     }
 
-    private enum StoreState {
-        case none
-        case store(fingerprint: String?)
+    /// Records the layout version and this store's model in the metadata table.
+    func writeMetadata() throws {
+        let upsert = try connection.cachedStatement(sql: """
+            INSERT INTO \(quoted(Self.metadataTable)) ("key", "value") VALUES ($1, $2)
+            ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"
+            """)
+        for (key, value) in [
+            ("schemaVersion", String(Self.schemaVersion)), ("modelFingerprint", model.fingerprint),
+            ("model", model.json.text(style: .canonical)),
+        ] {
+            _ = try upsert.execute(arguments: [.text(key), .text(value)])
+        }
     }
 
-    /// Whether the database holds no table, or a store (of which model).
-    private func storeState() throws -> StoreState {
+    /// The store's metadata, or nil when the database holds no table.
+    private func storeMetadata() throws -> [String: String]? {
         let tables = try connection.query(sql: """
             SELECT count(*), count(*) FILTER (WHERE c.relname = $1) FROM pg_catalog.pg_class c
             WHERE c.relkind IN ('r', 'p') AND c.relnamespace = current_schema()::regnamespace
             """, arguments: [.text(Self.metadataTable)])
         let (all, metadata) = (try tables[0].int64(at: 0) ?? 0, try tables[0].int64(at: 1) ?? 0)
-        if all == 0 { return .none }
+        if all == 0 { return nil }
         guard metadata == 1 else {
             throw StoreError(
                 .notAStore, path: location,
@@ -125,11 +152,18 @@ package final class PostgreSQLStore: RowStore {
                 "the store's schema version \(values["schemaVersion"] ?? "(missing)") is not one this SeedKit reads "
                     + "(up to \(Self.schemaVersion))")
         }
-        return .store(fingerprint: values["modelFingerprint"])
+        return values
     }
 
     /// The model of the store at `url`: the one it was created with. Nil for a database without a store.
-    package static func storedModel(url: String) throws -> EntityModel? {
+    ///
+    ///     if let model = try PostgreSQLStore.storedModel(url: url) {
+    ///         let export = try GraphExport().document(of: PostgreSQLStore(url: url, model: model).newContext())
+    ///     }
+    ///
+    /// - Throws: ``PostgreSQLError`` when the server can't be reached; ``StoreError`` of kind `notAStore` for
+    ///   metadata without a readable model.
+    public static func storedModel(url: String) throws -> EntityModel? {
         let connection = try PostgreSQLConnection(url: url)
         let exists = try connection.query(sql: "SELECT to_regclass($1) IS NOT NULL", arguments: [.text(quoted(metadataTable))])
         guard try exists[0].bool(at: 0) == true else { return nil }
@@ -164,6 +198,31 @@ package final class PostgreSQLStore: RowStore {
             return try body()
         }
     }
+
+    /// Begins a transaction that is never committed, for a dry run to write in: its writes are seen through this store
+    /// alone, without the advisory lock (nothing it writes will stand), and go with ``discardTransaction()``.
+    ///
+    ///     let snapshot = try after.beginDiscardedWrite()
+    ///     try before.beginRead(at: snapshot)     // another store on the database: the rows as they were
+    ///     try after.write { … }                  // runs inside, takes no lock, commits nothing
+    ///     after.discardTransaction()
+    ///
+    /// - Returns: The snapshot the transaction reads from, for ``beginRead(at:)``.
+    package func beginDiscardedWrite() throws -> String {
+        try connection.beginTransaction(.repeatableRead)
+        return try connection.exportSnapshot()
+    }
+
+    /// Begins a read-only transaction that sees the rows of `snapshot` (see ``beginDiscardedWrite()``), ended by
+    /// ``discardTransaction()``.
+    package func beginRead(at snapshot: String) throws {
+        try connection.beginTransaction(.repeatableRead, readOnly: true, snapshot: snapshot)
+    }
+
+    /// Rolls back the transaction ``beginDiscardedWrite()`` or ``beginRead(at:)`` began.
+    package func discardTransaction() {
+        connection.rollBack()
+    }
 }
 
 /// Where one entity's values are in a row read with its table's ``PostgreSQLTable/selectColumns``.
@@ -187,3 +246,12 @@ struct RowLayout {
 // A store is confined like its connection.
 @available(*, unavailable)
 extension PostgreSQLStore: Sendable {}
+
+extension ObjectContext {
+    /// A context whose fetches read from `store` and whose saves write to it; the same as `store.newContext()`.
+    ///
+    /// - Precondition: `model` is the store's model.
+    public convenience init(model: EntityModel, store: PostgreSQLStore) {
+        self.init(model: model, persistentStore: store)
+    }
+}

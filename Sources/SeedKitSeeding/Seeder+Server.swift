@@ -1,6 +1,7 @@
 import Foundation
 import SeedKitModel
 import SeedKitObjects
+import SeedKitStore
 #if canImport(SeedKitPostgreSQLStore)
 import SeedKitPostgreSQLStore
 #endif
@@ -36,12 +37,24 @@ extension Seeder {
         guard let model = try PostgreSQLStore.storedModel(url: url) else {
             throw SeedError("no store at \(try PostgreSQLStore.redacted(url: url)): the database holds no SeedKit tables")
         }
-        return try PostgreSQLStore(url: url, model: model, defersSchemaChanges: true)
+        return try PostgreSQLStore(url: url, model: model, options: deferringSchemaChanges())
         #else
         throw Self.serverStoresUnavailable
         #endif
     }
 }
+
+#if canImport(SeedKitPostgreSQLStore)
+extension Seeder {
+    /// The options of a store a run opens, leaving its schema to the run's transaction.
+    static func deferringSchemaChanges(_ options: SeedOptions = SeedOptions()) -> PostgreSQLStore.Options {
+        var storeOptions = PostgreSQLStore.Options()
+        storeOptions.allowsDataLoss = options.allowsDataLoss
+        storeOptions.defersSchemaChanges = true
+        return storeOptions
+    }
+}
+#endif
 
 /// Seeding a PostgreSQL store, which many hosts share, runs the same stages as a file's (see ``Seeder``), written in
 /// one transaction that holds the store's advisory lock (``PostgreSQLStore/write(_:)``) before the ledger is read, so
@@ -55,13 +68,6 @@ extension Seeder {
         SeedError("PostgreSQL stores need libpq, which SeedKit has on Linux, macOS and Windows only")
     }
 
-    /// Why a dry run of a PostgreSQL store is refused.
-    static var serverDryRunRefusal: SeedError {
-        SeedError(
-            "--dry-run needs a copy of the store, which a PostgreSQL store does not make yet: run `seed diff` to see "
-                + "what the templates would change")
-    }
-
     /// The store at the URL ``storePath`` with the model it holds; nil when the database holds no store.
     ///
     /// - Throws: The server's errors (unreachable, a refused login, a missing database), which name the host and
@@ -69,7 +75,34 @@ extension Seeder {
     func existingServerStore() throws -> (any RowStore)? {
         #if canImport(SeedKitPostgreSQLStore)
         return try PostgreSQLStore.storedModel(url: storePath).map {
-            try PostgreSQLStore(url: storePath, model: $0, defersSchemaChanges: true)
+            try PostgreSQLStore(url: storePath, model: $0, options: Self.deferringSchemaChanges())
+        }
+        #else
+        throw Self.serverStoresUnavailable
+        #endif
+    }
+
+    /// The preview of a dry run of the PostgreSQL store at ``storePath``: a store of `model` on a transaction that is
+    /// never committed, for the run to apply to (creating or migrating the schema in it), and a copy in memory of the
+    /// store `found` as that transaction first sees it (an empty store when the database holds none).
+    func serverPreview(found: (any RowStore)?, model: EntityModel, options: SeedOptions) throws -> SeedPreview {
+        #if canImport(SeedKitPostgreSQLStore)
+        let after = try PostgreSQLStore(url: storePath, model: model, options: Self.deferringSchemaChanges(options))
+        let snapshot = try after.beginDiscardedWrite()
+        do {
+            let before: SQLiteStore
+            if let found = found as? PostgreSQLStore {
+                // Copied before the run writes: its changes to the schema would lock the tables for any other reader.
+                try found.beginRead(at: snapshot)
+                defer { found.discardTransaction() }
+                before = try SeedPreview.copy(of: found)
+            } else {
+                before = try SQLiteStore.inMemory(model: model)
+            }
+            return SeedPreview(before: before, after: after, release: after.discardTransaction)
+        } catch {
+            after.discardTransaction()
+            throw error
         }
         #else
         throw Self.serverStoresUnavailable
@@ -77,14 +110,11 @@ extension Seeder {
     }
 
     /// The store a run writes to at the URL ``storePath``: the one found, when it holds `model`, else one whose schema
-    /// the run's transaction creates or checks.
-    func serverStoreForRun(
-        found: (any RowStore)?, model: EntityModel
-    ) throws -> (store: any RowStore, prepareSchema: () throws -> Void) {
+    /// the run's transaction creates or migrates.
+    func serverStoreForRun(found: (any RowStore)?, model: EntityModel, options: SeedOptions) throws -> any RowStore {
         #if canImport(SeedKitPostgreSQLStore)
-        let store = try (found as? PostgreSQLStore).flatMap { $0.model == model ? $0 : nil }
-            ?? PostgreSQLStore(url: storePath, model: model, defersSchemaChanges: true)
-        return (store, store.prepareSchema)
+        if let found = found as? PostgreSQLStore, found.model == model { return found }
+        return try PostgreSQLStore(url: storePath, model: model, options: Self.deferringSchemaChanges(options))
         #else
         throw Self.serverStoresUnavailable
         #endif

@@ -81,7 +81,6 @@ public struct Seeder {
     private func run(templates: URL, options: SeedOptions) throws -> (report: SeedReport, preview: SeedPreview?) {
         if let problem = Self.problem(withStorePath: storePath) { throw SeedError("store \(problem)") }
         let isServer = Self.isServerURL(storePath)
-        if isServer, options.dryRun { throw Self.serverDryRunRefusal }
         let repeatable = !options.force && !options.prune
         // A server's store is opened once, to read its ledger and then to write; a file's is checked by its path.
         let serverStore = isServer ? try existingServerStore() : nil
@@ -112,7 +111,9 @@ public struct Seeder {
         input.set = nil
 
         do {
-            if options.dryRun { return try dryRun(read, input: input, report: report, options: options, changed: changed) }
+            if options.dryRun {
+                return try dryRun(read, input: input, report: report, options: options, changed: changed, found: serverStore)
+            }
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
@@ -123,15 +124,11 @@ public struct Seeder {
             }
             return (created, nil)
         }
-        // A server's schema is created or checked in the run's transaction; a file's migrated in it.
-        let (store, prepareSchema) = try isServer ? serverStoreForRun(found: serverStore, model: model) : fileStoreForRun(model: model, options: options)
+        // The schema is created or migrated in the run's transaction.
+        let store = try isServer
+            ? serverStoreForRun(found: serverStore, model: model, options: options) : openStore(model: model, options: options)
         do {
-            return (
-                try apply(
-                    read, input: input, report: report, options: options, to: store, prepareSchema: prepareSchema,
-                    changed: changed),
-                nil
-            )
+            return (try apply(read, input: input, report: report, options: options, to: store, changed: changed), nil)
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
@@ -185,18 +182,18 @@ public struct Seeder {
         }
     }
 
-    /// Resolves, plans and writes in one transaction on `store`, with `prepareSchema` creating or migrating its
-    /// schema first: a set with problems, or any failure, leaves it as it was.
+    /// Resolves, plans and writes in one transaction on `store`, creating or migrating its schema first
+    /// (``RowStore/prepareSchema()``): a set with problems, or any failure, leaves it as it was.
     ///
     /// With `changed`, only the changed files were read: the others' objects are carried over from the ledger, or,
     /// where that would not be what reading them gives, ``ReadEveryFile`` is thrown (the transaction rolled back).
     func apply(
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
-        prepareSchema: () throws -> Void, changed: ChangedFiles? = nil
+        changed: ChangedFiles? = nil
     ) throws -> SeedReport {
         do {
             return try store.write {
-                try prepareSchema()
+                try store.prepareSchema()
                 // Checked under the write lock: another seeder may have applied this set meanwhile.
                 if !options.force && !options.prune, let summary = try? SeedLedger.setRecord(from: store),
                     summary.fingerprint == input.fingerprint
@@ -284,22 +281,27 @@ public struct Seeder {
         }
     }
 
-    /// A dry run: the same stages, applied to a copy of the store (or an empty store in memory), beside a second
-    /// copy of the store as it was. The store is not written, nor migrated.
+    /// A dry run: the same stages, applied to a store whose changes never stand — a copy of a file (or an empty store
+    /// in memory), a PostgreSQL store's transaction that is rolled back — beside the store as it was (see
+    /// ``SeedPreview``). The store is not written, nor migrated.
+    ///
+    /// - Parameter found: The PostgreSQL store the run found at ``storePath``, with the model it holds.
     private func dryRun(
-        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, changed: ChangedFiles?
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, changed: ChangedFiles?,
+        found: (any RowStore)?
     ) throws -> (report: SeedReport, preview: SeedPreview?) {
+        let model = read.schema.model
         let preview: SeedPreview
-        if FileManager.default.fileExists(atPath: storePath) {
+        if Self.isServerURL(storePath) {
+            preview = try serverPreview(found: found, model: model, options: options)
+        } else if FileManager.default.fileExists(atPath: storePath) {
             preview = try SeedPreview(copying: storePath, busyTimeout: options.busyTimeout) { path in
-                try openStore(model: read.schema.model, options: options, path: path)
+                try openStore(model: model, options: options, path: path)
             }
         } else {
-            preview = try SeedPreview(empty: read.schema.model)
+            preview = try SeedPreview(empty: model)
         }
-        let report = try apply(
-            read, input: input, report: report, options: options, to: preview.after, prepareSchema: preview.after.prepareSchema,
-            changed: changed)
+        let report = try apply(read, input: input, report: report, options: options, to: preview.after, changed: changed)
         return (report, report.status == .applied ? preview : nil)
     }
 
@@ -310,14 +312,6 @@ public struct Seeder {
         storeOptions.defersSchemaChanges = true
         storeOptions.connection.busyTimeout = options.busyTimeout
         return try SQLiteStore(path: path ?? storePath, model: model, options: storeOptions)
-    }
-
-    /// The store file opened for a run's writes, with the migration its transaction makes.
-    private func fileStoreForRun(
-        model: EntityModel, options: SeedOptions
-    ) throws -> (store: any RowStore, prepareSchema: () throws -> Void) {
-        let store = try openStore(model: model, options: options)
-        return (store, store.prepareSchema)
     }
 
     /// The store opened for reading only, as it is: no schema change, no write.

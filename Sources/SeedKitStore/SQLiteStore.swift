@@ -114,8 +114,8 @@ public final class SQLiteStore: PersistentStore {
                 try connection.execute(
                     sql: "CREATE TABLE \(SQLIdentifier.quote(Self.metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
                 try writeMetadata()
-            case .migration(let storedModel, let tables):
-                try migrate(from: storedModel, existingTables: tables, options: options)
+            case .migration(let storedModel):
+                try migrate(from: storedModel, options: options)
             }
         }
         if inCallersTransaction { try connection.inSavepoint(change) } else { try connection.inTransaction(.immediate, change) }
@@ -124,20 +124,20 @@ public final class SQLiteStore: PersistentStore {
     /// What opening must write: nothing, the whole schema, or a migration from the model the store holds.
     private enum SchemaChange {
         case creation
-        case migration(from: EntityModel, existingTables: Set<String>)
+        case migration(from: EntityModel)
     }
 
     /// Reads the database's tables and metadata and says what it lacks, or nil when it is a store of this model.
     ///
     /// - Throws: ``StoreError`` of kind `notAStore` for tables without SeedKit metadata, or a newer or unreadable one.
     private func pendingSchemaChange() throws -> SchemaChange? {
-        guard let (tableNames, metadata) = try Self.contents(of: connection) else { return .creation }
+        guard let (_, metadata) = try Self.contents(of: connection) else { return .creation }
         guard metadata["modelFingerprint"] != modelFingerprint else { return nil }
         guard let modelText = metadata["model"], let storedModel = try? EntityModel(json: JSONDocument(parsing: modelText).value)
         else {
             throw StoreError(.notAStore, "the store's metadata holds no readable model")
         }
-        return .migration(from: storedModel, existingTables: tableNames)
+        return .migration(from: storedModel)
     }
 
     func writeMetadata() throws {

@@ -18,74 +18,39 @@ package struct StoreSchema {
 
     static var bookkeepingColumns: [String] { StoreNames.bookkeepingColumns }
 
-    /// Lays out `model`.
+    /// Lays out `model` (see ``StoreLayout``) in SQLite.
     ///
     /// - Throws: ``StoreError`` of kind `invalidSchema` for a name that is not an SQL identifier or a column that two
     ///   entities of a tree declare with different types; `InvalidSQLIdentifierError` wrapped in its message.
     init(model: EntityModel) throws {
+        let layout = try StoreLayout(model: model)
         var tables: [String: TableSchema] = [:]
+        for (root, table) in layout.tables {
+            for name in [table.name] + table.columns.map(\.name) { _ = try Self.identifier(name) }
+            tables[root] = TableSchema(layout: table)
+        }
         var joinTables: [String: JoinTableSchema] = [:]
-        for root in model.entities where root.parentName == nil {
-            var table = TableSchema(name: try Self.identifier(root.name), aliases: root.declaration.aliases)
-            table.identity = root.identity
-            // Every entity of the tree, parents before children, adds the columns of what it declares.
-            let tree = root.kinds.compactMap(model.entity(named:)).sorted { $0.lineage.count < $1.lineage.count }
-            for entity in tree {
-                for attribute in entity.declaration.attributes {
-                    try table.add(
-                        ColumnSchema(
-                            name: try Self.identifier(attribute.name), kind: .attribute(attribute.type),
-                            aliases: attribute.aliases, attribute: attribute),
-                        entity: entity.name)
-                }
-                for relationship in entity.declaration.relationships where !relationship.isToMany {
-                    try table.add(
-                        ColumnSchema(
-                            name: try Self.identifier(relationship.name),
-                            kind: .foreignKey(model.destination(of: relationship).rootName),
-                            aliases: relationship.aliases, attribute: nil),
-                        entity: entity.name)
-                }
-            }
-            tables[root.name] = table
+        for (name, table) in layout.joinTables {
+            joinTables[name] = JoinTableSchema(name: try Self.identifier(name), sourceTable: table.source, targetTable: table.target)
         }
         var layouts: [String: EntityLayout] = [:]
         for entity in model.entities {
-            var storages: [RelationshipStorage] = []
-            for relationship in entity.relationships {
+            let storages = entity.relationships.map { relationship -> RelationshipStorage in
                 switch model.linkStorage(of: relationship, in: entity) {
                 case .sourceColumn:
-                    storages.append(.foreignKey(column: relationship.name))
+                    return .foreignKey(column: relationship.name)
                 case .memberColumn(let inverse, let isOrdered):
-                    let destination = model.destination(of: relationship)
-                    var positionColumn: String?
-                    if isOrdered {
-                        let name = try Self.identifier(StoreNames.positionColumn(inverse: inverse))
-                        positionColumn = name
-                        try tables[destination.rootName]!.add(
-                            ColumnSchema(name: name, kind: .position, aliases: [], attribute: nil),
-                            entity: destination.name)
-                    }
-                    storages.append(.inverseForeignKey(table: destination.rootName, column: inverse, positionColumn: positionColumn))
-                case .joinTable(let tableName, let isOwner, _):
-                    let destination = model.destination(of: relationship)
-                    let name = try Self.identifier(tableName)
-                    let sourceTable = isOwner ? entity.rootName : destination.rootName
-                    let targetTable = isOwner ? destination.rootName : entity.rootName
-                    joinTables[name] = JoinTableSchema(name: name, sourceTable: sourceTable, targetTable: targetTable)
-                    storages.append(.join(table: name, isOwner: isOwner, isOrdered: relationship.isOrdered))
+                    return .inverseForeignKey(
+                        table: model.destination(of: relationship).rootName, column: inverse,
+                        positionColumn: isOrdered ? StoreNames.positionColumn(inverse: inverse) : nil)
+                case .joinTable(let name, let isOwner, _):
+                    return .join(table: name, isOwner: isOwner, isOrdered: relationship.isOrdered)
                 }
             }
-            layouts[entity.name] = EntityLayout(relationships: storages)
-        }
-        for name in tables.keys {
-            for entityName in model.entity(named: name)!.kinds {
-                let entity = model.entity(named: entityName)!
-                layouts[entityName]!.attributeColumns = entity.attributes.map { tables[name]!.columnIndex[$0.name]! }
-                layouts[entityName]!.relationshipColumns = entity.relationships.map {
-                    $0.isToMany ? nil : tables[name]!.columnIndex[$0.name]
-                }
-            }
+            let table = tables[entity.rootName]!
+            layouts[entity.name] = EntityLayout(
+                relationships: storages, attributeColumns: entity.attributes.map { table.columnIndex[$0.name]! },
+                relationshipColumns: entity.relationships.map { $0.isToMany ? nil : table.columnIndex[$0.name] })
         }
         self.tables = tables
         self.joinTables = joinTables
@@ -106,15 +71,17 @@ package struct StoreSchema {
     }
 }
 
-/// The table of a root entity.
+/// The table of a root entity, as SQLite has it.
 package struct TableSchema {
-    let name: String
-    let aliases: [String]
+    /// The table in every store's terms.
+    let layout: StoreLayout.Table
+    var name: String { layout.name }
+    var aliases: [String] { layout.aliases }
     /// The columns after the bookkeeping ones, in the order they were added.
-    private(set) var columns: [ColumnSchema] = []
-    private(set) var columnIndex: [String: Int] = [:]
+    var columns: [ColumnSchema] { layout.columns }
+    var columnIndex: [String: Int] { layout.columnIndex }
     /// The identity columns, from the root entity.
-    var identity: [String] = []
+    var identity: [String] { layout.identity }
     package let quoted: String
     /// Each column's qualified name (see ``column(_:)``), bookkeeping ones too: made once, as SQL is made per fetch.
     private var qualifiedColumns: [String: String] = [:]
@@ -122,36 +89,14 @@ package struct TableSchema {
     /// read with, in order.
     private(set) var selectList = ""
 
-    init(name: String, aliases: [String]) {
-        self.name = name
-        self.aliases = aliases
-        self.quoted = SQLIdentifier.quote(name)
-        for column in StoreSchema.bookkeepingColumns { addQualified(column) }
-    }
-
-    private mutating func addQualified(_ column: String) {
-        let qualified = "\(quoted).\(SQLIdentifier.quote(column))"
-        qualifiedColumns[column] = qualified
-        selectList += selectList.isEmpty ? qualified : ", " + qualified
-    }
-
-    /// Adds a column, or checks an existing one of the same name agrees with it.
-    mutating func add(_ column: ColumnSchema, entity: String) throws {
-        if StoreSchema.bookkeepingColumns.contains(column.name) {
-            throw StoreError(
-                .invalidSchema, object: entity, keys: [column.name], "the name is reserved for the store's own columns")
+    init(layout: StoreLayout.Table) {
+        self.layout = layout
+        self.quoted = SQLIdentifier.quote(layout.name)
+        for column in StoreSchema.bookkeepingColumns + layout.columns.map(\.name) {
+            let qualified = "\(quoted).\(SQLIdentifier.quote(column))"
+            qualifiedColumns[column] = qualified
+            selectList += selectList.isEmpty ? qualified : ", " + qualified
         }
-        if let index = columnIndex[column.name] {
-            guard columns[index].kind == column.kind else {
-                throw StoreError(
-                    .invalidSchema, object: entity, keys: [column.name],
-                    "another entity of the \(name) tree stores a different kind of value under this name")
-            }
-            return
-        }
-        columnIndex[column.name] = columns.count
-        columns.append(column)
-        addQualified(column.name)
     }
 
     /// A column of the table, qualified: `"Employee"."name"`.
@@ -173,30 +118,13 @@ package struct TableSchema {
     }
 
     /// The unique identity index and one index per foreign key, for loading to-many relationships.
-    var indexes: [IndexSchema] {
-        var indexes: [IndexSchema] = []
-        if !identity.isEmpty {
-            indexes.append(
-                IndexSchema(name: StoreNames.identityIndex(table: name), table: name, columns: identity, isIdentity: true))
-        }
-        for column in columns where column.isForeignKey {
-            indexes.append(
-                IndexSchema(
-                    name: StoreNames.foreignKeyIndex(table: name, column: column.name), table: name, columns: [column.name],
-                    isIdentity: false))
-        }
-        return indexes
-    }
+    var indexes: [IndexSchema] { layout.indexes }
 }
 
-/// An index of a root entity's table: the unique one of its identity, or one of a foreign key.
-struct IndexSchema {
-    let name: String
-    let table: String
-    let columns: [String]
-    /// Whether it is the identity index, which is unique.
-    let isIdentity: Bool
+/// An index of a root entity's table, as SQLite creates it.
+typealias IndexSchema = StoreLayout.Index
 
+extension StoreLayout.Index {
     var quoted: String { SQLIdentifier.quote(name) }
 
     var creationSQL: String {
@@ -204,26 +132,10 @@ struct IndexSchema {
     }
 }
 
-struct ColumnSchema {
-    enum Kind: Hashable {
-        case attribute(AttributeType)
-        /// The row id of the destination, in the named root table.
-        case foreignKey(String)
-        /// The place of the row in an ordered to-many relationship.
-        case position
-    }
+/// A column of a root entity's table, as SQLite types it.
+typealias ColumnSchema = StoreLayout.Column
 
-    let name: String
-    let kind: Kind
-    let aliases: [String]
-    /// The attribute the column stores, for defaults and optionality in migrations.
-    let attribute: AttributeDescription?
-
-    var isForeignKey: Bool {
-        if case .foreignKey = kind { return true }
-        return false
-    }
-
+extension StoreLayout.Column {
     /// The column's SQL type: what reads naturally in the `sqlite3` shell and sorts right.
     var sqlType: String {
         switch kind {

@@ -9,14 +9,28 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
     if format == "templates" && output == nil { throw UsageError("--format templates needs --output DIR") }
     let entities = arguments.values(.entity)
     let export = GraphExport(entityNames: entities.isEmpty ? nil : entities)
-    if store.isServer { return try runServerExport(store, export: export, format: format, output: output, arguments) }
+    let rows = try store.isServer ? serverStore(store, arguments) : fileStore(store, arguments)
+    switch (format, output) {
+    case ("templates", let directory?):
+        let paths = try export.writeTemplates(rows: rows, to: URL(fileURLWithPath: directory))
+        Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(TerminalText.quoted(directory))")
+    case (_, let path?):
+        try export.write(rows: rows, toFileAtPath: path)
+    case (_, nil):
+        FileHandle.standardOutput.write(Data(try export.document(ofRows: rows)))
+    }
+    return .success
+}
+
+/// The SQLite store of `--store`, opened read-only with the model it holds or the one `--model` names.
+private func fileStore(_ store: StoreArgument, _ arguments: Arguments) throws -> any RowStore {
     guard FileManager.default.fileExists(atPath: store.path) else {
         throw CommandFailure("no store at \(TerminalText.quoted(store.path))")
     }
     var options = SQLiteStore.Options()
     options.connection.openMode = .readOnly
     options.connection.busyTimeout = store.busyTimeout
-    let sqliteStore: SQLiteStore = try store.run {
+    return try store.run {
         guard let modelPath = arguments.value(.model) else {
             return try SQLiteStore(existingAt: store.path, options: options)
         }
@@ -29,31 +43,12 @@ func runExport(_ arguments: Arguments) throws -> ExitCode {
         }
         return try SQLiteStore(path: store.path, model: model, options: options)
     }
-    switch (format, output) {
-    case ("templates", let directory?):
-        let paths = try export.writeTemplates(store: sqliteStore, to: URL(fileURLWithPath: directory))
-        Output.err("seed: wrote \(paths.count - 1) template files and model.json to \(TerminalText.quoted(directory))")
-    case (_, let path?):
-        try export.write(store: sqliteStore, toFileAtPath: path)
-    case (_, nil):
-        FileHandle.standardOutput.write(Data(try export.document(of: sqliteStore)))
-    }
-    return .success
 }
 
-/// `seed export --store postgresql://…`: the store read with the model it holds, in one snapshot.
-private func runServerExport(
-    _ store: StoreArgument, export: GraphExport, format: String, output: String?, _ arguments: Arguments
-) throws -> ExitCode {
+/// The PostgreSQL store of `--store postgresql://…`, with the model it holds; read in one snapshot.
+private func serverStore(_ store: StoreArgument, _ arguments: Arguments) throws -> any RowStore {
     if arguments.value(.model) != nil {
         throw UsageError("--model is for SQLite stores: a PostgreSQL store is read with the model it holds")
     }
-    if format == "templates" { throw UsageError("--format templates reads SQLite stores only, for now") }
-    let rows = try Seeder.openServerStore(url: store.path)
-    if let output {
-        try export.write(rows: rows, toFileAtPath: output)
-    } else {
-        FileHandle.standardOutput.write(Data(try export.document(ofRows: rows)))
-    }
-    return .success
+    return try Seeder.openServerStore(url: store.path)
 }

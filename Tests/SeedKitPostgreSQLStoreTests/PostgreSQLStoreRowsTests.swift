@@ -131,6 +131,32 @@ extension PostgreSQLStoreServerTests {
             #expect(try store.ledgerSections(named: nil).isEmpty)
         }
 
+        /// A bulk load drops the tables' indexes, keys and references for the rows' sake, and ends with each as it was.
+        @Test func bulkLoadEndsWithEveryIndexKeyAndReferenceAsBefore() throws {
+            let database = try PostgreSQLStoreServerTests.makeDatabase()
+            let model = try PostgreSQLStoreServerTests.sampleModel()
+            let store = try PostgreSQLStore(url: database.url.description, model: model)
+            let catalog = try database.connect()
+            func definitions() throws -> [String] {
+                let indexes = try catalog.query(sql: "SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'")
+                let constraints = try catalog.query(sql: """
+                    SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid)
+                    FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+                    """)
+                return try (indexes.map { try $0.text(at: 0)! } + constraints.map { try $0.text(at: 0)! }).sorted()
+            }
+            let before = try definitions()
+            #expect(before.contains { $0.hasPrefix(#""Employee" Employee_pkey PRIMARY KEY"#) })
+            let department = try #require(model.entity(named: "Department"))
+            try store.bulkLoad {
+                var rows = RowBatch(entity: department)
+                for id in 1...3 { appendDepartment(&rows, Int64(id), "D\(id)") }
+                try store.insert(rows)
+            }
+            #expect(try definitions() == before)
+            #expect(try store.allRows(root: "Department").count == 3)
+        }
+
         @Test func bulkLoadRefusesADuplicateIdentityWhenItBuildsTheIndex() throws {
             let database = try PostgreSQLStoreServerTests.makeDatabase()
             let model = try PostgreSQLStoreServerTests.sampleModel()

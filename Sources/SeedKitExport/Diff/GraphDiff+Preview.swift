@@ -2,7 +2,7 @@ import SeedKitSeeding
 
 extension GraphDiff {
     /// What a dry run would change, in the form of `seed diff`: the store's objects before the run against the
-    /// same objects after it.
+    /// same objects after it, read alike from an SQLite or a PostgreSQL store.
     ///
     ///     let (_, preview) = try Seeder(storePath: "seed.sqlite").preview(templates: templatesURL)
     ///     if let preview { print(try GraphDiff(preview).text()) }
@@ -11,7 +11,7 @@ extension GraphDiff {
     /// - Complexity: Two exports of the store's rows, then their comparison.
     package init(_ preview: SeedPreview) throws {
         try self.init(
-            from: ExportDocument(bytes: GraphExport().document(of: preview.before), file: nil),
-            to: ExportDocument(bytes: GraphExport().document(of: preview.after), file: nil))
+            from: ExportDocument(bytes: GraphExport().document(ofRows: preview.before), file: nil),
+            to: ExportDocument(bytes: GraphExport().document(ofRows: preview.after), file: nil))
     }
 }

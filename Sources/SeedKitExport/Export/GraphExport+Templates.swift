@@ -31,6 +31,12 @@ extension GraphExport {
     /// - Complexity: as ``document(of:)-(SQLiteStore)``, plus one file per top-level object.
     @discardableResult
     public func writeTemplates(store: SQLiteStore, to directory: URL) throws -> [String] {
+        try writeTemplates(rows: store, to: directory)
+    }
+
+    /// Writes the export of any store's rows (an SQLite or a PostgreSQL store) as a template set, read in one snapshot.
+    @discardableResult
+    package func writeTemplates(rows store: RowStore, to directory: URL) throws -> [String] {
         try writeTemplates(lines: { try lines(of: store, templateForm: true) }, model: store.model, to: directory)
     }
 

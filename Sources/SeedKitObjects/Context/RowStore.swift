@@ -46,6 +46,13 @@ package protocol RowStore: PersistentStore {
 
     // MARK: Writing
 
+    /// Creates the schema in a database without one, or migrates the store there to the store's model (see
+    /// ``SchemaMigration``): inside ``PersistentStore/write(_:)``, so that the change commits or rolls back with the
+    /// rest of the transaction.
+    ///
+    /// - Throws: ``StoreError`` of kind `notAStore` or `migrationRefused`, before anything is written.
+    func prepareSchema() throws
+
     /// Runs `body`, which fills empty tables with many rows, inside ``PersistentStore/write(_:)``: the store may build its indexes
     /// once after the rows rather than row by row.
     func bulkLoad<Result>(_ body: () throws -> Result) throws -> Result

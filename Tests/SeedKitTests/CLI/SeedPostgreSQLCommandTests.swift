@@ -1,6 +1,7 @@
 import Foundation
 import PostgreSQLTestServer
 import SeedKit
+import SeedKitPostgreSQL
 @testable import SeedKitSeeding
 import SeedKitSupport
 import Testing
@@ -35,6 +36,41 @@ struct SeedPostgreSQLCommandTests {
         let status = try Fixtures.runSeed(["status", "--store", url], in: directory)
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains(url))
+    }
+
+    /// The files under `directory`, by relative path.
+    private static func files(under directory: URL) throws -> [String: Data] {
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
+        var files: [String: Data] = [:]
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            let url = directory.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    /// `seed export --format templates` of a PostgreSQL store writes the files an SQLite store of the same data gives,
+    /// and they seed back to the same store.
+    @Test func aTemplateExportIsSQLitesAndSeedsBack() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let url = try Self.databaseURL()
+        #expect(try Fixtures.runSeed(["--quiet", "--store", url], in: directory).status == 0)
+        let exported = try Fixtures.runSeed(["export", "--format", "templates", "--output", "Snapshot", "--store", url], in: directory)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stderr.hasPrefix("seed: wrote 8 template files and model.json to Snapshot"), "\(exported.stderr)")
+        let reference = try Self.sqliteExport(in: directory)
+        let fromSQLite = try Fixtures.runSeed(
+            ["export", "--format", "templates", "--output", "FromSQLite", "--store", "reference.sqlite"], in: directory)
+        #expect(fromSQLite.status == 0, "\(fromSQLite.stderr)")
+        let snapshot = try Self.files(under: directory.appendingPathComponent("Snapshot"))
+        let sqliteSnapshot = try Self.files(under: directory.appendingPathComponent("FromSQLite"))
+        #expect(snapshot.count == 9 && snapshot == sqliteSnapshot)
+        let again = try Self.databaseURL()
+        #expect(try Fixtures.runSeed(["--quiet", "--templates", "Snapshot", "--store", again], in: directory).status == 0)
+        #expect(try Fixtures.runSeed(["export", "--store", again], in: directory).stdout == reference)
     }
 
     @Test func aSecondRunIsUnchanged() throws {
@@ -122,14 +158,138 @@ struct SeedPostgreSQLCommandTests {
         }
     }
 
-    @Test func aDryRunIsRefusedWritingNothing() throws {
+    /// `seed --dry-run` of a store, as the user reads it: the store's name is the one thing that differs by backend.
+    private static func dryRun(_ store: String, in directory: URL, _ more: [String] = []) throws -> String {
+        let result = try Fixtures.runSeed(["--dry-run", "--store", store] + more, in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.replacingOccurrences(of: store, with: "STORE")
+    }
+
+    /// The tables of the database's store: none before the first seed.
+    private static func tableCount(_ database: PostgreSQLTestDatabase) throws -> Int64? {
+        try database.connect().query(sql: "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")[0].int64(at: 0)
+    }
+
+    @Test func aDryRunOfANewDatabaseShowsWhatSQLiteShowsAndCreatesNothing() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         let database = try PostgreSQLTestServer.shared().makeDatabase()
-        let result = try Fixtures.runSeed(["--dry-run", "--store", database.url.description], in: directory)
-        #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("seed: --dry-run needs a copy of the store"), "\(result.stderr)")
-        let tables = try database.connect().query(sql: "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
-        #expect(try tables[0].int64(at: 0) == 0)
+        let shown = try Self.dryRun(database.url.description, in: directory)
+        #expect(shown.hasPrefix("seed: would apply 5 template files from Templates to STORE\n"), "\(shown)")
+        #expect(shown.contains("plan, as seed diff shows it:\n+ Department[name=Engineering]"), "\(shown)")
+        #expect(shown == (try Self.dryRun("new.sqlite", in: directory)))
+        #expect(try Self.tableCount(database) == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.sqlite").path))
+        let json = try Fixtures.runSeed(["--dry-run", "--json", "--store", database.url.description], in: directory)
+        #expect(json.stdout.contains(#""plan":"#), "\(json.stdout)")
+    }
+
+    /// A dry run of a seeded store applies the changed set in a transaction that is rolled back: the plan is the one
+    /// an SQLite store of the same data shows, and the store, its ledger and its model stay as they were, a model
+    /// change included.
+    @Test func aDryRunOfAChangedSetShowsWhatSQLiteShowsAndWritesNothing() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let url = try Self.databaseURL()
+        #expect(try Fixtures.runSeed(["--quiet", "--store", url], in: directory).status == 0)
+        #expect(try Fixtures.runSeed(["--quiet", "--store", "reference.sqlite"], in: directory).status == 0)
+        let before = try Fixtures.runSeed(["export", "--store", url], in: directory).stdout
+        let model = try String(contentsOf: directory.appendingPathComponent("Templates/model.json"), encoding: .utf8)
+        try Fixtures.write(
+            model.replacingOccurrences(of: #""started": "date?""#, with: #""started": "date?", "phase": "string?""#),
+            to: "Templates/model.json", in: directory)
+        try Fixtures.write(
+            #"[{"class": "Department", "name": "Engineering", "budget": "1300000.25"}, {"class": "Department", "name": "Sales", "budget": "480000.00"}]"#,
+            to: "Templates/departments.template", in: directory)
+        try Fixtures.write(
+            #"{"class": "Project", "code": "ZEUS", "title": "Zeus", "phase": "beta"}"#, to: "Templates/projects/zeus.template",
+            in: directory)
+        let shown = try Self.dryRun(url, in: directory)
+        #expect(shown.hasPrefix("seed: would apply 6 template files"), "\(shown)")
+        #expect(shown.contains("~ Department[name=Engineering].budget:"), "\(shown)")
+        #expect(shown.contains("+ Project[code=ZEUS]"), "\(shown)")
+        #expect(shown == (try Self.dryRun("reference.sqlite", in: directory)))
+        #expect(try Fixtures.runSeed(["export", "--store", url], in: directory).stdout == before)
+        let applied = try Fixtures.runSeed(["--store", url], in: directory)
+        #expect(applied.stdout.hasPrefix("seed: applied 6 template files"), "\(applied.stdout)\(applied.stderr)")
+        #expect(try Fixtures.runSeed(["export", "--store", url], in: directory).stdout == (try Self.sqliteExport(in: directory)))
+    }
+}
+
+/// `seed --store postgresql://…` with a changed model: the store migrated in the seed's transaction by the rules of
+/// an SQLite store, ending as a fresh seed of the new set would; nothing written when the run fails.
+@Suite(.enabled(if: PostgreSQLTestServer.isAvailable))
+struct SeedPostgreSQLMigrationTests {
+    /// The sample set seeded into a new database, its URL, and the set's model file's text.
+    private static func seededSample() throws -> (URL, String, String) {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        let url = try PostgreSQLTestServer.shared().makeDatabase().url.description
+        let seeded = try Fixtures.runSeed(["--quiet", "--store", url], in: directory)
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        let model = try String(contentsOf: directory.appendingPathComponent("Templates/model.json"), encoding: .utf8)
+        return (directory, url, model)
+    }
+
+    /// The export of the templates in `directory` seeded into a new SQLite store.
+    private static func freshExport(in directory: URL) throws -> String {
+        let path = "fresh-\(UUID().uuidString).sqlite"
+        #expect(try Fixtures.runSeed(["--quiet", "--store", path], in: directory).status == 0)
+        return try Fixtures.runSeed(["export", "--store", path], in: directory).stdout
+    }
+
+    @Test func addedAndRenamedPropertiesMigrateAsTheSetSeeds() throws {
+        let (directory, url, model) = try Self.seededSample()
+        // Project.title renamed through an alias, a property with a default added, a date beside it.
+        try Fixtures.write(
+            model.replacingOccurrences(
+                of: #""title": "string", "started": "date?""#,
+                with: #""name": {"type": "string", "aliases": ["title"]}, "started": "date?", "phase": {"type": "integer", "default": 1}, "due": "date?""#),
+            to: "Templates/model.json", in: directory)
+        let projects = try String(contentsOf: directory.appendingPathComponent("Templates/projects/projects.template"), encoding: .utf8)
+        try Fixtures.write(
+            projects.replacingOccurrences(of: #""title""#, with: #""name""#)
+                .replacingOccurrences(of: #""code": "ORBIT","#, with: #""code": "ORBIT", "due": "2026-03-01T12:00:00.123456789Z","#),
+            to: "Templates/projects/projects.template", in: directory)
+        let migrated = try Fixtures.runSeed(["--store", url], in: directory)
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout.contains("Project            0        1          1"), "\(migrated.stdout)")
+        let export = try Fixtures.runSeed(["export", "--store", url], in: directory).stdout
+        #expect(export.contains(#""name":"Orbit: seed data tooling""#) && export.contains(#""phase":1"#), "\(export)")
+        #expect(export == (try Self.freshExport(in: directory)))
+        #expect(try Fixtures.runSeed(["--store", url], in: directory).stdout.hasPrefix("seed: unchanged"))
+    }
+
+    @Test func aDropIsRefusedWritingNothingUntilDataLossIsAllowed() throws {
+        let (directory, url, model) = try Self.seededSample()
+        let before = try Fixtures.runSeed(["export", "--store", url], in: directory).stdout
+        try Fixtures.write(
+            model.replacingOccurrences(of: #", "postcode": "string?""#, with: ""), to: "Templates/model.json", in: directory)
+        let engineering = try String(contentsOf: directory.appendingPathComponent("Templates/staff/engineering.template"), encoding: .utf8)
+        try Fixtures.write(
+            engineering.replacingOccurrences(of: #", "postcode": "BS1 4RN""#, with: ""), to: "Templates/staff/engineering.template",
+            in: directory)
+        let refused = try Fixtures.runSeed(["--store", url], in: directory)
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.hasPrefix("seed: Address: postcode: dropping the column would lose its values"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("; run again with --allow-data-loss to drop it"), "\(refused.stderr)")
+        #expect(try Fixtures.runSeed(["export", "--store", url], in: directory).stdout == before)
+        let allowed = try Fixtures.runSeed(["--allow-data-loss", "--store", url], in: directory)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try Fixtures.runSeed(["export", "--store", url], in: directory).stdout == (try Self.freshExport(in: directory)))
+    }
+
+    /// A run whose templates have problems writes nothing: the migration of its changed model is rolled back too.
+    @Test func invalidTemplatesDoNotMigrate() throws {
+        let (directory, url, model) = try Self.seededSample()
+        let before = try Fixtures.runSeed(["export", "--store", url], in: directory).stdout
+        try Fixtures.write(
+            model.replacingOccurrences(of: #""started": "date?""#, with: #""started": "date?", "phase": "string?""#),
+            to: "Templates/model.json", in: directory)
+        try Fixtures.write(#"{"class": "Department", "name": 7}"#, to: "Templates/bad.template", in: directory)
+        #expect(try Fixtures.runSeed(["--store", url], in: directory).status == 1)
+        #expect(try Fixtures.runSeed(["export", "--store", url], in: directory).stdout == before)
+        let columns = try PostgreSQLConnection(url: url).query(
+            sql: "SELECT count(*) FROM information_schema.columns WHERE table_name = 'Project' AND column_name = 'phase'")
+        #expect(try columns[0].int64(at: 0) == 0)
     }
 }
 

@@ -94,6 +94,23 @@ struct EntityModelStoreNamesTests {
         ])
     }
 
+    /// A PostgreSQL store keeps a date's nanoseconds in a column beside it, `<date>_ns`: a property of that name is
+    /// refused on every store, so that a model that validates makes a store on each.
+    @Test func aPropertyNamedLikeADatesNanosecondsColumnClashes() throws {
+        #expect(try problems(#""Event": {"attributes": {"created": "date", "created_ns": "integer"}}"#) == [
+            "1:73: duplicateName Event.created_ns: name 'created_ns' is taken by the column 'created_ns' in which a "
+                + "PostgreSQL store keeps the nanoseconds of the date 'created' (the store's names ignore case); "
+                + "rename one",
+        ])
+        // Declared first, in another case, in a subentity, or as a to-one: the same clash.
+        #expect(try problems(#""Event": {"attributes": {"Created_NS": "string", "created": "date"}}"#).count == 1)
+        #expect(try problems(#""I": {"attributes": {"at": "date?"}}, "J": {"parent": "I", "attributes": {"at_ns": "integer"}}"#).count == 1)
+        #expect(try problems(#""Event": {"attributes": {"at": "date"}, "relationships": {"at_ns": {"to": "Event"}}}"#).count == 1)
+        // Dates of one name in two entities of a tree share both columns.
+        #expect(try problems(#""I": {}, "J": {"parent": "I", "attributes": {"at": "date"}}, "K": {"parent": "I", "attributes": {"at": "date"}}"#) == [])
+        #expect(try problems(#""Event": {"attributes": {"created": "date", "created_n": "integer", "ns": "date"}}"#) == [])
+    }
+
     /// Names that only look alike are valid: the rules are those of the store's real names, no wider.
     @Test func namesTheStoreKeepsApartAreValid() throws {
         #expect(try problems(#""A": {"relationships": {"bs": {"to": "B", "many": true}}}, "B": {}, "A_b": {}, "Ab_s": {}"#) == [])

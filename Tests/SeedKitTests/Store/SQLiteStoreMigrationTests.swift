@@ -2,14 +2,11 @@ import Foundation
 import Testing
 import SeedKit
 
+/// What migration does to an SQLite file; what it does to any store is in ``StoreMigrationTests``.
 @Suite("SQLiteStore: migration and bad files")
 struct SQLiteStoreMigrationTests {
-    private func model(_ attributes: [AttributeDescription], entityAliases: [String] = [], name: String = "Item", extra: [EntityDescription] = [])
-        throws -> EntityModel
-    {
-        try EntityModel(
-            [EntityDescription(name, identity: ["code"], attributes: [AttributeDescription("code", .string)] + attributes, aliases: entityAliases)]
-                + extra)
+    private func model(_ attributes: [AttributeDescription]) throws -> EntityModel {
+        try EntityModel([EntityDescription("Item", identity: ["code"], attributes: [AttributeDescription("code", .string)] + attributes)])
     }
 
     private func storeWithOneItem(_ model: EntityModel) throws -> String {
@@ -21,29 +18,6 @@ struct SQLiteStoreMigrationTests {
     }
 
     private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
-    @Test func addsEntitiesAndAttributesWithDefaults() throws {
-        let path = try storeWithOneItem(try model([AttributeDescription("label", .string)]))
-        let newer = try model(
-            [
-                AttributeDescription("label", .string), AttributeDescription("note", .string, isOptional: true),
-                AttributeDescription("count", .integer, defaultValue: .integer(7)),
-            ], extra: [EntityDescription("Tag", attributes: [AttributeDescription("title", .string)])])
-        let context = try SQLiteStore(path: path, model: newer).newContext()
-        let item = try #require(context.object("Item", identity: ["code": "a"]))
-        #expect(try item.value(forKey: "count") as? Int64 == 7)
-        #expect(try item.value(forKey: "note") == nil)
-        try context.insert("Tag", values: ["title": "new"])
-        try context.save()
-    }
-
-    @Test func renamesThroughAliases() throws {
-        let path = try storeWithOneItem(try model([AttributeDescription("label", .string)]))
-        let renamed = try model([AttributeDescription("title", .string, aliases: ["label"])], entityAliases: ["Item"], name: "Thing")
-        let context = try SQLiteStore(path: path, model: renamed).newContext()
-        let thing = try #require(context.object("Thing", identity: ["code": "a"]))
-        #expect(try thing.value(forKey: "title") as? String == "first")
-    }
 
     @Test func refusesDataLossAndLeavesTheFileUntouched() throws {
         let path = try storeWithOneItem(try model([AttributeDescription("label", .string, isOptional: true)]))

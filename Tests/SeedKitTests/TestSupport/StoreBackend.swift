@@ -40,10 +40,18 @@ struct StoreStorage {
     /// The SQLite file's path or the database's URL.
     let location: String
 
-    func open(_ model: EntityModel) throws -> any PersistentStore {
+    /// A store of `model` on the storage, migrating the one there (dropping what `model` lacks when
+    /// `allowsDataLoss`).
+    func open(_ model: EntityModel, allowsDataLoss: Bool = false) throws -> any PersistentStore {
         switch backend {
-        case .sqlite: try SQLiteStore(path: location, model: model)
-        case .postgreSQL: try PostgreSQLStore(url: location, model: model)
+        case .sqlite:
+            var options = SQLiteStore.Options()
+            options.allowsDataLoss = allowsDataLoss
+            return try SQLiteStore(path: location, model: model, options: options)
+        case .postgreSQL:
+            var options = PostgreSQLStore.Options()
+            options.allowsDataLoss = allowsDataLoss
+            return try PostgreSQLStore(url: location, model: model, options: options)
         }
     }
 
@@ -57,6 +65,42 @@ struct StoreStorage {
         switch backend {
         case .sqlite: try SQLiteConnection(path: location).execute(sql: sql)
         case .postgreSQL: try PostgreSQLConnection(url: location).execute(sql: sql)
+        }
+    }
+
+    /// The first column of each row `sql` reads (which both dialects read alike), as text, through a connection of
+    /// its own.
+    func strings(sql: String) throws -> [String] {
+        switch backend {
+        case .sqlite:
+            let connection = try SQLiteConnection(path: location)
+            let statement = try connection.prepare(sql: sql)
+            var values: [String] = []
+            while try statement.step() { values.append(statement.text(at: 0)) }
+            return values
+        case .postgreSQL:
+            return try PostgreSQLConnection(url: location).query(sql: sql).map { try $0.text(at: 0) ?? "NULL" }
+        }
+    }
+
+    /// The columns of a table, sorted: a date's two on PostgreSQL.
+    func columns(of table: String) throws -> [String] {
+        switch backend {
+        case .sqlite: try strings(sql: "SELECT name FROM pragma_table_info('\(table)')").sorted()
+        case .postgreSQL:
+            try strings(sql: "SELECT column_name::text FROM information_schema.columns WHERE table_name = '\(table)'").sorted()
+        }
+    }
+
+    /// The names of the indexes of the store's tables that SeedKit makes (not primary keys), sorted.
+    func indexNames() throws -> [String] {
+        switch backend {
+        case .sqlite:
+            try strings(sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").sorted()
+        case .postgreSQL:
+            try strings(sql: """
+                SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND indexname NOT LIKE '%_pkey'
+                """).sorted()
         }
     }
 
