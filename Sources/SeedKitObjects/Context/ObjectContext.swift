@@ -42,7 +42,7 @@ public final class ObjectContext {
     var faultSiblingsCursor = 0
     /// The entity whose fault fired last and its to-one destinations' registry tables; see `foreignKeyDestinations`.
     var lastFaultDestinations: (entity: Entity, tables: [RowTable?])?
-    private var identityIndex: [IdentityKey: ManagedObject] = [:]
+    private var identities = IdentityIndex()
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()
     var deleted = OrderedObjects()
@@ -188,7 +188,7 @@ public final class ObjectContext {
         object.objectID = id ?? ObjectID(entityName: object.entity.rootName, number: newObjectNumber())
         registered[object.objectID] = object
         inserted.insert(object)
-        if let identity = identity ?? object.identityValues { index(object, identity: identity) }
+        identities.register(object, identity: identity)
     }
 
     /// A number no object of this context's family (its ancestors and descendants) has: a child's inserted object
@@ -236,7 +236,7 @@ public final class ObjectContext {
 
     /// The object ``registeredObject(rootEntity:identity:)`` gives, for a key made already.
     func registeredObject(_ key: IdentityKey) -> ManagedObject? {
-        if let object = identityIndex[key] { return object }
+        if let object = identities.object(for: key) { return object }
         if let parent { return parentObject(key, in: parent) }
         return store == nil ? nil : storedObject(key)
     }
@@ -259,44 +259,31 @@ public final class ObjectContext {
         return object
     }
 
-    func index(_ object: ManagedObject, identity: [AttributeValue]) {
-        // The first holder keeps the entry; a second holder is an identity conflict that save reports. One merge hashes
-        // the identity once, where a lookup then an insert hashed it twice.
-        identityIndex.merge(CollectionOfOne((IdentityKey(root: object.entity.rootName, values: identity), object))) {
-            first, _ in first
-        }
+    /// Adds a just registered object, read from the store or brought from the parent, to the identity index.
+    func registerIdentity(of object: ManagedObject) {
+        identities.register(object, identity: nil)
     }
 
     /// Makes room in the identity index for `count` more objects, so that registering many objects at once does not
     /// grow the index step by step.
     package func reserveIdentities(_ count: Int) {
-        identityIndex.reserveCapacity(identityIndex.count + count)
+        identities.reserve(count)
     }
 
     func identityDidChange(_ object: ManagedObject, from old: [AttributeValue]?) {
         guard registered[object.objectID] === object else { return }
-        if let old, case let key = IdentityKey(root: object.entity.rootName, values: old), identityIndex[key] === object {
-            identityIndex[key] = nil
-        }
-        if let identity = object.identityValues { index(object, identity: identity) }
+        identities.identityDidChange(object, from: old)
     }
 
     private func rebuildIdentityIndex() {
-        identityIndex = [:]
-        for object in registered.objects.sorted(by: { $0.objectID < $1.objectID }) {
-            if let identity = object.identityValues { index(object, identity: identity) }
-        }
+        identities.reset(to: registered.objects.sorted { $0.objectID < $1.objectID })
     }
 
     // MARK: Deleting, saving, rolling back — internal state transitions
 
     func markDeleted(_ object: ManagedObject) {
         registered[object.objectID] = nil
-        if let identity = object.identityValues, case let key = IdentityKey(root: object.entity.rootName, values: identity),
-            identityIndex[key] === object
-        {
-            identityIndex[key] = nil
-        }
+        identities.remove(object)
         if inserted.remove(object) {
             object.context = nil
             object.detachRelationships()

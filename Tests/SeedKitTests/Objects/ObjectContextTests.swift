@@ -67,6 +67,27 @@ struct ObjectContextTests {
         #expect(context.object("Department", identity: ["name": "Support"]) === other)
     }
 
+    @Test func fetchedObjectsAreFoundByIdentityAndTheFirstHolderKeepsATakenOne() throws {
+        let store = try SQLiteStore.inMemory(model: Fixtures.companyModel())
+        let writer = store.newContext()
+        for name in ["Legal", "Sales", "Support"] { try writer.insert("Department", values: ["name": name]) }
+        try writer.save()
+        // Fetched objects are indexed by identity when first looked up or changed, as if at once.
+        let context = store.newContext()
+        let departments = try context.fetch(Department.self, FetchRequest("Department", sortedBy: [SortKey("name")]))
+        try departments[0].setValue("Finance", forKey: "name")
+        #expect(context.object("Department", identity: ["name": "Finance"]) === departments[0])
+        #expect(context.object("Department", identity: ["name": "Legal"]) == nil)
+        departments[2].name = "Sales"
+        #expect(context.object("Department", identity: ["name": "Sales"]) === departments[1])
+        #expect(context.object("Department", identity: ["name": "Support"]) == nil)
+        let error = #expect(throws: SaveErrors.self) { try context.save() }
+        #expect(error?.errors.map(\.kind) == [.identityConflict])
+        context.rollback()
+        #expect(context.object("Department", identity: ["name": "Legal"]) === departments[0])
+        #expect(context.object("Department", identity: ["name": "Support"]) === departments[2])
+    }
+
     @Test func saveReportsEveryMissingRequiredValue() throws {
         let context = try Fixtures.companyContext()
         let ann = Employee(context: context)
