@@ -7,21 +7,21 @@ extension SQLiteStore {
     // MARK: PersistentStore: reading
 
     package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
-        let (shape, values) = FetchShape.of(fetch, counting: false)
-        let plan = try fetchPlans[shape] ?? plan(shape, fetch, counting: false)
+        fetchShape.load(fetch, counting: false, values: &fetchValues)
+        let plan = try fetchPlans[fetchShape] ?? plan(fetchShape, fetch, counting: false)
         let statement = plan.statement!
         defer { statement.reset() }
-        try bind(values, to: statement)
+        try bind(fetchValues, to: statement)
         try readRows(statement, into: &rows)
         return plan.isFinal
     }
 
     package func count(_ fetch: StoreFetch) throws -> Int? {
-        let (shape, values) = FetchShape.of(fetch, counting: true)
-        let plan = try fetchPlans[shape] ?? plan(shape, fetch, counting: true)
+        fetchShape.load(fetch, counting: true, values: &fetchValues)
+        let plan = try fetchPlans[fetchShape] ?? plan(fetchShape, fetch, counting: true)
         guard let statement = plan.statement else { return nil }
         defer { statement.reset() }
-        try bind(values, to: statement)
+        try bind(fetchValues, to: statement)
         _ = try statement.step()
         return statement.int(at: 0)
     }
