@@ -52,7 +52,7 @@ public final class SQLiteStore: PersistentStore {
     var fetchShape = FetchShape()
     var fetchValues: [AttributeValue?] = []
     /// The entity of the rows read last.
-    var lastRowEntity = RowEntity()
+    var lastRowEntity: RowEntity?
     /// The multi-row INSERT statements of join rows, by table and row count.
     var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 
