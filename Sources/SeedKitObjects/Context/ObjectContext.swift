@@ -36,6 +36,8 @@ public final class ObjectContext {
     }
 
     let registered = ObjectRegistry()
+    /// How the context's objects reach it (see ``ManagedObject/context``).
+    let link = ContextLink()
     /// The objects of the last fetch from the store, whose pending to-one faults load their destinations together;
     /// ``faultSiblingsCursor`` is where the next batch starts looking. See `loadDestinations`.
     var faultSiblings: [ManagedObject] = []
@@ -59,6 +61,7 @@ public final class ObjectContext {
     public init(model: EntityModel) {
         self.model = model
         self.store = nil
+        link.context = self
     }
 
     /// A context whose fetches read from `store` and whose saves write to it.
@@ -68,6 +71,7 @@ public final class ObjectContext {
         precondition(model == store.model, "a context's model must be its store's model")
         self.model = model
         self.store = store
+        link.context = self
     }
 
     /// Makes a context that lives in memory one of `store`'s, so that its next save inserts its objects there.
@@ -84,6 +88,8 @@ public final class ObjectContext {
     }
 
     deinit {
+        // First: from here on the context's objects have none, as weak references to it would give nil.
+        link.context = nil
         // Relationships hold their objects strongly in both directions; break those cycles with the context.
         registered.forEach { $0.detachRelationships() }
         for object in deleted.objects { object.detachRelationships() }

@@ -263,10 +263,34 @@ struct DetachedObjectTests {
         ann.department = sales
         context = nil
         // The context is gone: relationships are dropped to break cycles, but reading never traps.
+        #expect(sales.context == nil && ann.context == nil)
         #expect(ann.department == nil)
         #expect(sales.employees.isEmpty)
         #expect(sales.name == "Sales")
         #expect(try sales.value(forKey: "employees") as? [ManagedObject] == [])
+    }
+
+    @Test func fetchedObjectsOutliveTheirContextWithTheirFaults() throws {
+        let store = try SQLiteStore.inMemory(model: Fixtures.companyModel())
+        do {
+            let writer = store.newContext()
+            let sales = Department(context: writer)
+            sales.name = "Sales"
+            let ann = Employee(context: writer)
+            ann.name = "Ann"
+            ann.email = "ann@example.com"
+            ann.department = sales
+            try writer.save()
+        }
+        var context: ObjectContext? = store.newContext()
+        let sales = try #require(try context!.fetch(Department.self).first)
+        let ann = try #require(try context!.fetch(Employee.self).first)
+        #expect(sales.context === context && ann.context === context)
+        context = nil
+        // Faults that fire without a context read as empty; the values read are kept.
+        #expect(sales.context == nil && ann.context == nil)
+        #expect(sales.employees.isEmpty && ann.department == nil)
+        #expect(sales.name == "Sales" && ann.email == "ann@example.com")
     }
 
     @Test func rolledBackInsertsStayReadable() throws {
