@@ -102,7 +102,8 @@ package struct StoredRows {
         self.context = context
         self.root = root
         table = context.registered.table(named: root)
-        deletedRowIDs = Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
+        deletedRowIDs = context.deleted.isEmpty
+            ? [] : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
     }
 
     /// Whether the row needs a new object. When the context has the row's object registered, it goes to

@@ -143,6 +143,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Drops every related object without touching the other side, for an object leaving its context: relationships
     /// hold objects strongly both ways, and this breaks those cycles. The layout stays, so the object stays readable.
     final func detachRelationships() {
+        // The entity is a constant: checking it costs no exclusivity check, as the storage's accesses do.
+        guard !entity.relationships.isEmpty else { return }
         // In place, in one access: a context going away detaches every object it holds, so this is per-object cost.
         relationshipValues.withUnsafeMutableBufferPointer { values in
             for index in values.indices {
