@@ -11,8 +11,11 @@ private final class FetchItem: ManagedObject {
     override class var identity: [String] { ["code"] }
 }
 
-private let fetchItemCount = 1_000_000
-private let lookupCount = 20_000
+/// The store's size and the number of lookups; `SEEDKIT_FETCH_SCALE=100` divides both by 100, for a run under
+/// `valgrind --tool=callgrind` (see BENCHMARKS.md).
+private let fetchScale = ProcessInfo.processInfo.environment["SEEDKIT_FETCH_SCALE"].flatMap { Int($0) } ?? 1
+private let fetchItemCount = 1_000_000 / fetchScale
+private let lookupCount = 20_000 / fetchScale
 
 private func code(_ index: Int) -> String { "item-\(index)" }
 
@@ -53,6 +56,7 @@ private struct FixedGenerator: RandomNumberGenerator {
 }
 
 /// Each code's row through one prepared statement of the C API, every column read into a Swift value.
+@inline(never)
 private func rawLookups(path: String, codes: [String]) -> Int {
     var database: OpaquePointer?
     guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { fatalError("open") }
@@ -80,6 +84,20 @@ private func rawLookups(path: String, codes: [String]) -> Int {
     return found
 }
 
+/// Each code's object through a predicate fetch, in a new context, so every fetch makes its object, and in one read
+/// transaction, as the raw side.
+@inline(never)
+private func predicateFetches(store: SQLiteStore, codes: [String]) throws -> Int {
+    let context = store.newContext()
+    return try store.read {
+        var found = 0
+        for code in codes {
+            found += try context.fetch(FetchItem.self, FetchRequest("FetchItem", predicate: FetchKey("code") == code)).count
+        }
+        return found
+    }
+}
+
 var fetchBenchmarks: [Benchmark] { [
     Benchmark(
         name: "predicate-fetch",
@@ -95,17 +113,7 @@ var fetchBenchmarks: [Benchmark] { [
             found = rawLookups(path: directory.appendingPathComponent("fetch.sqlite").path, codes: codes)
         }
         precondition(found == lookupCount)
-        let seconds = try fastest {
-            // A new context each run, so every fetch makes its object, and one read transaction, as the raw side.
-            let context = store.newContext()
-            found = try store.read {
-                var found = 0
-                for code in codes {
-                    found += try context.fetch(FetchItem.self, FetchRequest("FetchItem", predicate: FetchKey("code") == code)).count
-                }
-                return found
-            }
-        }
+        let seconds = try fastest { found = try predicateFetches(store: store, codes: codes) }
         precondition(found == lookupCount)
         detail("raw C API: \(format(Double(lookupCount) / raw)) lookups/s; predicate fetch: \(format(Double(lookupCount) / seconds)) fetches/s")
         report("predicate-fetch", value: Double(lookupCount) / seconds, unit: "fetches/s", ratio: raw / seconds, peer: "raw-sqlite")

@@ -29,7 +29,8 @@ package enum JSONOutput: GraphOutput {
 }
 
 /// Builds the objects `JSONSerialization` accepts: `String`, `Int`, `Double`, `Bool`, `Decimal`, `NSNull`, arrays
-/// and `[String: Any]`, the same values as ``JSON/anyValue`` of the JSON form.
+/// and `[String: Any]`, the same values as ``JSON/anyValue`` of the JSON form: a decimal whose scale needs trailing
+/// zeros is the `String` of its digits (`"1250000.00"`), which a `Decimal` would lose.
 enum FoundationOutput: GraphOutput {
     static var placeholder: Any { () }
     static func object(_ members: [String: Any]) -> Any { members }
@@ -41,9 +42,8 @@ enum FoundationOutput: GraphOutput {
         case .integer(let integer): Int(integer)
         case .double(let double): double
         case .bool(let flag): flag
-        case .decimal(let decimal): decimal
         case .json(let json): json.anyValue
-        case .date, .data, .uuid, .url: value.json.anyValue
+        case .decimal, .date, .data, .uuid, .url: value.json.anyValue
         }
     }
     static func json(_ value: JSON) -> Any { value.anyValue }

@@ -9,7 +9,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// A finite 64-bit floating-point number.
     case double
     case bool
-    /// An exact decimal number (Foundation's `Decimal`), never converted through `Double`.
+    /// An exact decimal number and its scale (``ScaledDecimal``), never converted through `Double`.
     case decimal
     /// A point in time, UTC, with fractional seconds kept exactly (see ``Timestamp``).
     case date

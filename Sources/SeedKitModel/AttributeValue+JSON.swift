@@ -4,13 +4,18 @@ import SeedKitJSON
 extension AttributeValue {
     /// The value's JSON form: dates as ISO 8601 UTC, decimals as exact numbers, data as base64, UUIDs and URLs as
     /// strings, JSON as is.
+    ///
+    /// A decimal whose scale needs trailing zeros is a string of its digits, `"1250000.00"`: a JSON number stands for
+    /// its value alone, and every reader (this one too) drops the zeros of `1250000.00`. Other decimals are numbers,
+    /// written as they always were.
     package var json: JSON {
         switch self {
         case .string(let value): .string(value)
         case .integer(let value): .number(JSONNumber(value))
         case .double(let value): .number(JSONNumber(value))
         case .bool(let value): .bool(value)
-        case .decimal(let value): .number(JSONNumber(value))
+        case .decimal(let value):
+            value.hasTrailingZeros ? .string(value.description) : .number(JSONNumber(value.value))
         case .date(let value): .string(value.iso8601String)
         case .data(let value): .string(value.base64EncodedString())
         case .uuid(let value): .string(value.uuidString)
@@ -24,7 +29,8 @@ extension AttributeValue {
     ///     try AttributeValue(json: "2024-05-01T09:30:00.25Z", as: .date)  // .date(…)
     ///     try AttributeValue(json: 1e300, as: .integer)                  // throws "out of range for integer"
     ///
-    /// Decimals are also accepted as strings (`"0.10"`), since some writers quote them to keep them exact.
+    /// Decimals are also accepted as strings (`"0.10"`), since some writers quote them to keep them exact; a string
+    /// keeps its scale (`"0.10"` is 0.10, scale 2), a number has its value's own (`0.10` is 0.1).
     ///
     /// - Throws: ``AttributeValueError`` saying what was expected and what was found.
     package init(json: JSON, as type: AttributeType) throws(AttributeValueError) {
@@ -62,9 +68,14 @@ extension AttributeValue {
                     throw AttributeValueError(
                         "\(number) cannot be held exactly by a decimal (38 significant digits)", isOutOfRange: true)
                 }
-                self = .decimal(value)
+                self = .decimal(ScaledDecimal(value))
             case .string(let text):
-                guard let value = Decimal(exactly: text) else {
+                guard let value = ScaledDecimal(exactly: text) else {
+                    if Decimal(exactly: text) != nil {
+                        throw AttributeValueError(
+                            "\"\(text)\" has more than \(ScaledDecimal.maximumScale) digits after the point, "
+                                + "more than a decimal keeps", isOutOfRange: true)
+                    }
                     throw AttributeValueError("\"\(text)\" is not an exact decimal number such as \"12.50\"")
                 }
                 self = .decimal(value)

@@ -5,14 +5,14 @@ import SeedKitJSON
 ///
 /// A missing value is `nil` of `AttributeValue?`; `.json(.null)` is a present JSON null.
 ///
-///     let budget: AttributeValue = .decimal(Decimal(string: "1250000.50")!)
+///     let budget: AttributeValue = .decimal(ScaledDecimal(exactly: "1250000.50")!)
 ///     budget.type  // .decimal
 public enum AttributeValue: Sendable, Hashable {
     case string(String)
     case integer(Int64)
     case double(Double)
     case bool(Bool)
-    case decimal(Decimal)
+    case decimal(ScaledDecimal)
     case date(Timestamp)
     case data(Data)
     case uuid(UUID)
@@ -36,14 +36,14 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     /// The value as the Swift value key-value coding hands out: `String`, `Int64`, `Double`, `Bool`, `Decimal`,
-    /// `Date`, `Data`, `UUID`, `URL` or `JSON`.
+    /// `Date`, `Data`, `UUID`, `URL` or `JSON`. A decimal is its number, without its scale.
     package var anyValue: Any {
         switch self {
         case .string(let value): value
         case .integer(let value): value
         case .double(let value): value
         case .bool(let value): value
-        case .decimal(let value): value
+        case .decimal(let value): value.value
         case .date(let value): value.date
         case .data(let value): value
         case .uuid(let value): value
@@ -55,7 +55,8 @@ public enum AttributeValue: Sendable, Hashable {
     /// Converts a Swift value to a value of `type`, or returns nil when it is not one.
     ///
     /// Integers of every width convert to `.integer` when they fit; `Int` and `Float` convert to `.double`;
-    /// a `Date` converts to `.date`. Strings are never parsed here: that is the coding layer's job.
+    /// a `Date` converts to `.date`; a `Decimal` or an integer to a decimal with its own scale (see ``ScaledDecimal``).
+    /// Strings are never parsed here: that is the coding layer's job.
     package init?(_ value: Any, as type: AttributeType) {
         switch type {
         case .string:
@@ -76,8 +77,9 @@ public enum AttributeValue: Sendable, Hashable {
             guard let value = value as? Bool else { return nil }
             self = .bool(value)
         case .decimal:
-            if let value = value as? Decimal { self = .decimal(value) }
-            else if let integer = Self.int64(from: value) { self = .decimal(Decimal(integer)) }
+            if let value = value as? ScaledDecimal { self = .decimal(value) }
+            else if let value = value as? Decimal { self = .decimal(ScaledDecimal(value)) }
+            else if let integer = Self.int64(from: value) { self = .decimal(ScaledDecimal(Decimal(integer))) }
             else { return nil }
         case .date:
             if let value = value as? Date { self = .date(Timestamp(value)) }

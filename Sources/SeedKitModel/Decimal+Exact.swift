@@ -20,6 +20,11 @@ extension Decimal {
     /// - Complexity: O(*n*), where *n* is the length of `text`.
     package init?(exactly text: some StringProtocol) {
         guard let number = ExactDecimalText(text.utf8) else { return nil }
+        self.init(number)
+    }
+
+    /// The value of a JSON number text taken apart, or nil when a `Decimal` cannot hold it exactly.
+    init?(_ number: ExactDecimalText) {
         guard !number.significantDigits.isEmpty else {
             self = .zero
             return
@@ -40,23 +45,6 @@ extension Decimal {
         self = value
     }
 
-    /// The value as plain decimal digits: a '-' for negative values, a '.' only when there is a fraction, no exponent,
-    /// and no trailing zeros after the point.
-    ///
-    /// `Decimal` cannot hold a negative zero, so zero is always "0". `Decimal(exactly:)` reads the text back to the
-    /// same value. A NaN has no digits; its text is "NaN".
-    ///
-    ///     Decimal(exactly: "1.50")!.exactText   // "1.5"
-    ///     Decimal(exactly: "-1e-6")!.exactText  // "-0.000001"
-    ///     Decimal(exactly: "2.5e3")!.exactText  // "2500"
-    ///
-    /// - Complexity: O(*d*), where *d* is the number of digits in the text: up to 38 significant digits and 127 zeros.
-    package var exactText: String {
-        // Foundation's `description` already writes every digit, with '.' whatever the locale, and Decimal keeps its
-        // mantissa free of trailing zeros after the point; DecimalTests pin both down on each platform.
-        description
-    }
-
     /// Significant digits a `Decimal` holds whatever they are: its 128-bit mantissa holds any 38-digit number.
     fileprivate static let significantDigitCapacity = 38
     /// The range of a `Decimal`'s power of ten, an `Int8`.
@@ -64,13 +52,16 @@ extension Decimal {
     fileprivate static let leastExponent = -128
 }
 
-/// A JSON number text taken apart: its sign, its significant digits (no leading or trailing zeros) and the power of ten
-/// they are multiplied by.
+/// A JSON number text taken apart: its sign, its significant digits (no leading or trailing zeros), the power of ten
+/// they are multiplied by, and its scale.
 struct ExactDecimalText {
     var isNegative = false
     /// ASCII digits, without leading or trailing zeros; empty for zero.
     var significantDigits: [UInt8] = []
     var exponent = 0
+    /// The digits the value has after the point when written out plainly, trailing zeros included, as PostgreSQL
+    /// counts a numeric's: "1.50" has 2, "1.50e1" 1, "1.5e3" 0. At least 0, at most about ``exponentLimit``.
+    var scale = 0
 
     /// An exponent far beyond any `Decimal`, at which reading more exponent digits stops; keeps the sum from overflowing.
     private static let exponentLimit = 1_000_000_000
@@ -127,6 +118,7 @@ struct ExactDecimalText {
             writtenExponent *= exponentSign
         }
         guard index == bytes.endIndex else { return nil }
+        scale = Swift.max(fractionDigitCount - writtenExponent, 0)
 
         let leadingZeroCount = digits.prefix { $0 == UInt8(ascii: "0") }.count
         let trailingZeroCount = digits.reversed().prefix { $0 == UInt8(ascii: "0") }.count

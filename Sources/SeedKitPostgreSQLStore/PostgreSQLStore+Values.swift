@@ -27,7 +27,7 @@ extension AttributeValue {
         case .integer(let integer): arguments.append(.integer(integer))
         case .double(let double): arguments.append(.double(double))
         case .bool(let flag): arguments.append(.bool(flag))
-        case .decimal(let decimal): arguments.append(.numeric(decimal.exactText))
+        case .decimal(let decimal): arguments.append(.numeric(decimal.description))
         case .date(let timestamp):
             let parts = timestamp.postgreSQLParts
             arguments += [.timestamp(parts.timestamp), .integer(parts.nanoseconds)]
@@ -45,7 +45,7 @@ extension AttributeValue {
         case .integer(let integer): try writer.append(integer)
         case .double(let double): try writer.append(double)
         case .bool(let flag): try writer.append(flag)
-        case .decimal(let decimal): try writer.append(numeric: decimal.exactText)
+        case .decimal(let decimal): try writer.append(numeric: decimal.description)
         case .date(let timestamp):
             let parts = timestamp.postgreSQLParts
             try writer.append(parts.timestamp)
@@ -75,7 +75,7 @@ extension PostgreSQLRow {
         case .integer: return try int64(at: column).map(AttributeValue.integer)
         case .double: return try double(at: column).map(AttributeValue.double)
         case .bool: return try bool(at: column).map(AttributeValue.bool)
-        case .decimal: return try numeric(at: column).flatMap { Decimal(exactly: $0) }.map(AttributeValue.decimal)
+        case .decimal: return try numeric(at: column).flatMap { ScaledDecimal(exactly: $0) }.map(AttributeValue.decimal)
         case .date:
             return try timestamp(at: column).map {
                 .date(Timestamp(postgreSQL: $0, nanoseconds: try int64(at: column + 1) ?? 0))

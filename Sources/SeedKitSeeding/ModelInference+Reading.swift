@@ -244,7 +244,7 @@ struct Inference {
         let fraction = unsigned[unsigned.index(after: point)...]
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         return !whole.isEmpty && !fraction.isEmpty && whole.allSatisfy(isDigit) && fraction.allSatisfy(isDigit)
-            && Decimal(exactly: text) != nil
+            && ScaledDecimal(exactly: text) != nil
     }
 
     /// The entity a list's key names: `addresses` → `Address`, `line_items` → `LineItem`, `staff` → `Staff`; nil

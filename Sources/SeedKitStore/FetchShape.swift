@@ -11,29 +11,39 @@ import SeedKitObjects
 /// still holds its number, so the numbers never depend on what SQL can decide.
 struct FetchShape: Hashable {
     private var codes: [Int] = []
+    /// The codes mixed into one word as they are added, so that hashing a shape feeds the table's hasher one word.
+    private var digest: UInt64 = 0
 
-    /// The shape of `fetch`, and its values.
+    /// Makes this the shape of `fetch` and `values` its values, reusing the storage of both: a store runs every
+    /// fetch through one shape and one array, so that finding a fetch's statement allocates nothing.
     ///
     /// - Complexity: O(*k*) in the conditions, their steps and values, and the sort keys.
-    static func of(_ fetch: StoreFetch, counting: Bool) -> (shape: FetchShape, values: [AttributeValue?]) {
-        var shape = FetchShape()
-        var values: [AttributeValue?] = []
-        let request = fetch.request
-        let pages = request.limit != nil || request.offset > 0
-        shape.codes.reserveCapacity(16)
-        // Appended one by one: an array literal would allocate on every fetch.
-        shape.add(counting ? 1 : 0, Self.code(fetch.entity), request.includesSubentities ? 1 : 0)
-        shape.add(fetch.mayBeFinal ? 1 : 0, pages ? 1 : 0, fetch.sortKeys.count)
+    mutating func load(_ fetch: StoreFetch, counting: Bool, values: inout [AttributeValue?]) {
+        codes.removeAll(keepingCapacity: true)
+        digest = 0
+        values.removeAll(keepingCapacity: true)
+        // The request's fields one by one: a copy of the request would retain and release each of its references.
+        let pages = fetch.request.limit != nil || fetch.request.offset > 0
+        add(counting ? 1 : 0, Self.code(fetch.entity), fetch.request.includesSubentities ? 1 : 0)
+        add(fetch.mayBeFinal ? 1 : 0, pages ? 1 : 0, fetch.sortKeys.count)
         for key in fetch.sortKeys {
-            shape.add(key.path)
-            shape.codes.append(key.ascending ? 1 : 0)
+            add(key.path)
+            add(key.ascending ? 1 : 0)
         }
-        if let predicate = fetch.predicate { shape.add(predicate, values: &values) } else { shape.codes.append(-1) }
+        if let predicate = fetch.predicate { add(predicate, values: &values) } else { add(-1) }
         if pages {
             // No limit is -1 to SQLite.
-            values += [.integer(Int64(request.limit.map { max(0, $0) } ?? -1)), .integer(Int64(max(0, request.offset)))]
+            values.append(.integer(Int64(fetch.request.limit.map { max(0, $0) } ?? -1)))
+            values.append(.integer(Int64(max(0, fetch.request.offset))))
         }
-        return (shape, values)
+    }
+
+    static func == (lhs: FetchShape, rhs: FetchShape) -> Bool {
+        lhs.digest == rhs.digest && lhs.codes == rhs.codes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
     }
 
     private mutating func add(_ predicate: ResolvedPredicate, values: inout [AttributeValue?]) {
@@ -44,10 +54,10 @@ struct FetchShape: Hashable {
             if case .and = predicate { add(1, predicates.count) } else { add(2, predicates.count) }
             for predicate in predicates { add(predicate, values: &values) }
         case .not(let predicate):
-            codes.append(3)
+            add(3)
             add(predicate, values: &values)
         case .comparison(let path, let comparison, let value):
-            add(4, FetchPredicate.Comparison.allCases.firstIndex(of: comparison)!, value == nil ? 0 : 1)
+            add(4, Self.code(comparison), value == nil ? 0 : 1)
             add(path)
             if let value { values.append(value) }
         case .among(let path, let list):
@@ -55,22 +65,51 @@ struct FetchShape: Hashable {
             add(path)
             for member in list { values.append(member) }
         case .string(let path, let match, let pattern, let options):
-            add(6, FetchPredicate.StringMatch.allCases.firstIndex(of: match)!, options.rawValue)
+            add(6, Self.code(match), options.rawValue)
             add(path)
             values.append(.string(pattern))
         }
     }
 
     private mutating func add(_ path: AttributePath) {
-        codes.append(path.steps.count)
+        add(path.steps.count)
         for step in path.steps { add(Self.code(step.entity), step.relationship) }
         add(Self.code(path.entity), path.attribute)
     }
 
     private mutating func add(_ first: Int, _ second: Int, _ third: Int? = nil) {
-        codes.append(first)
-        codes.append(second)
-        if let third { codes.append(third) }
+        add(first)
+        add(second)
+        if let third { add(third) }
+    }
+
+    private mutating func add(_ code: Int) {
+        codes.append(code)
+        // FNV-1a's step over whole words: equal codes give equal digests; equality still compares the codes.
+        digest = (digest ^ UInt64(bitPattern: Int64(code))) &* 0x100_0000_01B3
+    }
+
+    // Codes of the cases by a switch: `allCases` builds an array on every call.
+
+    private static func code(_ comparison: FetchPredicate.Comparison) -> Int {
+        switch comparison {
+        case .equal: 0
+        case .notEqual: 1
+        case .less: 2
+        case .lessOrEqual: 3
+        case .greater: 4
+        case .greaterOrEqual: 5
+        }
+    }
+
+    private static func code(_ match: FetchPredicate.StringMatch) -> Int {
+        switch match {
+        case .equals: 0
+        case .beginsWith: 1
+        case .endsWith: 2
+        case .contains: 3
+        case .like: 4
+        }
     }
 
     /// An entity of the store's model, which lives as long as the store and its shapes.

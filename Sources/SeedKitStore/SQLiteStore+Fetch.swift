@@ -7,21 +7,21 @@ extension SQLiteStore {
     // MARK: PersistentStore: reading
 
     package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
-        let (shape, values) = FetchShape.of(fetch, counting: false)
-        let plan = try fetchPlans[shape] ?? plan(shape, fetch, counting: false)
+        fetchShape.load(fetch, counting: false, values: &fetchValues)
+        let plan = try fetchPlans[fetchShape] ?? plan(fetchShape, fetch, counting: false)
         let statement = plan.statement!
         defer { statement.reset() }
-        try bind(values, to: statement)
+        try bind(fetchValues, to: statement)
         try readRows(statement, into: &rows)
         return plan.isFinal
     }
 
     package func count(_ fetch: StoreFetch) throws -> Int? {
-        let (shape, values) = FetchShape.of(fetch, counting: true)
-        let plan = try fetchPlans[shape] ?? plan(shape, fetch, counting: true)
+        fetchShape.load(fetch, counting: true, values: &fetchValues)
+        let plan = try fetchPlans[fetchShape] ?? plan(fetchShape, fetch, counting: true)
         guard let statement = plan.statement else { return nil }
         defer { statement.reset() }
-        try bind(values, to: statement)
+        try bind(fetchValues, to: statement)
         _ = try statement.step()
         return statement.int(at: 0)
     }
@@ -176,27 +176,40 @@ extension SQLiteStore {
             let rowID = statement.int64(at: 0)
             guard rows.isNew(rowID: rowID) else { continue }
             let name = statement.textBuffer(at: 1)
-            if rowEntity.entity == nil || !rowEntity.hasName(name) {
+            if rowEntity == nil || !rowEntity!.hasName(name) {
                 guard let entity = model.entity(named: String(decoding: name, as: UTF8.self)),
                     let layout = schema.layouts[entity.name]
                 else { continue }
                 rowEntity = RowEntity(name: Array(name), entity: entity, layout: layout)
-                rowEntity.emptyFaults = layout.relationshipColumns.map { $0 == nil ? 0 : -1 }
             }
-            rows.add(materialize(statement, entity: rowEntity, rowID: rowID, rows: rows))
+            let object = rows.makeObject(rowEntity!.entity, rowID: rowID, version: statement.int64(at: 2))
+            fill(object, from: statement, entity: rowEntity!)
+            rows.add(object)
         }
     }
 
     /// The entity and layout of the rows being read, looked up again only when a row names another entity.
     ///
     /// A fetch's rows nearly always share one entity: comparing the name's bytes in SQLite's buffer costs far less
-    /// than building a `String` and looking it up twice per row.
-    struct RowEntity {
-        var name: [UInt8] = []
-        var entity: Entity?
-        var layout: EntityLayout?
+    /// than building a `String` and looking it up twice per row. A class, so that passing it on per row retains one
+    /// reference rather than each array of the layout.
+    final class RowEntity {
+        let name: [UInt8]
+        let entity: Entity
+        let layout: EntityLayout
+        /// Per attribute, its type and its column counted from the row's first: what reading a row needs of each.
+        let attributes: [(type: AttributeType, column: Int)]
         /// The faults of an object whose to-ones are all nil: shared, so such objects allocate no array of their own.
-        var emptyFaults: [Int64] = []
+        let emptyFaults: [Int64]
+
+        init(name: [UInt8], entity: Entity, layout: EntityLayout) {
+            self.name = name
+            self.entity = entity
+            self.layout = layout
+            let offset = StoreSchema.bookkeepingColumns.count
+            attributes = zip(entity.attributes, layout.attributeColumns).map { ($0.type, offset + $1) }
+            emptyFaults = layout.relationshipColumns.map { $0 == nil ? 0 : -1 }
+        }
 
         func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {
             name.withUnsafeBytes { name in
@@ -206,27 +219,25 @@ extension SQLiteStore {
         }
     }
 
-    /// A new object of the current row, its values read from the row and its relationships left as faults.
-    private func materialize(_ row: Statement, entity cache: RowEntity, rowID: Int64, rows: StoredRows) -> ManagedObject {
-        let entity = cache.entity!, layout = cache.layout!
-        let object = rows.makeObject(entity, rowID: rowID, version: row.int64(at: 2))
+    /// Gives a new object the values of the current row, its relationships left as faults.
+    private func fill(_ object: ManagedObject, from row: Statement, entity cache: RowEntity) {
+        let entity = cache.entity
         let offset = StoreSchema.bookkeepingColumns.count
         // One access to the object's storage for all its values rather than one per value.
         object.attributeValues.withUnsafeMutableBufferPointer { values in
-            for (index, attribute) in entity.attributes.enumerated() {
-                values[index] = row.attribute(at: offset + layout.attributeColumns[index], as: attribute.type)
+            for (index, attribute) in cache.attributes.enumerated() {
+                values[index] = row.attribute(at: attribute.column, as: attribute.type)
             }
         }
         if !entity.relationships.isEmpty {
             // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing one
             // is simply nil (-1, loaded).
             var faults = cache.emptyFaults
-            for (index, column) in layout.relationshipColumns.enumerated() {
+            for (index, column) in cache.layout.relationshipColumns.enumerated() {
                 if let column, !row.isNull(at: offset + column) { faults[index] = row.int64(at: offset + column) }
             }
             if faults.contains(where: { $0 != -1 }) { object.faults = faults }
         }
-        return object
     }
 
     // MARK: SQL

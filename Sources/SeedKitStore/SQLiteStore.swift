@@ -48,8 +48,11 @@ public final class SQLiteStore: PersistentStore {
     var rowInsertStatements: [RowInsertShape: Statement] = [:]
     /// The statements of fetches and counts, by shape: a repeated fetch binds its values and builds no SQL.
     var fetchPlans: [FetchShape: FetchPlan] = [:]
+    /// The shape and values of the fetch or count being run, kept for their storage (see ``FetchShape/load``).
+    var fetchShape = FetchShape()
+    var fetchValues: [AttributeValue?] = []
     /// The entity of the rows read last.
-    var lastRowEntity = RowEntity()
+    var lastRowEntity: RowEntity?
     /// The multi-row INSERT statements of join rows, by table and row count.
     var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 

@@ -15,7 +15,7 @@ private func values(_ entity: Entity, _ named: [String: AttributeValue]) -> [Att
 /// A department row: its name, and budget when given.
 private func appendDepartment(_ rows: inout RowBatch, _ rowID: Int64, _ name: String, budget: String? = nil) {
     var named: [String: AttributeValue] = ["name": .string(name)]
-    if let budget { named["budget"] = .decimal(Decimal(exactly: budget)!) }
+    if let budget { named["budget"] = .decimal(ScaledDecimal(exactly: budget)!) }
     rows.append(rowID: rowID, values: values(rows.entity, named), targets: [nil], positions: [nil])
 }
 
@@ -62,7 +62,7 @@ extension PostgreSQLStoreServerTests {
             let departments = try store.allRows(root: "Department")
             #expect(
                 departments.map(\.values)
-                    == [values(department, ["name": .string("Café"), "budget": .decimal(Decimal(exactly: "1250000.50")!)])])
+                    == [values(department, ["name": .string("Café"), "budget": .decimal(ScaledDecimal(exactly: "1250000.50")!)])])
             #expect(try store.allRows(root: "Address").map(\.positions) == [[0], [1]])
             #expect(try store.ledgerSections(named: ["set"]) == ["set": [1, 2, 3]])
             #expect(try store.ledgerSections(named: nil).count == 2)
@@ -108,7 +108,7 @@ extension PostgreSQLStoreServerTests {
             }
             let rows = try store.allRows(root: "Department")
             #expect(rows.map(\.rowID) == [1, 2])
-            #expect(rows[1].values == values(department, ["name": .string("D2"), "budget": .decimal(Decimal(exactly: "0.10")!)]))
+            #expect(rows[1].values == values(department, ["name": .string("D2"), "budget": .decimal(ScaledDecimal(exactly: "0.10")!)]))
             #expect(rows[0].values == values(department, ["name": .string("D1")]))
         }
 

@@ -2,7 +2,8 @@ import Foundation
 import SeedKitModel
 
 extension AttributeValue {
-    /// Orders two values of the same type: numbers numerically, strings by Unicode scalars (so the order is the
+    /// Orders two values of the same type: numbers numerically (decimals by their numbers whatever their scales),
+    /// strings by Unicode scalars (so the order is the
     /// same on every platform), dates in time, false before true, data by its bytes and JSON by its canonical bytes.
     ///
     /// - Returns: nil when the types differ.
@@ -17,7 +18,7 @@ extension AttributeValue {
         case (.integer(let a), .integer(let b)): return order(a, b)
         case (.double(let a), .double(let b)): return order(a, b)
         case (.bool(let a), .bool(let b)): return order(a ? 1 : 0, b ? 1 : 0)
-        case (.decimal(let a), .decimal(let b)): return order(a, b)
+        case (.decimal(let a), .decimal(let b)): return order(a.value, b.value)
         case (.date(let a), .date(let b)): return order(a, b)
         case (.data(let a), .data(let b)):
             return a == b ? .orderedSame : (a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending)

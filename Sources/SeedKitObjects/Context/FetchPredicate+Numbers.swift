@@ -13,7 +13,7 @@ extension AttributePath {
         guard case .integer(let integer) = value else { return nil }
         switch type {
         case .decimal:
-            return .exact(.decimal(Decimal(integer)))
+            return .exact(.decimal(ScaledDecimal(Decimal(integer))))
         case .double:
             if let exact = Double(exactly: integer) { return .exact(.double(exact)) }
             let rounded = Double(integer)

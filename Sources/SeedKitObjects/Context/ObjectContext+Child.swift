@@ -73,7 +73,7 @@ extension ObjectContext {
             object.faults = [Int64](repeating: 0, count: source.entity.relationships.count)
         }
         registered[object.objectID] = object
-        if let identity = object.identityValues { index(object, identity: identity) }
+        registerIdentity(of: object)
         return object
     }
 

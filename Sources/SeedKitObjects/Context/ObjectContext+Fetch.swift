@@ -79,7 +79,11 @@ extension ObjectContext {
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
         // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
         // a row does.
-        return try fetchObjects(of: objectClass, request).compactMap { $0 as? Object }
+        let objects = try fetchObjects(of: objectClass, request)
+        // A model from classes binds one to every entity, so the objects are nearly always all of the class: then
+        // the array of their references is the result as it is, as Swift's own array downcast does, not a copy.
+        if objects.allSatisfy({ $0 is Object }) { return unsafeBitCast(objects, to: [Object].self) }
+        return objects.compactMap { $0 as? Object }
     }
 
     /// The objects of a typed fetch, of the class's entity. Its entity is looked up once, and the class asked for its
@@ -87,12 +91,13 @@ extension ObjectContext {
     /// (costing about what a fetch by identity does).
     @usableFromInline
     func fetchObjects(of objectClass: ManagedObject.Type, _ request: FetchRequest?) throws -> [ManagedObject] {
-        guard var request else { return try fetch(FetchRequest(objectClass.entityName)) }
+        guard let request else { return try fetch(FetchRequest(objectClass.entityName)) }
         if let entity = model.entity(named: request.entityName), entity.bindings?.objectClass == objectClass {
             return try fetch(request, entity: entity)
         }
-        request.entityName = objectClass.entityName
-        return try fetch(request)
+        var renamed = request
+        renamed.entityName = objectClass.entityName
+        return try fetch(renamed)
     }
 
     /// The number of objects a request matches, after its offset and up to its limit.

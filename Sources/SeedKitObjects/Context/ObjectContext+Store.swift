@@ -24,6 +24,7 @@ extension ObjectContext {
         sortKeys: [(path: AttributePath, ascending: Bool)]
     ) throws -> (objects: [ManagedObject], isFinal: Bool) {
         let store = store!
+        let hasChanges = hasChanges
         var fetch = StoreFetch(
             request: request, entity: entity, predicate: predicate, sortKeys: sortKeys, mayBeFinal: !hasChanges)
         if let predicate, hasChanges, case let roots = predicate.destinationRoots, !roots.isEmpty,

@@ -36,13 +36,15 @@ public final class ObjectContext {
     }
 
     let registered = ObjectRegistry()
+    /// How the context's objects reach it (see ``ManagedObject/context``).
+    let link = ContextLink()
     /// The objects of the last fetch from the store, whose pending to-one faults load their destinations together;
     /// ``faultSiblingsCursor`` is where the next batch starts looking. See `loadDestinations`.
     var faultSiblings: [ManagedObject] = []
     var faultSiblingsCursor = 0
     /// The entity whose fault fired last and its to-one destinations' registry tables; see `foreignKeyDestinations`.
     var lastFaultDestinations: (entity: Entity, tables: [RowTable?])?
-    private var identityIndex: [IdentityKey: ManagedObject] = [:]
+    private var identities = IdentityIndex()
     private var inserted = OrderedObjects()
     var updated = OrderedObjects()
     var deleted = OrderedObjects()
@@ -59,6 +61,7 @@ public final class ObjectContext {
     public init(model: EntityModel) {
         self.model = model
         self.store = nil
+        link.context = self
     }
 
     /// A context whose fetches read from `store` and whose saves write to it.
@@ -68,6 +71,7 @@ public final class ObjectContext {
         precondition(model == store.model, "a context's model must be its store's model")
         self.model = model
         self.store = store
+        link.context = self
     }
 
     /// Makes a context that lives in memory one of `store`'s, so that its next save inserts its objects there.
@@ -84,6 +88,8 @@ public final class ObjectContext {
     }
 
     deinit {
+        // First: from here on the context's objects have none, as weak references to it would give nil.
+        link.context = nil
         // Relationships hold their objects strongly in both directions; break those cycles with the context.
         registered.forEach { $0.detachRelationships() }
         for object in deleted.objects { object.detachRelationships() }
@@ -190,7 +196,7 @@ public final class ObjectContext {
         object.objectID = id ?? ObjectID(entityName: object.entity.rootName, number: newObjectNumber())
         registered[object.objectID] = object
         inserted.insert(object)
-        if let identity = identity ?? object.identityValues { index(object, identity: identity) }
+        identities.register(object, identity: identity)
     }
 
     /// A number no object of this context's family (its ancestors and descendants) has: a child's inserted object
@@ -238,7 +244,7 @@ public final class ObjectContext {
 
     /// The object ``registeredObject(rootEntity:identity:)`` gives, for a key made already.
     func registeredObject(_ key: IdentityKey) -> ManagedObject? {
-        if let object = identityIndex[key] { return object }
+        if let object = identities.object(for: key) { return object }
         if let parent { return parentObject(key, in: parent) }
         return store == nil ? nil : storedObject(key)
     }
@@ -263,44 +269,31 @@ public final class ObjectContext {
         return object
     }
 
-    func index(_ object: ManagedObject, identity: [AttributeValue]) {
-        // The first holder keeps the entry; a second holder is an identity conflict that save reports. One merge hashes
-        // the identity once, where a lookup then an insert hashed it twice.
-        identityIndex.merge(CollectionOfOne((IdentityKey(root: object.entity.rootName, values: identity), object))) {
-            first, _ in first
-        }
+    /// Adds a just registered object, read from the store or brought from the parent, to the identity index.
+    func registerIdentity(of object: ManagedObject) {
+        identities.register(object, identity: nil)
     }
 
     /// Makes room in the identity index for `count` more objects, so that registering many objects at once does not
     /// grow the index step by step.
     package func reserveIdentities(_ count: Int) {
-        identityIndex.reserveCapacity(identityIndex.count + count)
+        identities.reserve(count)
     }
 
     func identityDidChange(_ object: ManagedObject, from old: [AttributeValue]?) {
         guard registered[object.objectID] === object else { return }
-        if let old, case let key = IdentityKey(root: object.entity.rootName, values: old), identityIndex[key] === object {
-            identityIndex[key] = nil
-        }
-        if let identity = object.identityValues { index(object, identity: identity) }
+        identities.identityDidChange(object, from: old)
     }
 
     private func rebuildIdentityIndex() {
-        identityIndex = [:]
-        for object in registered.objects.sorted(by: { $0.objectID < $1.objectID }) {
-            if let identity = object.identityValues { index(object, identity: identity) }
-        }
+        identities.reset(to: registered.objects.sorted { $0.objectID < $1.objectID })
     }
 
     // MARK: Deleting, saving, rolling back — internal state transitions
 
     func markDeleted(_ object: ManagedObject) {
         registered[object.objectID] = nil
-        if let identity = object.identityValues, case let key = IdentityKey(root: object.entity.rootName, values: identity),
-            identityIndex[key] === object
-        {
-            identityIndex[key] = nil
-        }
+        identities.remove(object)
         if inserted.remove(object) {
             object.context = nil
             object.detachRelationships()

@@ -45,7 +45,7 @@ final class ObjectRegistry {
 /// Numbers come in runs: row ids 1, 2, 3… from the store, temporary numbers -1, -2, -3… for inserted objects. Each
 /// sign keeps its objects in an array indexed by the number's magnitude, so a lookup is a bounds check and a load, and
 /// a fetch registering rows in row-id order writes memory in order. A number far beyond its array's end — an array
-/// that would be mostly empty — goes to a dictionary instead.
+/// that would be mostly empty — goes to a hash table instead (``SparseSlots``).
 final class RowTable {
     let name: String
     /// Behind a pointer because Swift checks every access to a class's stored `var`s for exclusivity at run time,
@@ -83,7 +83,7 @@ final class RowTable {
     func forEach(_ body: (ManagedObject) -> Void) {
         rows.pointee.positive.forEach(body)
         rows.pointee.negative.forEach(body)
-        for object in rows.pointee.sparse.values { body(object) }
+        rows.pointee.sparse.forEach(body)
     }
 }
 
@@ -91,7 +91,7 @@ final class RowTable {
 private struct Rows {
     var positive = NumberedSlots()
     var negative = NumberedSlots()
-    var sparse: [Int64: ManagedObject] = [:]
+    var sparse = SparseSlots()
 
     var count: Int { positive.count + negative.count + sparse.count }
 
@@ -126,7 +126,7 @@ private struct NumberedSlots {
     /// when the number belongs in `sparse`. Growing takes the numbers it now covers out of `sparse`, whose keys are
     /// `sign` times the number.
     mutating func update(
-        _ object: ManagedObject?, at number: UInt64, moving sparse: inout [Int64: ManagedObject], sign: Int64
+        _ object: ManagedObject?, at number: UInt64, moving sparse: inout SparseSlots, sign: Int64
     ) -> Bool {
         if number > UInt64(slots.count) {
             // Removing a number the array doesn't cover changes nothing here; it may be in `sparse`.
@@ -136,7 +136,7 @@ private struct NumberedSlots {
             while slots.count < Int(number) { slots.append(nil) }
             if !sparse.isEmpty {
                 for covered in start...Int(number) {
-                    if let moved = sparse.removeValue(forKey: sign * Int64(covered)) {
+                    if let moved = sparse.removeValue(for: sign * Int64(covered)) {
                         slots[covered - 1] = moved
                         count += 1
                     }

@@ -88,7 +88,7 @@ package struct StoreFetch {
 ///
 /// One value reads the rows of one root entity.
 ///
-/// - Complexity: O(1) per row besides filling it: a registry lookup by row id, and an identity index insertion.
+/// - Complexity: O(1) per row besides filling it: a registry lookup by row id, and queueing it for the identity index.
 package struct StoredRows {
     package let context: ObjectContext
     /// The root entity whose rows are read.
@@ -102,7 +102,8 @@ package struct StoredRows {
         self.context = context
         self.root = root
         table = context.registered.table(named: root)
-        deletedRowIDs = Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
+        deletedRowIDs = context.deleted.isEmpty
+            ? [] : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
     }
 
     /// Whether the row needs a new object. When the context has the row's object registered, it goes to
@@ -127,7 +128,7 @@ package struct StoredRows {
     /// Registers a filled object and keeps it in ``objects``.
     package mutating func add(_ object: ManagedObject) {
         table[object.objectID.number] = object
-        if let identity = object.identityValues { context.index(object, identity: identity) }
+        context.registerIdentity(of: object)
         objects.append(object)
     }
 }

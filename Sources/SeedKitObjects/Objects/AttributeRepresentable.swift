@@ -5,8 +5,9 @@ import SeedKitModel
 /// A Swift type a typed ``Attribute`` property can have: it names its ``AttributeType`` and converts to and from
 /// ``AttributeValue``.
 ///
-/// `String`, `Int`, `Int64`, `Double`, `Bool`, `Decimal`, `Date`, `Timestamp`, `Data`, `UUID`, `URL` and `JSON`
-/// conform, and so does `Optional` of each (an optional attribute).
+/// `String`, `Int`, `Int64`, `Double`, `Bool`, `Decimal`, `ScaledDecimal`, `Date`, `Timestamp`, `Data`, `UUID`, `URL`
+/// and `JSON` conform, and so does `Optional` of each (an optional attribute). A `Decimal` property sees a decimal's
+/// number and sets one with the number's own scale; a `ScaledDecimal` property sees and sets the scale too.
 public protocol AttributeRepresentable {
     static var attributeType: AttributeType { get }
     /// Whether the property may lack a value; true only for `Optional`.
@@ -76,6 +77,15 @@ extension Bool: AttributeRepresentable {
 }
 
 extension Decimal: AttributeRepresentable {
+    public static var attributeType: AttributeType { .decimal }
+    public init?(attributeValue: AttributeValue?) {
+        guard case .decimal(let value)? = attributeValue else { return nil }
+        self = value.value
+    }
+    public var attributeValue: AttributeValue? { .decimal(ScaledDecimal(self)) }
+}
+
+extension ScaledDecimal: AttributeRepresentable {
     public static var attributeType: AttributeType { .decimal }
     public init?(attributeValue: AttributeValue?) {
         guard case .decimal(let value)? = attributeValue else { return nil }

@@ -114,7 +114,7 @@ extension ManagedObject {
                 doubles += double
             case .decimal(let decimal):
                 kind = .decimal
-                decimals += decimal
+                decimals += decimal.value
             default:
                 throw ObjectError(
                     .typeMismatch, object: description, key: keyPath,
@@ -146,7 +146,7 @@ extension AttributeValue {
         case let value as Int64: self = .integer(value)
         case let value as Double: self = .double(value)
         case let value as Bool: self = .bool(value)
-        case let value as Decimal: self = .decimal(value)
+        case let value as Decimal: self = .decimal(ScaledDecimal(value))
         case let value as Date: self = .date(Timestamp(value))
         case let value as Data: self = .data(value)
         case let value as UUID: self = .uuid(value)

@@ -21,7 +21,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's entity.
     public let entity: Entity
     /// The context the object lives in; nil once it has been deleted and saved, or rolled back out of its context.
-    public final internal(set) weak var context: ObjectContext?
+    public final internal(set) var context: ObjectContext? {
+        get { contextLink?.context }
+        set { contextLink = newValue?.link }
+    }
+    /// The way to the context: its link, which it clears as it goes away. A weak reference would do as much, but it
+    /// gives the context a side table, and every retain and release of the context then takes the slow path.
+    private final var contextLink: ContextLink?
     public final internal(set) var objectID: ObjectID
 
     // The storage is `final`: subclasses declare typed properties over it and never override it, and other modules
@@ -137,6 +143,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Drops every related object without touching the other side, for an object leaving its context: relationships
     /// hold objects strongly both ways, and this breaks those cycles. The layout stays, so the object stays readable.
     final func detachRelationships() {
+        // The entity is a constant: checking it costs no exclusivity check, as the storage's accesses do.
+        guard !entity.relationships.isEmpty else { return }
         // In place, in one access: a context going away detaches every object it holds, so this is per-object cost.
         relationshipValues.withUnsafeMutableBufferPointer { values in
             for index in values.indices {

@@ -162,6 +162,33 @@ struct DiffCommandTests {
         #expect(missingOutput.stderr == "seed: --format templates needs --output DIR; see 'seed export --help'\n")
     }
 
+    @Test func decimalsKeepTheScaleTheTemplatesWriteThroughSeedExportAndDiff() throws {
+        let directory = try seededDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Templates/departments.template writes "budget": "1250000.00".
+        let exported = try Fixtures.runSeed(["export"], in: directory)
+        #expect(exported.stdout.contains(#"    {"budget":"1250000.00","class":"Department""#))
+        let templates = try Fixtures.runSeed(["export", "--format", "templates", "--output", "Snapshot"], in: directory)
+        #expect(templates.status == 0, "\(templates.stderr)")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: directory.appendingPathComponent("Snapshot").path)
+        let texts = try files.filter { $0.hasSuffix(".template") }.map {
+            try String(contentsOf: directory.appendingPathComponent("Snapshot/\($0)"), encoding: .utf8)
+        }
+        #expect(texts.contains { $0.contains(#""budget": "1250000.00""#) })
+        #expect(try Fixtures.runSeed(["diff", "Templates", "seed.sqlite"], in: directory).status == 0)
+        #expect(try Fixtures.runSeed(["diff", "Snapshot", "Templates"], in: directory).status == 0)
+        // The same number written without its scale is a difference: the export's bytes differ.
+        let store = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
+        try store.execute(sql: #"UPDATE "Department" SET "budget" = '1250000' WHERE "name" = 'Engineering'"#)
+        let rescaled = try Fixtures.runSeed(["diff", "Templates", "seed.sqlite"], in: directory)
+        #expect(rescaled.status == 1)
+        #expect(rescaled.stdout == """
+            ~ Department[name=Engineering].budget: "1250000.00" → 1250000
+            0 objects added, 0 removed, 1 changed
+
+            """)
+    }
+
     @Test func exportWithAModelReadsOnlyAStoreOfThatModel() throws {
         let directory = try seededDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -252,7 +279,7 @@ struct DiffCommandTests {
         #expect(try Fixtures.runSeed(["export", "--output", "good.json"], in: directory).status == 0)
         let good = try String(contentsOf: directory.appendingPathComponent("good.json"), encoding: .utf8)
         let lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let sales = try #require(lines.firstIndex { $0.hasPrefix(#"    {"budget":480000,"#) })
+        let sales = try #require(lines.firstIndex { $0.hasPrefix(#"    {"budget":"480000.00","#) })
         let damaged = lines[sales].replacingOccurrences(of: #""name":"Sales"}"#, with: #""name":"Sales",}"#)
         try Fixtures.write(good.replacingOccurrences(of: lines[sales], with: damaged), to: "bad.json", in: directory)
         // The closing brace after the comma, counted from 1.

@@ -109,6 +109,23 @@ struct DictionaryEncodingTests {
         withExtendedLifetime(context) {}
     }
 
+    @Test func decimalsKeepTheirScaleInTheDictionaryAndThroughJSONSerialization() throws {
+        let (context, sales, _, _) = try company()
+        try sales.setValue(ScaledDecimal(exactly: "1250000.00")!, forKey: "budget")
+        let dictionary = sales.toDictionary()
+        // A Decimal would print 1250000: the digits come as the string a template writes them with.
+        #expect(dictionary["budget"] as? String == "1250000.00")
+        let data = try JSONSerialization.data(withJSONObject: dictionary)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""budget":"1250000.00""#))
+        #expect(try JSON(any: dictionary) == sales.toJSON())
+        // Read back, the value has its scale again; a decimal without trailing zeros stays a Decimal.
+        let copy = try ObjectContext(model: context.model).fromDictionary(dictionary)
+        #expect(copy.attributeValue(at: copy.entity.attributeIndex(named: "budget")!) == .decimal(ScaledDecimal(exactly: "1250000.00")!))
+        sales.budget = Decimal(string: "1250000.5")!
+        #expect(sales.toDictionary()["budget"] as? Decimal == Decimal(string: "1250000.5")!)
+        withExtendedLifetime(context) {}
+    }
+
     @Test func exportingTwiceGivesTheSameResult() throws {
         let (context, sales, _, _) = try company()
         #expect(sales.toJSON() == sales.toJSON())

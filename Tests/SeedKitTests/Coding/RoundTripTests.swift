@@ -48,7 +48,7 @@ struct RoundTripTests {
         let node = try context.insert("Node", values: ["title": "emoji 🧪, escapes \"\\/\n\t and \u{0}"])
         let values: [String: AttributeValue] = [
             "count": .integer(.min), "ratio": .double(0.1), "flag": .bool(false),
-            "amount": .decimal(Decimal(string: "0.1")!), "at": .date(Timestamp(seconds: 1_714_555_800, nanoseconds: 123_456_000)),
+            "amount": .decimal(ScaledDecimal(exactly: "0.1")!), "at": .date(Timestamp(seconds: 1_714_555_800, nanoseconds: 123_456_000)),
             "blob": .data(Data([0, 1, 254, 255])), "uid": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
             "link": .url(URL(string: "https://example.com/a?b=c")!), "extra": .json(["nested": [1, 2.5, nil, "x"]]),
         ]

@@ -135,7 +135,7 @@ struct GraphDiffTests {
             try objects["ORBIT"]!.setValue(Date(timeIntervalSince1970: 0), forKey: "started")
         }
         #expect(diff.text() == """
-            ~ Department[name=Sales].budget: 480000 → 500000.5
+            ~ Department[name=Sales].budget: "480000.00" → 500000.5
             ~ Employee[email=ann@example.com].hired: "2021-03-01T09:00:00Z" → (absent)
             ~ Project[code=ORBIT].started: (absent) → "1970-01-01T00:00:00Z"
             0 objects added, 0 removed, 3 changed
@@ -143,7 +143,23 @@ struct GraphDiffTests {
             """)
         let budget = try #require(diff.changes.first)
         #expect(budget.kind == .attribute && budget.path == "Department[name=Sales].budget")
-        #expect(budget.old == 480000 && budget.new == 500000.5)
+        #expect(budget.old == "480000.00" && budget.new == 500000.5)
+    }
+
+    @Test func aDecimalWrittenWithAnotherScaleIsAChangeAndTheSameScaleIsNot() throws {
+        // 480000.0 is the same number as 480000.00, but every output writes it differently.
+        let rescaled = try diff { _, objects in
+            try objects["Sales"]!.setValue(ScaledDecimal(exactly: "480000.0")!, forKey: "budget")
+        }
+        #expect(rescaled.text() == """
+            ~ Department[name=Sales].budget: "480000.00" → "480000.0"
+            0 objects added, 0 removed, 1 changed
+
+            """)
+        let same = try diff { _, objects in
+            try objects["Sales"]!.setValue(ScaledDecimal(exactly: "48000000e-2")!, forKey: "budget")
+        }
+        #expect(same.changes.isEmpty)
     }
 
     @Test func movedEmployeeIsOneTargetChangeOnItsDepartment() throws {
@@ -432,13 +448,13 @@ struct GraphDiffTests {
             try context.delete(objects["bo@example.com"]!)
         }
         #expect(diff.text() == """
-            ~ Department[name=Sales].budget: 480000 → 500000
+            ~ Department[name=Sales].budget: "480000.00" → 500000
             - Employee[email=bo@example.com]
             0 objects added, 1 removed, 1 changed
 
             """)
         #expect(diff.text(colored: true) == """
-            \u{1B}[33m~ Department[name=Sales].budget: 480000 → 500000\u{1B}[0m
+            \u{1B}[33m~ Department[name=Sales].budget: "480000.00" → 500000\u{1B}[0m
             \u{1B}[31m- Employee[email=bo@example.com]\u{1B}[0m
             0 objects added, 1 removed, 1 changed
 
@@ -447,13 +463,13 @@ struct GraphDiffTests {
 
     @Test func jsonHasEveryChangeWithItsLocationAndASummary() throws {
         let text = try sampleExportText()
-        let changed = text.replacingOccurrences(of: #""budget":480000"#, with: #""budget":500000"#)
+        let changed = text.replacingOccurrences(of: #""budget":"480000.00""#, with: #""budget":"500000.00""#)
         let json = try diff(text, changed).json
         let salesLine = try #require(changed.split(separator: "\n").firstIndex { $0.contains(#""name":"Sales"}"#) }) + 1
         #expect(json == [
             "differences": [[
                 "kind": "attribute", "path": "Department[name=Sales].budget", "object": "Department[name=Sales]",
-                "property": "budget", "old": 480000, "new": 500000, "file": "new.json",
+                "property": "budget", "old": "480000.00", "new": "500000.00", "file": "new.json",
                 "line": .number(JSONNumber(Int64(salesLine))), "column": 5,
             ]],
             "summary": ["added": 0, "removed": 0, "changed": 1, "model": 0, "onlyInNew": 0],

@@ -112,8 +112,8 @@ struct GraphExportTests {
         let lines = text.split(separator: "\n").map(String.init)
         let objectLines = Array(lines.drop { $0 != "  \"objects\": [" }.dropFirst().prefix { $0 != "  ]" })
         #expect(objectLines == [
-            #"    {"budget":1250000,"class":"Department","employees":[{"class":"Employee","email":"ann@example.com"},{"class":"Employee","email":"bo@example.com"},{"class":"Manager","email":"cleo@example.com"}],"name":"Engineering"},"#,
-            #"    {"budget":480000,"class":"Department","employees":[{"class":"Employee","email":"dev@example.com"}],"name":"Sales"},"#,
+            #"    {"budget":"1250000.00","class":"Department","employees":[{"class":"Employee","email":"ann@example.com"},{"class":"Employee","email":"bo@example.com"},{"class":"Manager","email":"cleo@example.com"}],"name":"Engineering"},"#,
+            #"    {"budget":"480000.00","class":"Department","employees":[{"class":"Employee","email":"dev@example.com"}],"name":"Sales"},"#,
             #"    {"address":"","addresses":[{"city":"Bristol","class":"Address","postcode":"BS1 4RN","street":"1 Harbour Road"},{"city":"Bath","class":"Address","street":"22 Mill Lane"}],"class":"Employee","department":{"class":"Department","name":"Engineering"},"email":"ann@example.com","hired":"2021-03-01T09:00:00Z","name":"Ann Lee","projects":[{"class":"Project","code":"APOLLO"},{"class":"Project","code":"ORBIT"}]},"#,
             #"    {"address":"","class":"Employee","department":{"class":"Department","name":"Engineering"},"email":"bo@example.com","name":"Bo Chen","projects":[{"class":"Project","code":"ORBIT"}]},"#,
             #"    {"address":"","class":"Employee","department":{"class":"Department","name":"Sales"},"email":"dev@example.com","name":"Dev Patel","projects":[{"class":"Project","code":"APOLLO"}]},"#,

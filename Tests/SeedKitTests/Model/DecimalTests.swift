@@ -56,15 +56,19 @@ struct FoundationDecimalTests {
         #expect(Decimal(exactly: nines) == nil)
     }
 
-    @Test("Arithmetic results keep no trailing zeros, so their description stays canonical")
+    @Test("Arithmetic results keep no trailing zeros, so their description and own scale stay canonical")
     func normalizedArithmetic() throws {
         let a = try #require(Decimal(exactly: "1.25"))
         let b = try #require(Decimal(exactly: "0.25"))
-        #expect((a + b).exactText == "1.5")
-        #expect((a - a).exactText == "0")
-        #expect((-(a - a)).exactText == "0")
-        #expect((try #require(Decimal(exactly: "0.1")) * 3).exactText == "0.3")
-        #expect((try #require(Decimal(exactly: "2.50")) * 4).exactText == "10")
+        func text(_ value: Decimal) -> String { ScaledDecimal(value).description }
+        #expect(text(a + b) == "1.5")
+        #expect(text(a - a) == "0")
+        #expect(text(-(a - a)) == "0")
+        #expect(text(try #require(Decimal(exactly: "0.1")) * 3) == "0.3")
+        #expect(text(try #require(Decimal(exactly: "2.50")) * 4) == "10")
+        #expect(ScaledDecimal(try #require(Decimal(exactly: "2.50")) * 4).scale == 0)
+        // Built from parts with trailing zeros in the mantissa, a decimal still has its own scale.
+        #expect(ScaledDecimal(Decimal(sign: .plus, exponent: -2, significand: 1500)).description == "15")
     }
 }
 
@@ -106,7 +110,7 @@ struct DecimalExactTextTests {
         ])
     func valid(text: String, exactText: String) throws {
         let value = try #require(Decimal(exactly: text))
-        #expect(value.exactText == exactText)
+        #expect(ScaledDecimal(value).description == exactText)
         #expect(Decimal(exactly: exactText) == value)
     }
 
@@ -145,7 +149,7 @@ struct DecimalExactTextTests {
 
     @Test("NaN has no digits")
     func nan() {
-        #expect(Decimal.nan.exactText == "NaN")
+        #expect(ScaledDecimal(Decimal.nan).description == "NaN")
     }
 
     @Test("Random decimals of up to 38 digits round-trip through exact text, over many random ones")
@@ -163,7 +167,7 @@ struct DecimalExactTextTests {
             let scientific = (isNegative ? "-" : "") + String(digits) + "e\(exponent)"
             let expected = (isNegative ? "-" : "") + plainText(digits: String(digits), exponent: exponent)
             let value = try #require(Decimal(exactly: scientific), "\(scientific)")
-            #expect(value.exactText == expected, "\(scientific)")
+            #expect(ScaledDecimal(value).description == expected, "\(scientific)")
             #expect(Decimal(exactly: expected) == value, "\(expected)")
         }
     }

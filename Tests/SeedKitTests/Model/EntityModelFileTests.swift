@@ -34,7 +34,7 @@ struct EntityModelFileTests {
                 "Event", identity: ["code"],
                 attributes: [
                     AttributeDescription("code", .uuid), AttributeDescription("at", .date, defaultValue: .date(Timestamp(seconds: 1_700_000_000, nanoseconds: 123_456_789))),
-                    AttributeDescription("price", .decimal, isOptional: true, defaultValue: .decimal(Decimal(string: "0.1")!)),
+                    AttributeDescription("price", .decimal, isOptional: true, defaultValue: .decimal(ScaledDecimal(exactly: "0.1")!)),
                     AttributeDescription("blob", .data, isOptional: true, defaultValue: .data(Data([0, 1, 2]))),
                     AttributeDescription("meta", .json, isOptional: true, defaultValue: .json(["a": [1, 2.5, nil]])),
                     AttributeDescription("home", .url, isOptional: true, aliases: ["site"]),

@@ -67,6 +67,27 @@ struct ObjectContextTests {
         #expect(context.object("Department", identity: ["name": "Support"]) === other)
     }
 
+    @Test func fetchedObjectsAreFoundByIdentityAndTheFirstHolderKeepsATakenOne() throws {
+        let store = try SQLiteStore.inMemory(model: Fixtures.companyModel())
+        let writer = store.newContext()
+        for name in ["Legal", "Sales", "Support"] { try writer.insert("Department", values: ["name": name]) }
+        try writer.save()
+        // Fetched objects are indexed by identity when first looked up or changed, as if at once.
+        let context = store.newContext()
+        let departments = try context.fetch(Department.self, FetchRequest("Department", sortedBy: [SortKey("name")]))
+        try departments[0].setValue("Finance", forKey: "name")
+        #expect(context.object("Department", identity: ["name": "Finance"]) === departments[0])
+        #expect(context.object("Department", identity: ["name": "Legal"]) == nil)
+        departments[2].name = "Sales"
+        #expect(context.object("Department", identity: ["name": "Sales"]) === departments[1])
+        #expect(context.object("Department", identity: ["name": "Support"]) == nil)
+        let error = #expect(throws: SaveErrors.self) { try context.save() }
+        #expect(error?.errors.map(\.kind) == [.identityConflict])
+        context.rollback()
+        #expect(context.object("Department", identity: ["name": "Legal"]) === departments[0])
+        #expect(context.object("Department", identity: ["name": "Support"]) === departments[2])
+    }
+
     @Test func saveReportsEveryMissingRequiredValue() throws {
         let context = try Fixtures.companyContext()
         let ann = Employee(context: context)
@@ -242,10 +263,34 @@ struct DetachedObjectTests {
         ann.department = sales
         context = nil
         // The context is gone: relationships are dropped to break cycles, but reading never traps.
+        #expect(sales.context == nil && ann.context == nil)
         #expect(ann.department == nil)
         #expect(sales.employees.isEmpty)
         #expect(sales.name == "Sales")
         #expect(try sales.value(forKey: "employees") as? [ManagedObject] == [])
+    }
+
+    @Test func fetchedObjectsOutliveTheirContextWithTheirFaults() throws {
+        let store = try SQLiteStore.inMemory(model: Fixtures.companyModel())
+        do {
+            let writer = store.newContext()
+            let sales = Department(context: writer)
+            sales.name = "Sales"
+            let ann = Employee(context: writer)
+            ann.name = "Ann"
+            ann.email = "ann@example.com"
+            ann.department = sales
+            try writer.save()
+        }
+        var context: ObjectContext? = store.newContext()
+        let sales = try #require(try context!.fetch(Department.self).first)
+        let ann = try #require(try context!.fetch(Employee.self).first)
+        #expect(sales.context === context && ann.context === context)
+        context = nil
+        // Faults that fire without a context read as empty; the values read are kept.
+        #expect(sales.context == nil && ann.context == nil)
+        #expect(sales.employees.isEmpty && ann.department == nil)
+        #expect(sales.name == "Sales" && ann.email == "ann@example.com")
     }
 
     @Test func rolledBackInsertsStayReadable() throws {

@@ -143,7 +143,7 @@ struct SeederTests {
         let departments = try context.fetch("Department")
         #expect(try departments.map { try $0.value(forKey: "name") as! String }.sorted() == ["Engineering", "Legal", "Sales"])
         let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
-        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(ScaledDecimal(exactly: "480000.00")!))
         // The template's facts join the stored object; what it leaves out (dev's hiring date) stays.
         let dev = try #require(context.object("Employee", identity: ["email": "dev@example.com"]))
         #expect(try dev.value(forKey: "name") as? String == "Dev Patel")
@@ -169,7 +169,7 @@ struct SeederTests {
         let context = try SQLiteStore(path: path, model: Fixtures.sampleModel()).newContext()
         #expect(try context.fetch("Department").count == 1_102)
         let sales = try #require(context.object("Department", identity: ["name": "Sales"]))
-        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(Decimal(string: "480000.00")!))
+        #expect(sales.attributeValue(at: sales.entity.attributeIndex(named: "budget")!) == .decimal(ScaledDecimal(exactly: "480000.00")!))
     }
 
     /// A `"$id"` or a place names one object only while it is of one root entity: a later set stating an object of

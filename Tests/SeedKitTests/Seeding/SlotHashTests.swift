@@ -18,7 +18,9 @@ struct SlotHashTests {
         case .integer: return .integer(Int64.random(in: Int64.min...Int64.max, using: &generator) >> Int64.random(in: 0...63, using: &generator))
         case .double: return .double([0, -0.0, 1, -2.5, 0.1, 1e300, 123456789.25, -1e-7].randomElement(using: &generator)!)
         case .bool: return .bool(Bool.random(using: &generator))
-        case .decimal: return .decimal(Decimal(string: ["0", "12.05", "-3.141592653589793238", "1e-20"].randomElement(using: &generator)!)!)
+        case .decimal:
+            let texts = ["0", "0.00", "12.05", "12.50", "-3.141592653589793238", "1e-20"]
+            return .decimal(ScaledDecimal(exactly: texts.randomElement(using: &generator)!)!)
         case .date:
             let seconds = [Int64(0), -1, 1_714_555_800, -62_135_596_801, 253_402_300_800, -100_000_000_000].randomElement(using: &generator)!
             let nanoseconds = [Int32(0), 1, 500_000_000, 123_456_000, 999_999_999].randomElement(using: &generator)!
@@ -48,7 +50,9 @@ struct SlotHashTests {
         #expect(SeedKey(identityOf: special, values: [.integer(-12)]).text == "-12")
         #expect(SeedKey(identityOf: special, values: [.integer(-12)]).root == "Item")
         #expect(SeedKey.identityText([.string("a\"b")]) == "a\"b")
-        #expect(SeedKey.identityText([.decimal(Decimal(string: "1.50")!)]) == SeedKey.identityText([.decimal(Decimal(string: "1.5")!)]))
+        // A decimal's scale is part of its identity, as of every value it is written with.
+        #expect(SeedKey.identityText([.decimal(ScaledDecimal(exactly: "1.50")!)]) == #""1.50""#)
+        #expect(SeedKey.identityText([.decimal(ScaledDecimal(exactly: "1.5")!)]) == "1.5")
         var generator = SeededGenerator(seed: 0x1d)
         for type in AttributeType.allCases {
             for _ in 0..<20 {

@@ -70,13 +70,28 @@ import Testing
         let model = try Fixtures.leagueModel()
         let store = try SQLiteStore.inMemory(model: model)
         let context = store.newContext()
-        try context.insert("Player", values: ["code": "P1", "fee": Decimal(string: "1.50")!])
+        try context.insert("Player", values: ["code": "P1", "fee": ScaledDecimal(exactly: "1.50")!])
         try context.insert("Player", values: ["code": "P2", "fee": Decimal(string: "12")!])
+        try context.insert("Player", values: ["code": "P3", "fee": ScaledDecimal(exactly: "1.5")!])
+        try context.insert("Player", values: ["code": "P4", "fee": ScaledDecimal(exactly: "2.000")!])
         try context.save()
         let fresh = store.newContext()
-        let cheap = try fresh.fetch(FetchRequest("Player", predicate: FetchKey("fee") < Decimal(2), sortedBy: [SortKey("fee")]))
-        #expect(try cheap.map { try $0.value(forKey: "code") as? String } == ["P1"])
-        #expect(try fresh.count(FetchRequest("Player", predicate: FetchKey("fee") == Decimal(string: "1.5")!)) == 1)
+        func codes(_ predicate: FetchPredicate, sortedBy: [SortKey] = [SortKey("fee"), SortKey("code")]) throws -> [String] {
+            try fresh.fetch(FetchRequest("Player", predicate: predicate, sortedBy: sortedBy))
+                .map { try #require($0.value(forKey: "code") as? String) }
+        }
+        #expect(try codes(FetchKey("fee") < Decimal(2)) == ["P1", "P3"])
+        #expect(try codes(FetchKey("fee") <= ScaledDecimal(exactly: "2.0")!) == ["P1", "P3", "P4"])
+        // Equal numbers match whatever their scales, as SQL's numeric compares them.
+        #expect(try codes(FetchKey("fee") == Decimal(string: "1.5")!) == ["P1", "P3"])
+        #expect(try codes(FetchKey("fee") == ScaledDecimal(exactly: "1.500")!) == ["P1", "P3"])
+        #expect(try codes(FetchKey("fee").among([ScaledDecimal(exactly: "2")!])) == ["P4"])
+        #expect(try codes(FetchKey("fee") != 2) == ["P1", "P3", "P2"])
+        #expect(try codes(FetchKey("fee") > 1, sortedBy: [SortKey("fee", ascending: false), SortKey("code")]) == ["P2", "P4", "P1", "P3"])
+        #expect(try fresh.count(FetchRequest("Player", predicate: FetchKey("fee") == Decimal(string: "1.5")!)) == 2)
+        // Each keeps the scale it was saved with.
+        let fees = try fresh.fetch(Player.self, FetchRequest("Player", sortedBy: [SortKey("code")])).map { $0.fee?.description }
+        #expect(fees == ["1.50", "12", "1.5", "2.000"])
     }
 
     @Test func integersCompareWithDecimalsAndDoublesAsNumbers() throws {
@@ -140,7 +155,7 @@ private struct RandomLeague {
     }
 
     private var spec: [PlayerSpec] = []
-    private var teamSpecs: [(rank: Int?, budget: Decimal?)] = []
+    private var teamSpecs: [(rank: Int?, budget: ScaledDecimal?)] = []
     private var mentors: [Int?] = []
 
     func build(in context: ObjectContext) throws {
@@ -286,7 +301,7 @@ private struct PlayerSpec {
     var rating: Double?
     var active: Bool?
     var joined: Date?
-    var fee: Decimal?
+    var fee: ScaledDecimal?
     var team: Int?
 
     static func random(teams: Int, _ random: inout SeededGenerator) -> PlayerSpec {

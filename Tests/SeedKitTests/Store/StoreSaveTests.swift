@@ -52,6 +52,43 @@ struct StoreSaveTests {
         #expect(changed.rowVersion == 2)
     }
 
+    @Test(arguments: StoreBackend.available) func decimalsKeepTheirScale(_ backend: StoreBackend) throws {
+        let storage = try backend.makeStorage()
+        let model = try Fixtures.everyTypeModel()
+        let texts = ["a": "1250000.00", "b": "0.10", "c": "-12.500", "d": "0.000", "e": "0.00000010", "f": "15"]
+        do {
+            let context = try storage.newContext(model)
+            for (key, text) in texts {
+                try context.insert("Sample", values: ["key": key, "decimalValue": ScaledDecimal(exactly: text)!])
+            }
+            try context.save()
+        }
+        let context = try storage.newContext(model)
+        let decimalIndex = try #require(model.entity(named: "Sample")?.attributeIndex(named: "decimalValue"))
+        func stored(_ context: ObjectContext, _ key: String) throws -> ScaledDecimal? {
+            guard case .decimal(let value)? = try #require(context.object("Sample", identity: ["key": key]))
+                .attributeValue(at: decimalIndex)
+            else { return nil }
+            return value
+        }
+        for (key, text) in texts {
+            #expect(try stored(context, key)?.description == text, "\(key)")
+            #expect(try stored(context, key) == ScaledDecimal(exactly: text), "\(key)")
+        }
+        #expect(try context.object("Sample", identity: ["key": "a"])?.toJSON()["decimalValue"] == "1250000.00")
+        // Predicates compare the numbers, whatever the scale.
+        let million = try context.fetch(FetchRequest("Sample", predicate: FetchKey("decimalValue") == 1_250_000))
+        #expect(try million.map { try $0.value(forKey: "key") as? String } == ["a"])
+        let small = FetchRequest("Sample", predicate: FetchKey("decimalValue") < Decimal(1), sortedBy: [SortKey("key")])
+        #expect(try context.fetch(small).map { try $0.value(forKey: "key") as? String } == ["b", "c", "d", "e"])
+        // The same number at another scale is a change, saved as such.
+        let tenth = try #require(context.object("Sample", identity: ["key": "b"]))
+        try tenth.setValue(ScaledDecimal(exactly: "0.1")!, forKey: "decimalValue")
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(try stored(try storage.newContext(model), "b")?.description == "0.1")
+    }
+
     @Test(arguments: StoreBackend.available) func relationshipsOfEveryKindRoundTrip(_ backend: StoreBackend) throws {
         let storage = try backend.makeStorage()
         let model = try Fixtures.companyModel()

@@ -58,7 +58,7 @@ struct GraphSpec {
             if Bool.random(using: &generator) { values["count"] = .integer(Int64.random(in: -1000...1000, using: &generator)) }
             if Bool.random(using: &generator) { values["ratio"] = .double(Double(Int.random(in: -500...500, using: &generator)) / 8) }
             if Bool.random(using: &generator) { values["flag"] = .bool(Bool.random(using: &generator)) }
-            if Bool.random(using: &generator) { values["amount"] = .decimal(Decimal(string: "\(Int.random(in: 0...99999, using: &generator)).\(Int.random(in: 1...99, using: &generator))")!) }
+            if Bool.random(using: &generator) { values["amount"] = .decimal(ScaledDecimal(exactly: "\(Int.random(in: 0...99999, using: &generator)).\(Int.random(in: 1...99, using: &generator))")!) }
             if Bool.random(using: &generator) {
                 values["at"] = .date(Timestamp(seconds: Int64.random(in: -1_000_000_000...2_000_000_000, using: &generator), nanoseconds: Int32.random(in: 0..<1_000_000, using: &generator) * 1000))
             }

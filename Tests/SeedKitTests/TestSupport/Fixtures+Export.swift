@@ -14,8 +14,8 @@ extension Fixtures {
             shuffleSeed == nil ? elements : elements.shuffled(using: &generator)
         }
         let objects: [(key: String, entity: String, values: [String: Any])] = [
-            ("Engineering", "Department", ["name": "Engineering", "budget": Decimal(string: "1250000.00")!]),
-            ("Sales", "Department", ["name": "Sales", "budget": Decimal(string: "480000.00")!]),
+            ("Engineering", "Department", ["name": "Engineering", "budget": ScaledDecimal(exactly: "1250000.00")!]),
+            ("Sales", "Department", ["name": "Sales", "budget": ScaledDecimal(exactly: "480000.00")!]),
             ("APOLLO", "Project", [
                 "code": "APOLLO", "title": "Apollo: the new storefront", "started": Date(timeIntervalSince1970: 1_736_154_000),
             ]),

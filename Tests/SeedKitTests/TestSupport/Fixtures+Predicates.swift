@@ -7,7 +7,7 @@ import SeedKit
 final class Team: ManagedObject {
     @Attribute var name: String
     @Attribute var rank: Int?
-    @Attribute var budget: Decimal?
+    @Attribute var budget: ScaledDecimal?
     @Relationship(inverse: "team") var players: [Player]
     override class var identity: [String] { ["name"] }
 }
@@ -19,7 +19,7 @@ final class Player: ManagedObject {
     @Attribute var rating: Double?
     @Attribute var active: Bool?
     @Attribute var joined: Date?
-    @Attribute var fee: Decimal?
+    @Attribute var fee: ScaledDecimal?
     @Relationship(inverse: "players") var team: Team?
     @Relationship(inverse: "mentees") var mentor: Player?
     @Relationship(inverse: "mentor") var mentees: [Player]
@@ -37,7 +37,8 @@ extension Fixtures {
         "🙂 smile", "a*b?c", "", "Åsa", "asa", "Ǆemal", "ǆemal", "Bob", "bobby",
     ]
     static let leagueTeamNames = ["Reds", "reds", "Blues", "Bleus", "Blëus", "Greens", "🟢"]
-    static let leagueDecimals = ["1.5", "1.50", "-3", "100", "0.001"].map { Decimal(string: $0)! }
+    /// Decimals with equal numbers at several scales (1.5 and 1.50; 100 and 100.0), which compare as numbers.
+    static let leagueDecimals = ["1.5", "1.50", "-3", "100", "100.0", "0.001"].map { ScaledDecimal(exactly: $0)! }
     static let leagueDoubles: [Double] = [-1.5, 0, -0.0, 2.25, 1e10, 0.1]
     /// Integers to compare with the decimals and doubles: some equal to one, and one (2⁵³ + 1) no double holds.
     static let leagueIntegers: [Int64] = [-3, 0, 1, 2, 100, 10_000_000_000, 9_007_199_254_740_993]

@@ -1,0 +1,117 @@
+/// Objects by number, for numbers too far apart for an array: a hash table with open addressing and linear probing.
+///
+///     var slots = SparseSlots()
+///     slots[937_114] = item
+///     slots[937_114]                // item
+///     slots.removeValue(for: 937_114)
+///
+/// The registry's objects of rows fetched at random, by their row ids. A `Dictionary` hashes every key through
+/// `Hasher`, which costs more than the rest of registering such a row; a row id needs only a multiplication to spread
+/// it over the table (Fibonacci hashing). Number 0 is no object's (``ObjectID`` numbers are row ids, or negative
+/// temporary numbers), so it marks an empty bucket. Removal shifts the entries after it back, leaving no tombstones.
+///
+/// - Complexity: O(1) on average to look up, set and remove; the table stays at most half full.
+package struct SparseSlots {
+    private struct Entry {
+        var number: Int64
+        var object: ManagedObject?
+    }
+
+    /// A power of two of buckets, or none.
+    private var entries: [Entry] = []
+    /// The objects held.
+    package private(set) var count = 0
+    /// 64 minus the number of bits of a bucket index.
+    private var shift = 64
+
+    package init() {}
+
+    package var isEmpty: Bool { count == 0 }
+
+    /// The object numbered `number`; setting nil removes it.
+    ///
+    /// - Precondition: `number` is not 0.
+    package subscript(number: Int64) -> ManagedObject? {
+        get {
+            guard count > 0 else { return nil }
+            var bucket = home(of: number)
+            while true {
+                let entry = entries[bucket]
+                if entry.number == number { return entry.object }
+                if entry.number == 0 { return nil }
+                bucket = (bucket + 1) & (entries.count - 1)
+            }
+        }
+        set {
+            guard let newValue else {
+                removeValue(for: number)
+                return
+            }
+            precondition(number != 0, "0 is no object's number")
+            if (count + 1) * 2 > entries.count { grow() }
+            var bucket = home(of: number)
+            while entries[bucket].number != 0 && entries[bucket].number != number {
+                bucket = (bucket + 1) & (entries.count - 1)
+            }
+            if entries[bucket].number == 0 { count += 1 }
+            entries[bucket] = Entry(number: number, object: newValue)
+        }
+    }
+
+    /// Removes the object numbered `number` and returns it; nil when there is none.
+    @discardableResult
+    package mutating func removeValue(for number: Int64) -> ManagedObject? {
+        guard count > 0 else { return nil }
+        let mask = entries.count - 1
+        var hole = home(of: number)
+        while entries[hole].number != number {
+            if entries[hole].number == 0 { return nil }
+            hole = (hole + 1) & mask
+        }
+        let removed = entries[hole].object
+        count -= 1
+        guard count > 0 else {
+            // Give the memory back once every object has left, as after a save.
+            self = SparseSlots()
+            return removed
+        }
+        // Each following entry of the run moves into the hole unless its home lies cyclically in (hole, entry].
+        var next = hole
+        while true {
+            next = (next + 1) & mask
+            let number = entries[next].number
+            if number == 0 { break }
+            let start = home(of: number)
+            let stays = hole <= next ? (hole < start && start <= next) : (hole < start || start <= next)
+            if stays { continue }
+            entries[hole] = entries[next]
+            hole = next
+        }
+        entries[hole] = Entry(number: 0, object: nil)
+        return removed
+    }
+
+    /// Calls `body` with every object, in no particular order.
+    package func forEach(_ body: (ManagedObject) -> Void) {
+        guard count > 0 else { return }
+        for entry in entries { if let object = entry.object { body(object) } }
+    }
+
+    private func home(of number: Int64) -> Int {
+        // The top bits of the product by 2^64 / φ: every bit of the number moves them.
+        Int(truncatingIfNeeded: (UInt64(bitPattern: number) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    }
+
+    private mutating func grow() {
+        let old = entries
+        let bucketCount = max(16, old.count * 2)
+        entries = Array(repeating: Entry(number: 0, object: nil), count: bucketCount)
+        shift = 64 - bucketCount.trailingZeroBitCount
+        let mask = bucketCount - 1
+        for entry in old where entry.number != 0 {
+            var bucket = home(of: entry.number)
+            while entries[bucket].number != 0 { bucket = (bucket + 1) & mask }
+            entries[bucket] = entry
+        }
+    }
+}
