@@ -19,7 +19,7 @@ final class IssueLocator {
     private struct FileInfo {
         let relativePath: String
         let displayPath: String
-        let hash: String
+        let hash: UInt64
         let identity: FileIdentity?
         var bytes: [UInt8]
     }
@@ -33,7 +33,7 @@ final class IssueLocator {
         directoryPath = directory.path
         self.files = files.map {
             FileInfo(
-                relativePath: $0.relativePath, displayPath: $0.displayPath, hash: $0.hash, identity: $0.identity, bytes: $0.bytes)
+                relativePath: $0.relativePath, displayPath: $0.displayPath, hash: $0.contentHash, identity: $0.identity, bytes: $0.bytes)
         }
     }
 
@@ -80,7 +80,7 @@ final class IssueLocator {
         if bytes.isEmpty,
             case .success(let read) = TemplateSet.contents(
                 ofFile: "\(directoryPath)/\(files[file].relativePath)", expecting: files[file].identity),
-            StableHash.hex(of: read) == files[file].hash
+            StableHash.value(of: read) == files[file].hash
         {
             bytes = read
         }

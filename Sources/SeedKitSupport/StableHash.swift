@@ -41,6 +41,14 @@ package enum StableHash {
         values(of: arrays).map(text(of:))
     }
 
+    /// The hashes of several byte arrays, each the same as ``value(of:)-(Array<UInt8>)`` gives, computed four arrays at
+    /// a time.
+    ///
+    /// - Complexity: O(*n*) in the number of bytes.
+    package static func values(of arrays: [[UInt8]]) -> [UInt64] {
+        values(of: arrays[...])
+    }
+
     /// The hashes of the texts at `ranges` of one buffer, each the same as ``value(of:)`` gives, computed four texts
     /// at a time (``values(of:)``).
     ///
@@ -95,30 +103,42 @@ package enum StableHash {
     package static func text(of hash: UInt64) -> String {
         // Written in place, without the intermediate strings of `String(_:radix:)` and padding: a seed formats one per object.
         String(unsafeUninitializedCapacity: 16) { digits in
-            for index in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: hash >> (60 - 4 * UInt64(index))) & 0xf
-                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
-            }
+            for index in 0..<16 { digits[index] = digit(index, of: hash) }
             return 16
         }
+    }
+
+    /// Appends the 16 hex digits of ``text(of:)`` to `bytes`, making no string.
+    package static func appendText(of hash: UInt64, to bytes: inout [UInt8]) {
+        for index in 0..<16 { bytes.append(digit(index, of: hash)) }
+    }
+
+    /// The hex digit at `index` (0 the first) of ``text(of:)``.
+    private static func digit(_ index: Int, of hash: UInt64) -> UInt8 {
+        let nibble = UInt8(truncatingIfNeeded: hash >> (60 - 4 * UInt64(index))) & 0xf
+        return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 
     /// The hash whose ``text(of:)`` is `text`, or nil when `text` is not 16 lowercase hex digits.
     package static func value(ofText text: String) -> UInt64? {
         var text = text
-        return text.withUTF8 { utf8 -> UInt64? in
-            guard utf8.count == 16 else { return nil }
-            var value: UInt64 = 0
-            for byte in utf8 {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt64(digit)
+        return text.withUTF8(value(ofText:))
+    }
+
+    /// The hash whose ``text(of:)`` has these UTF-8 bytes, or nil when they are not 16 lowercase hex digits.
+    package static func value(ofText utf8: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard utf8.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in utf8 {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
             }
-            return value
+            value = value << 4 | UInt64(digit)
         }
+        return value
     }
 }
+
