@@ -89,7 +89,7 @@ extension SeedLedger {
                         precondition(entries[item].hashCount == slots.slotCount, "an entry has a hash per slot of its entity")
                         for hash in hashes(of: entries[item]) { out.append(word: hash) }
                     } else {
-                        for hash in templates!.hashes(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: hash) }
+                        templates!.forEachHash(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: $0) }
                     }
                 }
             }

@@ -8,8 +8,8 @@
 ///
 /// - Complexity: O(*n*) in the number of bytes.
 package enum StableHash {
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x100_0000_01b3
+    @usableFromInline static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    @usableFromInline static let prime: UInt64 = 0x100_0000_01b3
 
     // The entry points take concrete types, not any sequence of bytes: a generic one called from another module runs
     // unspecialized, through a protocol witness per byte, unless the optimizer happens to specialize it there.
@@ -142,3 +142,29 @@ package enum StableHash {
     }
 }
 
+/// ``StableHash``'s hash of bytes given a few at a time: the same value as ``StableHash/value(of:)-(Array<UInt8>)``
+/// of them all in one array, without the array.
+///
+///     var hasher = StableHasher()
+///     hasher.combine(1)
+///     hasher.combine(littleEndian: 7)
+///     hasher.value            // StableHash.value(of: [1, 7, 0, 0, 0, 0, 0, 0, 0])
+///
+/// - Complexity: O(1) per byte.
+package struct StableHasher {
+    package private(set) var value = StableHash.offsetBasis
+
+    @inlinable
+    package init() {}
+
+    @inlinable
+    package mutating func combine(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* StableHash.prime
+    }
+
+    /// Combines the eight bytes of `word`, the lowest first.
+    @inlinable
+    package mutating func combine(littleEndian word: UInt64) {
+        for shift in stride(from: 0 as UInt64, to: 64, by: 8) { combine(UInt8(truncatingIfNeeded: word >> shift)) }
+    }
+}

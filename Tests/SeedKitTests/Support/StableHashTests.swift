@@ -43,4 +43,13 @@ struct StableHashTests {
         #expect(StableHash.value(ofText: "00F5898E9456454C") == nil && StableHash.value(ofText: "0") == nil)
         #expect(StableHash.values(of: [[], Array("a".utf8)]) == [StableHash.value(of: []), StableHash.value(of: Array("a".utf8))])
     }
+
+    /// Bytes given a few at a time hash as the array of them all.
+    @Test func bytesGivenAFewAtATimeHashAsOneArray() {
+        var hasher = StableHasher()
+        hasher.combine(1)
+        hasher.combine(littleEndian: 0x0102_0304_0506_0708)
+        #expect(hasher.value == StableHash.value(of: [1, 8, 7, 6, 5, 4, 3, 2, 1]))
+        #expect(StableHasher().value == StableHash.value(of: []))
+    }
 }
