@@ -17,21 +17,23 @@ import SeedKitStore
 /// with the hash it was read with, so that a location never points into other contents.
 final class IssueLocator {
     private struct FileInfo {
-        let path: String
+        let relativePath: String
         let displayPath: String
-        let hash: String
+        let hash: UInt64
         let identity: FileIdentity?
         var bytes: [UInt8]
     }
 
     private var files: [FileInfo]
+    /// The directory's path, which a file's relative path follows: a file's path is made only to read it again.
+    private let directoryPath: String
     private var documents: [Int: JSONDocument?] = [:]
 
     init(files: [TemplateSet.File], directory: URL) {
+        directoryPath = directory.path
         self.files = files.map {
             FileInfo(
-                path: directory.appendingPathComponent($0.relativePath).path, displayPath: $0.displayPath, hash: $0.hash,
-                identity: $0.identity, bytes: $0.bytes)
+                relativePath: $0.relativePath, displayPath: $0.displayPath, hash: $0.contentHash, identity: $0.identity, bytes: $0.bytes)
         }
     }
 
@@ -76,8 +78,9 @@ final class IssueLocator {
         if let document = documents[file] { return document }
         var bytes = files[file].bytes
         if bytes.isEmpty,
-            case .success(let read) = TemplateSet.contents(ofFile: files[file].path, expecting: files[file].identity),
-            StableHash.hex(of: read) == files[file].hash
+            case .success(let read) = TemplateSet.contents(
+                ofFile: "\(directoryPath)/\(files[file].relativePath)", expecting: files[file].identity),
+            StableHash.value(of: read) == files[file].hash
         {
             bytes = read
         }

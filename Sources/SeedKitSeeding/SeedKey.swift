@@ -52,7 +52,15 @@ struct SeedKey: Hashable, Sendable {
 
     /// The key of an object without identity that an owner holds.
     init(ownedBy ownerRoot: String, row: Int64, relationship: String, position: Int32) {
-        self.init(kind: .owned, root: ownerRoot, text: "\(row)/\(relationship)/\(position)")
+        // `row/relationship/position`, written as bytes: one is made per owned object.
+        var text: [UInt8] = []
+        text.reserveCapacity(relationship.utf8.count + 24)
+        NumberText.appendInteger(row, to: &text)
+        text.append(UInt8(ascii: "/"))
+        text.append(contentsOf: relationship.utf8)
+        text.append(UInt8(ascii: "/"))
+        NumberText.appendInteger(Int64(position), to: &text)
+        self.init(kind: .owned, root: ownerRoot, text: String(decoding: text, as: UTF8.self))
     }
 
     /// The key of an object of `entity` with these identity values, in identity order.
@@ -83,6 +91,10 @@ struct SeedKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The key's place in a table: its hash, taken once with a per-process seed, mixed with the table's seed,
+    /// rather than hashed again each time a table looks the key up or grows.
+    func _rawHashValue(seed: Int) -> Int { hash ^ seed }
 
     /// The spelling reports and errors use: `Employee[email=ann@example.com]`, `Address[$id=home]`, or the place.
     func display(in model: EntityModel) -> String {

@@ -89,7 +89,7 @@ extension SeedLedger {
                         precondition(entries[item].hashCount == slots.slotCount, "an entry has a hash per slot of its entity")
                         for hash in hashes(of: entries[item]) { out.append(word: hash) }
                     } else {
-                        for hash in templates!.hashes(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: hash) }
+                        templates!.forEachHash(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: $0) }
                     }
                 }
             }
@@ -97,12 +97,32 @@ extension SeedLedger {
         }
     }
 
-    /// The files section: per file its path, hash and stamp (empty for none).
+    /// The files section: per file its path, hash and stamp (empty for none), in the byte order of the paths.
     func filesBytes() -> [UInt8] {
-        let files = self.files.sorted { $0.key < $1.key }
-        let texts = files.map { [$0.key, $0.value, fileStamps[$0.key] ?? ""] }
-        return LedgerBuffer.bytes(size: texts.joined().reduce(0) { $0 + LedgerBuffer.size(ofText: $1) }) { out in
-            for text in texts.joined() { out.append(text: text) }
+        // Each file's hash and stamp texts, in one buffer: the 16 digits, then the stamp up to the next file's start.
+        var texts: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(fileRecords.count + 1)
+        for record in fileRecords {
+            starts.append(texts.count)
+            StableHash.appendText(of: record.hash, to: &texts)
+            record.stamp?.appendText(to: &texts)
+        }
+        starts.append(texts.count)
+        var size = 0
+        for (index, record) in fileRecords.enumerated() {
+            let stampCount = starts[index + 1] - starts[index] - 16
+            size += LedgerBuffer.size(ofText: record.path) + LedgerBuffer.size(ofCount: 16) + 16 + LedgerBuffer.size(ofCount: stampCount)
+                + stampCount
+        }
+        return texts.withUnsafeBufferPointer { texts in
+            LedgerBuffer.bytes(size: size) { out in
+                for (index, record) in fileRecords.enumerated() {
+                    out.append(text: record.path)
+                    out.append(text: UnsafeBufferPointer(rebasing: texts[starts[index]..<starts[index] + 16]))
+                    out.append(text: UnsafeBufferPointer(rebasing: texts[starts[index] + 16..<starts[index + 1]]))
+                }
+            }
         }
     }
 }
@@ -159,11 +179,14 @@ struct LedgerBuffer {
 
     mutating func append(text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            append(count: utf8.count)
-            if let base = utf8.baseAddress { next.update(from: base, count: utf8.count) }
-            next += utf8.count
-        }
+        text.withUTF8 { append(text: $0) }
+    }
+
+    /// Appends a text given as its UTF-8 bytes.
+    mutating func append(text utf8: UnsafeBufferPointer<UInt8>) {
+        append(count: utf8.count)
+        if let base = utf8.baseAddress { next.update(from: base, count: utf8.count) }
+        next += utf8.count
     }
 
     mutating func append(word: UInt64) {

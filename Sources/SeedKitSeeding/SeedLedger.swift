@@ -34,11 +34,14 @@ package struct SeedLedger: Sendable {
     /// The template directory as given to the run that applied it.
     package var templates: String?
     /// The hash of each file of the set, by relative path.
-    package var files: [String: String] = [:]
+    package var files: [String: String] {
+        Dictionary(fileRecords.map { ($0.path, StableHash.text(of: $0.hash)) }, uniquingKeysWith: { first, _ in first })
+    }
     /// The number of seeded objects of each entity.
     package var objectCounts: [String: Int] = [:]
-    /// The stamps the files had when read, by relative path (see ``TemplateSet/Stamp``).
-    var fileStamps: [String: String] = [:]
+    /// Each file's path, hash and the stamp it had when read (see ``TemplateSet/Stamp``), in the byte order of the
+    /// paths.
+    var fileRecords: [TemplateSet.FileRecord] = []
     /// Which objects each file bears on; read with the objects, nil when the ledger has none.
     var origins: Origins?
     /// Every seeded object; read only when asked for (``read(from:schema:)``).
@@ -164,21 +167,24 @@ extension SeedLedger {
     // MARK: Files
 
     private mutating func readFiles(_ bytes: [UInt8]) throws {
-        // Counted first, so that the tables are sized once: a set of 200,000 files grew them a dozen times.
-        var counter = LedgerReader(bytes: bytes, section: Self.filesSection), count = 0
-        while !counter.isAtEnd {
-            for _ in 0..<3 { try counter.skipText() }
-            count += 1
-        }
-        files.reserveCapacity(count)
-        fileStamps.reserveCapacity(count)
         var reader = LedgerReader(bytes: bytes, section: Self.filesSection)
+        var isSorted = true
         while !reader.isAtEnd {
             let path = try reader.text()
-            files[path] = try reader.text()
-            let stamp = try reader.text()
-            if !stamp.isEmpty { fileStamps[path] = stamp }
+            guard let hash = try reader.textBytes().withUnsafeBufferPointer(StableHash.value(ofText:)) else {
+                throw Self.unreadable("section \(Self.filesSection): a file's hash is not 16 hex digits")
+            }
+            let stampText = try reader.textBytes()
+            var stamp: TemplateSet.Stamp?
+            if !stampText.isEmpty {
+                stamp = stampText.withUnsafeBufferPointer(TemplateSet.Stamp.init(text:))
+                guard stamp != nil else { throw Self.unreadable("section \(Self.filesSection): a file's stamp is damaged") }
+            }
+            if let last = fileRecords.last, !last.path.precedesInBytes(path) { isSorted = false }
+            fileRecords.append(TemplateSet.FileRecord(path: path, hash: hash, stamp: stamp))
         }
+        // Ledgers before this one sorted their files by `<`, which puts a few paths (NFD spellings) elsewhere.
+        if !isSorted { fileRecords.sort { $0.path.precedesInBytes($1.path) } }
     }
 
     // MARK: Objects
@@ -263,11 +269,12 @@ struct LedgerReader {
         return text
     }
 
-    /// Steps over a text without decoding it.
-    mutating func skipText() throws {
+    /// A text's bytes, not decoded: for texts read as ASCII numbers, or stepped over.
+    mutating func textBytes() throws -> ArraySlice<UInt8> {
         let length = try count()
         guard length <= bytes.count - offset else { throw damage("a text runs past its end") }
-        offset += length
+        defer { offset += length }
+        return bytes[offset..<offset + length]
     }
 
     mutating func word() throws -> UInt64 {

@@ -75,7 +75,7 @@ struct SeedPlanner {
         self.ledger = ledger
         self.store = store
         self.options = options
-        plan = SeedPlan(objectCount: objects.count)
+        plan = SeedPlan(objectCount: objects.count, entityNames: schema.entities.map(\.entity.name))
         entries = Array(repeating: -1, count: objects.count)
         isCarried = Array(repeating: false, count: ledger.entries.count)
         ledgerIndex.reserveCapacity(ledger.entries.count)
@@ -107,7 +107,8 @@ struct SeedPlanner {
         for (index, object) in objects.enumerated() {
             let root = schema.entities[Int(object.entity)].root
             var key = object.key
-            if key == nil, object.owner >= 0 { key = ownedKey(index) }
+            // An owned object's key names its owner's row; an empty ledger has no key to find (decided keys are made later).
+            if key == nil, object.owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
             var entry = key.flatMap { ledgerIndex[$0] } ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
@@ -200,7 +201,7 @@ struct SeedPlanner {
             for index in objects.indices { decide(index, hashes: hashes[index]) }
             for (index, entry) in ledger.entries.enumerated() where isCarried[index] {
                 plan.ledger.append(entry, of: ledger)
-                plan.counts[schema.entities[Int(entry.entity)].entity.name, default: .init()].unchanged += 1
+                plan.entityCounts[Int(entry.entity)].unchanged += 1
             }
             return
         }
@@ -216,13 +217,13 @@ struct SeedPlanner {
         plan.keys[index] = key
         switch plan.actions[index] {
         case .insert:
-            plan.counts[entityName, default: .init()].inserted += 1
+            plan.entityCounts[slots.ordinal].inserted += 1
             // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
             plan.insertions.objects.append(Int32(index))
             if object.key == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
         case .kept:
             plan.unsettled.insert(index)
-            plan.counts[entityName, default: .init()].kept += 1
+            plan.entityCounts[slots.ordinal].kept += 1
             plan.keptObjects.append(describe(index))
             plan.ledger.append(ledger.entries[Int(entries[index])], of: ledger)
         case .update, .merge:
@@ -231,7 +232,7 @@ struct SeedPlanner {
             let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
             guard let stored = storedRows[root]?[plan.rowIDs[index]] else {
                 // Not read: the templates did not change it.
-                plan.counts[entityName, default: .init()].unchanged += 1
+                plan.entityCounts[slots.ordinal].unchanged += 1
                 plan.ledger.append(entry!, of: ledger)
                 return
             }
@@ -283,13 +284,13 @@ struct SeedPlanner {
             if !written.isEmpty || classChanges {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
-                plan.counts[entityName, default: .init()].updated += 1
+                plan.entityCounts[slots.ordinal].updated += 1
             } else if conflicts > 0 {
                 plan.actions[index] = .kept
-                plan.counts[entityName, default: .init()].kept += 1
+                plan.entityCounts[slots.ordinal].kept += 1
             } else {
                 plan.actions[index] = .unchanged
-                plan.counts[entityName, default: .init()].unchanged += 1
+                plan.entityCounts[slots.ordinal].unchanged += 1
             }
             if conflicts > 0 { plan.keptObjects.append(describe(index)) }
         case .unchanged:
@@ -388,12 +389,12 @@ struct SeedPlanner {
                 if deletes {
                     if entry.key.kind != .owned { plan.losesNamedObjects = true }
                     plan.deletions.append((slots.root, entry.rowID))
-                    plan.counts[slots.entity.name, default: .init()].deleted += 1
+                    plan.entityCounts[slots.ordinal].deleted += 1
                     continue
                 }
                 plan.ledger.append(entry, of: ledger)
                 if ownerFate == .restated || (ownerFate == nil && options.prune) {
-                    plan.counts[slots.entity.name, default: .init()].kept += 1
+                    plan.entityCounts[slots.ordinal].kept += 1
                     plan.keptObjects.append(entry.key.display(in: schema.model))
                 } else if ownerFate == nil {
                     removed.append(entry.key.display(in: schema.model))
@@ -526,7 +527,9 @@ struct SeedPlan {
     /// The inserted objects, whose ledger entries are the templates' hashes, made while the ledger is packed
     /// (``SeedLedger/sections(schema:adding:templates:)``).
     var insertions = SeedLedger.Insertions()
-    var counts: [String: SeedReport.Counts] = [:]
+    /// The report's counts by entity ordinal, as ``counts`` names them.
+    var entityCounts: [SeedReport.Counts]
+    private let entityNames: [String]
     var conflicts: [SeedConflict] = []
     var keptObjects: [String] = []
     var removedFromTemplates: [String] = []
@@ -542,10 +545,19 @@ struct SeedPlan {
     /// files the run did not read may name it.
     var losesNamedObjects = false
 
-    init(objectCount: Int) {
+    init(objectCount: Int, entityNames: [String]) {
+        self.entityNames = entityNames
+        entityCounts = Array(repeating: SeedReport.Counts(), count: entityNames.count)
         rowIDs = Array(repeating: 0, count: objectCount)
         keys = Array(repeating: nil, count: objectCount)
         actions = Array(repeating: .insert, count: objectCount)
+    }
+
+    /// The report's counts by entity name, of the entities the plan counts anything of.
+    var counts: [String: SeedReport.Counts] {
+        var counts: [String: SeedReport.Counts] = [:]
+        for (name, count) in zip(entityNames, entityCounts) where count != SeedReport.Counts() { counts[name] = count }
+        return counts
     }
 
     /// Whether the plan writes any row.
@@ -581,18 +593,17 @@ struct TemplateSlots: Sendable {
         (objects.join(of: object, at: slot) ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
     }
 
-    /// The hash of each slot of an object as the templates would write it.
-    func hashes(of object: Int, hasher: inout SlotHasher) -> [UInt64] {
+    /// Calls `body` with the hash of each slot of an object as the templates would write it, in slot order.
+    func forEachHash(of object: Int, hasher: inout SlotHasher, _ body: (UInt64) -> Void) {
         let slots = schema.entities[Int(objects.objects[object].entity)]
-        var hashes: [UInt64] = []
-        hashes.reserveCapacity(slots.slotCount)
-        for attribute in 0..<slots.attributeCount { hashes.append(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        for attribute in 0..<slots.attributeCount { body(hasher.attribute(value(attribute, of: object, slots: slots))) }
         for slot in slots.toOnes.indices {
             let (target, position) = target(slot, of: object, slots: slots)
-            hashes.append(SlotHash.toOne(rowID: target, position: position))
+            body(SlotHash.toOne(rowID: target, position: position))
         }
-        for slot in slots.joins.indices { hashes.append(SlotHash.join(members(slot, of: object), isOrdered: slots.joins[slot].isOrdered)) }
-        return hashes
+        for slot in slots.joins.indices {
+            body(hasher.join(objects.join(of: object, at: slot), rowIDs: rowIDs, isOrdered: slots.joins[slot].isOrdered))
+        }
     }
 
     /// The slot hashes of the objects `included` selects (none for the others), on all cores; indexed by object.
@@ -613,7 +624,7 @@ struct TemplateSlots: Sendable {
             var hashes = ObjectHashes()
             for object in list[part * chunk..<min(list.count, (part + 1) * chunk)] {
                 hashes.starts.append(Int32(hashes.hashes.count))
-                if included(object) { hashes.hashes += self.hashes(of: object, hasher: &hasher) }
+                if included(object) { forEachHash(of: object, hasher: &hasher) { hashes.hashes.append($0) } }
             }
             parts.withLock { $0[part] = hashes }
         }

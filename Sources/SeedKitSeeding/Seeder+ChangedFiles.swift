@@ -10,8 +10,8 @@ import SeedKitModel
 struct ChangedFiles {
     /// Where the files to read are among the set's files.
     let indices: [Int]
-    /// The relative paths of the set's other files, unchanged since the ledger's run.
-    let unchanged: [String]
+    /// The relative paths and hashes of the set's other files, unchanged since the ledger's run.
+    let unchanged: [(path: String, hash: UInt64)]
 
     /// The ledger entries of the unchanged files' objects, to carry over as they are.
     ///
@@ -27,8 +27,9 @@ struct ChangedFiles {
             ledger.templates == input.templatesPath
         else { throw ReadEveryFile() }
         var carried = Set<SeedKey>()
-        for path in unchanged {
-            guard ledger.files[path] == input.fileHashes[path], let file = origins.files[path], file.isSettled else {
+        let recorded = TemplateSet.FileRecord.indices(of: unchanged.lazy.map(\.path), in: ledger.fileRecords)
+        for ((path, hash), record) in zip(unchanged, recorded) {
+            guard let record, ledger.fileRecords[record].hash == hash, let file = origins.files[path], file.isSettled else {
                 throw ReadEveryFile()
             }
             carried.formUnion(file.keys)
@@ -51,7 +52,7 @@ struct ChangedFiles {
         }
         // …and bore on before. An object named by identity or "$id" that the templates no longer state: the files
         // not read may name it, and what they make of it is then the store's row, not the ledger's entry.
-        let unchangedPaths = Set(unchanged)
+        let unchangedPaths = Set(unchanged.map(\.path))
         for (path, file) in origins.files where !unchangedPaths.contains(path) {
             for key in file.keys {
                 if carried.contains(key) { throw ReadEveryFile() }
@@ -69,10 +70,15 @@ extension SeedInput {
     /// The files changed since the run `summary` (a ledger's summary) records; nil when it records none, or none is
     /// unchanged.
     func changedFiles(since summary: SeedLedger) -> ChangedFiles? {
-        guard let set, !summary.files.isEmpty else { return nil }
-        var indices: [Int] = [], unchanged: [String] = []
+        guard let set, !summary.fileRecords.isEmpty else { return nil }
+        var indices: [Int] = [], unchanged: [(path: String, hash: UInt64)] = []
+        let recorded = TemplateSet.FileRecord.indices(of: set.files.lazy.map(\.relativePath), in: summary.fileRecords)
         for (index, file) in set.files.enumerated() {
-            if summary.files[file.relativePath] == file.hash { unchanged.append(file.relativePath) } else { indices.append(index) }
+            if let record = recorded[index], summary.fileRecords[record].hash == file.contentHash {
+                unchanged.append((file.relativePath, file.contentHash))
+            } else {
+                indices.append(index)
+            }
         }
         // With every file changed, there is nothing to carry over.
         return unchanged.isEmpty ? nil : ChangedFiles(indices: indices, unchanged: unchanged)

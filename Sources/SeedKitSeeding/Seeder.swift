@@ -88,7 +88,7 @@ public struct Seeder {
         // Creating a store removes these itself; a creation killed after linking its store leaves one beside it.
         if storeExists && !isServer && !options.dryRun { SQLiteStore.removeAbandonedTemporaries(of: storePath) }
         let summary = repeatable && storeExists ? ledgerSummary(of: serverStore, options: options) : nil
-        var input = try SeedInput(templates: templates, options: options, known: summary.map(Self.knownFiles) ?? [:])
+        var input = try SeedInput(templates: templates, options: options, known: summary?.fileRecords ?? [])
         var report = input.report(options: options)
         guard let model = input.model else {
             report.issues = input.issues
@@ -219,7 +219,7 @@ public struct Seeder {
                 } else {
                     try write(
                         plan, objects: objects, read: read, input: input, options: options, to: store,
-                        carrying: changed.map { (ledger.origins!, $0.unchanged) })
+                        carrying: changed.map { (ledger.origins!, $0.unchanged.map(\.path)) })
                 }
                 return appliedReport(report, plan: plan)
             }
@@ -256,8 +256,7 @@ public struct Seeder {
         ledger.fingerprint = input.fingerprint
         ledger.templates = input.templatesPath
         ledger.appliedAt = Self.now()
-        ledger.files = input.fileHashes
-        ledger.fileStamps = input.fileStamps
+        ledger.fileRecords = input.fileRecords
         var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
         writer.progress = options.progress.map { report in
             { (written: Int, total: Int) in report(SeedProgress(phase: .writing, completed: written, total: total)) }
@@ -352,14 +351,6 @@ public struct Seeder {
         return try? SeedLedger.summary(from: store)
     }
 
-    /// The stamps and hashes of the files a ledger records.
-    static func knownFiles(_ summary: SeedLedger) -> [String: (stamp: String, hash: String)] {
-        var known: [String: (stamp: String, hash: String)] = [:]
-        known.reserveCapacity(summary.fileStamps.count)
-        for (path, stamp) in summary.fileStamps { if let hash = summary.files[path] { known[path] = (stamp, hash) } }
-        return known
-    }
-
     /// The ledger of the store at ``storePath``, without its objects.
     ///
     /// - Throws: ``SeedError`` when there is no store file or its ledger cannot be read; ``DatabaseError`` when it
@@ -397,25 +388,27 @@ package struct SeedInput {
     var fingerprint = ""
     package var isModelInferred = false
     let templatesPath: String
-    /// Each file's hash and stamp, by relative path, for the ledger: kept when ``set`` lets its contents go.
-    let fileHashes: [String: String]
-    let fileStamps: [String: String]
+    /// Each file's path, hash and stamp, in the set's order (the byte order of the paths), for the ledger: kept when
+    /// ``set`` lets its contents go.
+    let fileRecords: [TemplateSet.FileRecord]
     let fileCount: Int
     let ignoredFiles: [String]
+
+    /// Reads the set and its model.
+    package init(templates: URL, options: SeedOptions) throws(SeedError) {
+        try self.init(templates: templates, options: options, known: [])
+    }
 
     /// Reads the set and its model.
     ///
     /// - Parameter known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
     ///   ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
-    package init(templates: URL, options: SeedOptions, known: [String: (stamp: String, hash: String)] = [:]) throws(SeedError) {
+    init(templates: URL, options: SeedOptions, known: [TemplateSet.FileRecord]) throws(SeedError) {
         templatesPath = templates.relativePath
         let set = try TemplateSet(
-            directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [:])
+            directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [])
         self.set = set
-        fileHashes = Dictionary(set.files.map { ($0.relativePath, $0.hash) }, uniquingKeysWith: { first, _ in first })
-        var stamps: [String: String] = [:]
-        for file in set.files { stamps[file.relativePath] = file.stamp }
-        fileStamps = stamps
+        fileRecords = set.files.map { TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp) }
         fileCount = set.files.count
         ignoredFiles = set.ignoredFiles
         let source = try SeedModel(set: set, options: options)

@@ -18,24 +18,29 @@ import SeedKitStore
 /// list is ordered and sorted when not. What is hashed is what the store holds, so a stored row hashes as the
 /// template that would write it.
 enum SlotHash {
-    /// The hash of a to-one's target row id (nil for none) and its place in the target's ordered list.
+    /// The hash of a to-one's target row id (nil for none) and its place in the target's ordered list: of the bytes
+    /// 1 or 0 for each present, then each (0 when absent) as eight bytes, the lowest first.
     static func toOne(rowID: Int64?, position: Int64?) -> UInt64 {
-        var bytes: [UInt8] = [rowID == nil ? 0 : 1, position == nil ? 0 : 1]
-        for word in [rowID ?? 0, position ?? 0] {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> Int64(shift))) }
-        }
-        return StableHash.value(of: bytes)
+        var hasher = StableHasher()
+        hasher.combine(rowID == nil ? 0 : 1)
+        hasher.combine(position == nil ? 0 : 1)
+        hasher.combine(littleEndian: UInt64(bitPattern: rowID ?? 0))
+        hasher.combine(littleEndian: UInt64(bitPattern: position ?? 0))
+        return hasher.value
     }
 
-    /// The hash of a join list's members' row ids: in order when the list is ordered, sorted when not.
+    /// The hash of a join list's members' row ids: in order when the list is ordered, sorted when not; of the byte 1
+    /// or 0 for ordered, then each row id as eight bytes, the lowest first.
     static func join(_ rowIDs: [Int64], isOrdered: Bool) -> UInt64 {
-        let members = isOrdered ? rowIDs : rowIDs.sorted()
-        var bytes: [UInt8] = [isOrdered ? 1 : 0]
-        bytes.reserveCapacity(1 + 8 * members.count)
-        for word in members {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> Int64(shift))) }
-        }
-        return StableHash.value(of: bytes)
+        join(inHashOrder: isOrdered || rowIDs.count < 2 ? rowIDs : rowIDs.sorted(), isOrdered: isOrdered)
+    }
+
+    /// ``join(_:isOrdered:)`` of row ids already in the order hashed: as listed when ordered, sorted when not.
+    static func join(inHashOrder rowIDs: [Int64], isOrdered: Bool) -> UInt64 {
+        var hasher = StableHasher()
+        hasher.combine(isOrdered ? 1 : 0)
+        for word in rowIDs { hasher.combine(littleEndian: UInt64(bitPattern: word)) }
+        return hasher.value
     }
 
     /// The hash of what a migration leaves in a slot the model gained: the attribute's default or null, no target,
@@ -50,14 +55,25 @@ enum SlotHash {
     }
 }
 
-/// Hashes attribute values, reusing one buffer for their texts.
+/// Hashes slot values, reusing one buffer for attributes' texts and one for join lists' members.
 struct SlotHasher {
     private var text = CanonicalValueText()
+    /// The row ids of the join list being hashed.
+    private var members: [Int64] = []
 
     /// The hash of the value's canonical JSON text; of `null` for none.
     mutating func attribute(_ value: AttributeValue?) -> UInt64 {
         text.bytes.removeAll(keepingCapacity: true)
         if let value { text.append(value) } else { text.bytes.append(contentsOf: "null".utf8) }
         return StableHash.value(of: text.bytes)
+    }
+
+    /// The hash of a join list whose members are the objects `members` lists, by the row ids they will have:
+    /// those without one (-1 or 0) are not members.
+    mutating func join(_ members: [Int32]?, rowIDs: [Int64], isOrdered: Bool) -> UInt64 {
+        self.members.removeAll(keepingCapacity: true)
+        for member in members ?? [] where rowIDs[Int(member)] > 0 { self.members.append(rowIDs[Int(member)]) }
+        if !isOrdered { self.members.sort() }
+        return SlotHash.join(inHashOrder: self.members, isOrdered: isOrdered)
     }
 }

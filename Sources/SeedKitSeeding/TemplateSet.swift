@@ -33,15 +33,46 @@ package struct TemplateSet: Sendable {
         package var displayPath: String
         /// The contents; empty for a file not read because its stamp said it was unchanged (see ``isRead``).
         package var bytes: [UInt8]
-        /// The FNV-1a hash of the bytes.
-        package var hash: String
-        /// The file's size, modification time and inode when it was read, as text; nil when it was modified too
-        /// shortly before being read for the stamp to tell a later change (see ``Stamp``).
-        var stamp: String?
+        /// The FNV-1a hash of the bytes (``StableHash``).
+        var contentHash: UInt64
+        /// The file's size, modification time and inode when it was read; nil when it was modified too shortly
+        /// before being read for the stamp to tell a later change (see ``Stamp``).
+        var stamp: Stamp?
         /// Whether ``bytes`` holds the contents: false when a known stamp stood for them.
         var isRead = true
         /// The file the walk found at the path, which a later read (to locate a problem) must open too.
         var identity: FileIdentity?
+
+        /// The hash of the bytes as 16 hex digits, as the ledger records it.
+        public var hash: String { StableHash.text(of: contentHash) }
+    }
+
+    /// What a ledger recorded of a file: its relative path, the hash of its contents, and its stamp when it was read
+    /// (nil for none).
+    struct FileRecord: Sendable, Equatable {
+        var path: String
+        var hash: UInt64
+        var stamp: Stamp?
+
+        /// For each of `paths`, in byte order, the index of the record of that path among `records`, in byte order
+        /// of their paths too (nil for none): both lists are walked once, side by side, hashing no path.
+        ///
+        /// - Complexity: O(*n* + *m*) comparisons of paths.
+        static func indices(of paths: some Sequence<String>, in records: [FileRecord]) -> [Int?] {
+            var indices: [Int?] = []
+            indices.reserveCapacity(paths.underestimatedCount)
+            var next = 0
+            for path in paths {
+                var order = 1
+                while next < records.count {
+                    order = records[next].path.compareBytes(path)
+                    guard order < 0 else { break }
+                    next += 1
+                }
+                indices.append(order == 0 && next < records.count ? next : nil)
+            }
+            return indices
+        }
     }
 
     /// What a file's metadata say about its contents: its size, modification and change times (to the nanosecond)
@@ -54,20 +85,34 @@ package struct TemplateSet: Sendable {
     /// change within the file system's time granularity might keep the time. Just before means within 2 seconds for a
     /// time without fraction (file systems with whole or even seconds), else within 100 milliseconds (nanosecond
     /// times, set from a clock that ticks every few milliseconds).
-    enum Stamp {
+    struct Stamp: Sendable, Hashable {
+        let size: Int64
+        let modified: Time
+        let changed: Time
+        let inode: UInt64
+
+        /// A time of the file system: seconds and nanoseconds since 1970.
+        struct Time: Sendable, Hashable {
+            let seconds: Int64
+            let nanoseconds: Int64
+        }
+
         /// The stamp of a file with this status, read at `readTime`; nil when the file was modified too recently.
-        static func of(_ status: stat, readTime: timespec) -> String? {
+        static func of(_ status: stat, readTime: timespec) -> Stamp? {
             #if canImport(Darwin)
             let modified = status.st_mtimespec, changed = status.st_ctimespec
             #else
             let modified = status.st_mtim, changed = status.st_ctim
             #endif
-            for time in [modified, changed] {
+            func isOldEnough(_ time: timespec) -> Bool {
                 let margin: Int64 = time.tv_nsec == 0 ? 2_000_000_000 : 100_000_000
                 let age = (Int64(readTime.tv_sec) - Int64(time.tv_sec)) * 1_000_000_000 + Int64(readTime.tv_nsec) - Int64(time.tv_nsec)
-                guard age > margin else { return nil }
+                return age > margin
             }
-            return "\(status.st_size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec) \(status.st_ino)"
+            guard isOldEnough(modified), isOldEnough(changed) else { return nil }
+            return Stamp(
+                size: Int64(status.st_size), modified: Time(seconds: Int64(modified.tv_sec), nanoseconds: Int64(modified.tv_nsec)),
+                changed: Time(seconds: Int64(changed.tv_sec), nanoseconds: Int64(changed.tv_nsec)), inode: UInt64(status.st_ino))
         }
 
         /// The current time, against which stamps are taken.
@@ -75,6 +120,87 @@ package struct TemplateSet: Sendable {
             var time = timespec()
             clock_gettime(CLOCK_REALTIME, &time)
             return time
+        }
+
+        /// The stamp as the ledger records it: `size seconds.nanoseconds seconds.nanoseconds inode`, the modification
+        /// time before the change time, each number in decimal (`12 1714555800.5 1714555800.5 77`).
+        var text: String {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(64)
+            appendText(to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Appends ``text``'s bytes to `bytes`.
+        func appendText(to bytes: inout [UInt8]) {
+            func append(_ time: Time) {
+                bytes.append(UInt8(ascii: " "))
+                NumberText.appendInteger(time.seconds, to: &bytes)
+                bytes.append(UInt8(ascii: "."))
+                NumberText.appendInteger(time.nanoseconds, to: &bytes)
+            }
+            NumberText.appendInteger(size, to: &bytes)
+            append(modified)
+            append(changed)
+            bytes.append(UInt8(ascii: " "))
+            // Unsigned: the high bit of an inode is no sign.
+            if inode > UInt64(Int64.max) {
+                NumberText.appendInteger(Int64(inode / 10), to: &bytes)
+                bytes.append(UInt8(ascii: "0") + UInt8(inode % 10))
+            } else {
+                NumberText.appendInteger(Int64(inode), to: &bytes)
+            }
+        }
+
+        /// The stamp whose ``text`` is `text`; nil for any other text.
+        init?(text: UnsafeBufferPointer<UInt8>) {
+            // Six numbers and the separators after each: all signed but the inode, the last.
+            var numbers: (Int64, Int64, Int64, Int64, Int64, UInt64) = (0, 0, 0, 0, 0, 0)
+            var position = 0
+            for field in 0..<6 {
+                let isNegative = field < 5 && position < text.count && text[position] == UInt8(ascii: "-")
+                if isNegative { position += 1 }
+                var value: UInt64 = 0
+                let start = position
+                while position < text.count, text[position] &- UInt8(ascii: "0") < 10 {
+                    let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = times.addingReportingOverflow(UInt64(text[position] &- UInt8(ascii: "0")))
+                    guard !overflow, !carry else { return nil }
+                    value = sum
+                    position += 1
+                }
+                guard position > start else { return nil }
+                if field == 5 {
+                    guard position == text.count else { return nil }
+                    numbers.5 = value
+                    break
+                }
+                guard position < text.count, text[position] == Self.separators[field],
+                    value <= (isNegative ? Int64.min.magnitude : UInt64(Int64.max))
+                else { return nil }
+                position += 1
+                let signed = Int64(bitPattern: isNegative ? 0 &- value : value)
+                switch field {
+                case 0: numbers.0 = signed
+                case 1: numbers.1 = signed
+                case 2: numbers.2 = signed
+                case 3: numbers.3 = signed
+                default: numbers.4 = signed
+                }
+            }
+            self.init(
+                size: numbers.0, modified: Time(seconds: numbers.1, nanoseconds: numbers.2),
+                changed: Time(seconds: numbers.3, nanoseconds: numbers.4), inode: numbers.5)
+        }
+
+        /// What follows each number of a stamp's text but the last.
+        private static let separators = Array(" . . ".utf8)
+
+        init(size: Int64, modified: Time, changed: Time, inode: UInt64) {
+            self.size = size
+            self.modified = modified
+            self.changed = changed
+            self.inode = inode
         }
     }
 
@@ -98,48 +224,51 @@ package struct TemplateSet: Sendable {
     /// - Throws: ``SeedError`` when the directory is missing, it or a directory below it cannot be listed, or a
     ///   file cannot be read (the first such file in path order).
     package init(directory: URL) throws(SeedError) {
-        try self.init(directory: directory, known: [:])
+        try self.init(directory: directory, known: [])
     }
 
     /// Reads the template files under `directory` but those whose stamp is in `known`: those take the hash known
     /// with the stamp and are not read (their ``File/isRead`` is false).
     ///
-    /// - Parameter known: The stamp and hash of files by relative path, as a ledger recorded them.
-    init(directory: URL, known: [String: (stamp: String, hash: String)]) throws(SeedError) {
+    /// - Parameter known: The stamp and hash of files, as a ledger recorded them, in the byte order of their paths.
+    init(directory: URL, known: [FileRecord]) throws(SeedError) {
         self.directory = directory
-        var walk = try Walk(directory: directory)
-        try walk.walk(relativeDirectory: "")
-        let found = walk.found.sorted { $0.relativePath < $1.relativePath }
+        // Taken before the walk, whose status of each file is its stamp: a file changed since is younger than this.
         let readTime = Stamp.now
+        var walk = try Walk(directory: directory, readTime: readTime)
+        try walk.walk(relativeDirectory: "")
+        let found = walk.found
+        let recorded = known.isEmpty ? [] : FileRecord.indices(of: found.lazy.map(\.relativePath), in: known)
         // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
         let reads = Locked([Result<File, ReadFailure>?](repeating: nil, count: found.count))
+        let walked = walk
         DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
-            var indices = Array(task * 4..<min(task * 4 + 4, found.count))
-            if !known.isEmpty {
-                indices.removeAll { index in
-                    let entry = found[index]
-                    var status = stat()
-                    guard let recorded = known[entry.relativePath], stat(entry.path, &status) == 0,
-                        Stamp.of(status, readTime: readTime) == recorded.stamp
-                    else { return false }
-                    let file = File(
-                        relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: [], hash: recorded.hash,
-                        stamp: recorded.stamp, isRead: false, identity: entry.identity)
-                    reads.withLock { $0[index] = .success(file) }
-                    return true
+            let range = task * 4..<min(task * 4 + 4, found.count)
+            var results: [Result<File, ReadFailure>?] = Array(repeating: nil, count: range.count)
+            var contents: [(offset: Int, read: Result<(bytes: [UInt8], stamp: Stamp?), ReadFailure>)] = []
+            for (offset, index) in range.enumerated() {
+                let entry = found[index]
+                // The walk's status is the file's now: a known stamp stands for its contents.
+                if let stamp = entry.stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
+                    results[offset] = .success(
+                        File(
+                            relativePath: entry.relativePath, displayPath: walked.display(entry.relativePath), bytes: [],
+                            contentHash: record.hash, stamp: stamp, isRead: false, identity: entry.identity))
+                } else {
+                    contents.append((offset, Self.read(walked.path(of: entry.relativePath), expecting: entry.identity, readTime: readTime)))
                 }
             }
-            let contents = indices.map { Self.read(found[$0].path, expecting: found[$0].identity, readTime: readTime) }
-            let hashes = StableHash.hexes(of: contents.map { (try? $0.get().bytes) ?? [] })
-            reads.withLock { reads in
-                for (offset, index) in indices.enumerated() {
-                    let entry = found[index]
-                    reads[index] = contents[offset].map { read in
-                        File(
-                            relativePath: entry.relativePath, displayPath: entry.displayPath, bytes: read.bytes, hash: hashes[offset],
-                            stamp: read.stamp, identity: entry.identity)
-                    }
+            let hashes = StableHash.values(of: contents.map { (try? $0.read.get().bytes) ?? [] })
+            for (content, hash) in zip(contents, hashes) {
+                let entry = found[range.lowerBound + content.offset]
+                results[content.offset] = content.read.map { read in
+                    File(
+                        relativePath: entry.relativePath, displayPath: walked.display(entry.relativePath), bytes: read.bytes,
+                        contentHash: hash, stamp: read.stamp, identity: entry.identity)
                 }
+            }
+            reads.withLock { reads in
+                for (offset, result) in results.enumerated() { reads[range.lowerBound + offset] = result }
             }
         }
         var files: [File] = []
@@ -149,14 +278,14 @@ package struct TemplateSet: Sendable {
             case .success(let file)?:
                 files.append(file)
             case .failure(let failure)?:
-                throw SeedError("cannot read the template file \(entry.displayPath): \(failure.reason)")
+                throw SeedError("cannot read the template file \(walk.display(entry.relativePath)): \(failure.reason)")
             case nil:
                 preconditionFailure("every file is read before the results are taken")
             }
         }
         self.files = files
         self.issues = walk.issues.sorted()
-        self.ignoredFiles = walk.ignored.sorted()
+        self.ignoredFiles = walk.ignored
         self.resolvedPrefix = walk.resolvedPrefix
     }
 
@@ -175,11 +304,11 @@ package struct TemplateSet: Sendable {
         let path = "\(directory.path)/\(name)"
         var status = stat()
         guard lstat(path, &status) == 0 else { return errno == ENOENT ? .missing : .unreadable(.system) }
-        switch Walk.identity(ofFileAt: path, status: status, resolvedPrefix: resolvedPrefix) {
+        switch Walk.statusOfFile(at: path, status: status, resolvedPrefix: resolvedPrefix) {
         case .failure(let refusal):
             return .refused(refusal)
-        case .success(let identity):
-            switch Self.read(path, expecting: identity, readTime: Stamp.now) {
+        case .success(let status):
+            switch Self.read(path, expecting: FileIdentity(status), readTime: Stamp.now) {
             case .success(let read): return .read(read.bytes)
             case .failure(let failure): return .unreadable(failure)
             }
@@ -190,9 +319,18 @@ package struct TemplateSet: Sendable {
     var isRead: Bool { files.allSatisfy(\.isRead) }
 
     /// A hash of every file's path and contents and of the model: equal fingerprints, equal seed input.
+    ///
+    /// The hash of the text `model <fingerprint>` and a line `<hash> <relative path>` per file, each line ended by a
+    /// newline; the text is made as bytes, without a string per file.
     func fingerprint(modelFingerprint: String) -> String {
-        var text = "model \(modelFingerprint)\n"
-        for file in files { text += "\(file.hash) \(file.relativePath)\n" }
+        var text = Array("model \(modelFingerprint)\n".utf8)
+        text.reserveCapacity(text.count + files.reduce(0) { $0 + 18 + $1.relativePath.utf8.count })
+        for file in files {
+            StableHash.appendText(of: file.contentHash, to: &text)
+            text.append(UInt8(ascii: " "))
+            text.append(contentsOf: file.relativePath.utf8)
+            text.append(UInt8(ascii: "\n"))
+        }
         return StableHash.hex(of: text)
     }
 
@@ -223,7 +361,7 @@ package struct TemplateSet: Sendable {
     /// after the walk can lead the read elsewhere).
     static func read(
         _ path: String, expecting identity: FileIdentity?, readTime: timespec
-    ) -> Result<(bytes: [UInt8], stamp: String?), ReadFailure> {
+    ) -> Result<(bytes: [UInt8], stamp: Stamp?), ReadFailure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.system) }
         defer { close(descriptor) }
@@ -292,12 +430,12 @@ struct FileIdentity: Sendable, Hashable {
 
 /// The walk of a template directory: the template files found, and the entries refused.
 private struct Walk {
-    /// A file to read: where it is below the directory, where to open it, how to show it, and which file it was.
+    /// A file to read: where it is below the directory, which file it was, and its stamp then.
     struct Entry: Sendable {
         var relativePath: String
-        var path: String
-        var displayPath: String
         var identity: FileIdentity
+        /// The stamp of the file the walk found (the link's target for a symbolic link); nil when too recent.
+        var stamp: TemplateSet.Stamp?
     }
 
     /// The directory's path, for opening.
@@ -306,14 +444,17 @@ private struct Walk {
     let displayPath: String
     /// The directory with every symbolic link resolved, followed by `/`: what a link must resolve below.
     let resolvedPrefix: String
+    /// The time stamps are taken against (``TemplateSet/Stamp/of(_:readTime:)``).
+    let readTime: timespec
     var found: [Entry] = []
     var issues: [Diagnostic] = []
     /// Files not named like templates, the top-level model file aside.
     var ignored: [String] = []
 
-    init(directory: URL) throws(SeedError) {
+    init(directory: URL, readTime: timespec) throws(SeedError) {
         path = directory.path
         displayPath = directory.relativePath
+        self.readTime = readTime
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, let resolved = realpath(path, nil) else {
             throw SeedError("no template directory at \(displayPath)")
@@ -322,16 +463,20 @@ private struct Walk {
         free(resolved)
     }
 
-    private func display(_ relativePath: String) -> String {
-        relativePath.isEmpty ? displayPath : displayPath == "." ? relativePath : "\(displayPath)/\(relativePath)"
+    /// The path to open a file at.
+    func path(of relativePath: String) -> String { path + "/" + relativePath }
+
+    /// The path to show for a file.
+    func display(_ relativePath: String) -> String {
+        relativePath.isEmpty ? displayPath : displayPath == "." ? relativePath : displayPath + "/" + relativePath
     }
 
-    /// The file a template path found with this `lstat` status leads to, or why it is refused: a symbolic link is
-    /// followed when it leads to a file inside the directory; a directory is no template.
-    static func identity(
-        ofFileAt path: String, status: stat, resolvedPrefix: String
-    ) -> Result<FileIdentity, TemplateSet.Refusal> {
-        func refusedLink(_ reason: String) -> Result<FileIdentity, TemplateSet.Refusal> {
+    /// The status of the file a template path found with this `lstat` status leads to, or why it is refused: a
+    /// symbolic link is followed when it leads to a file inside the directory; a directory is no template.
+    static func statusOfFile(
+        at path: @autoclosure () -> String, status: stat, resolvedPrefix: String
+    ) -> Result<stat, TemplateSet.Refusal> {
+        func refusedLink(_ reason: String) -> Result<stat, TemplateSet.Refusal> {
             .failure(TemplateSet.Refusal(code: .refusedLink, reason: reason))
         }
         switch status.st_mode & S_IFMT {
@@ -339,7 +484,7 @@ private struct Walk {
             return .failure(
                 TemplateSet.Refusal(code: .notAFile, reason: "a directory named like a template file is refused; rename it"))
         case S_IFLNK:
-            guard let target = realpath(path, nil) else {
+            guard let target = realpath(path(), nil) else {
                 return refusedLink(
                     errno == ELOOP
                         ? "a loop of symbolic links is refused"
@@ -359,54 +504,115 @@ private struct Walk {
             guard targetStatus.st_mode & S_IFMT != S_IFDIR else {
                 return refusedLink("a symbolic link to a directory is no template file")
             }
-            return .success(FileIdentity(targetStatus))
+            return .success(targetStatus)
         default:
             // Other kinds of file (a FIFO, a socket) are found too, and fail to read: they are not templates.
-            return .success(FileIdentity(status))
+            return .success(status)
         }
     }
 
-    /// Walks the directory at `relativeDirectory` ("" for the top) and every directory below it.
+    /// The name every template file's ends with, as bytes.
+    static let suffix = Array(".\(TemplateSet.fileExtension)".utf8)
+
+    /// An entry of a directory being walked: its name, type, and the key it sorts by.
+    private struct DirectoryEntry {
+        let name: String
+        let type: UInt8
+        let isTemplate: Bool
+        /// The first 16 bytes of the name, and `/` after a directory's, big-endian, zero-padded: most names differ
+        /// within them, so comparing two integers orders them.
+        let prefix: (UInt64, UInt64)
+
+        init(name: String, type: UInt8, bytes: UnsafeRawBufferPointer) {
+            self.name = name
+            self.type = type
+            isTemplate = bytes.count >= Walk.suffix.count && bytes[(bytes.count - Walk.suffix.count)...].elementsEqual(Walk.suffix)
+            var high: UInt64 = 0, low: UInt64 = 0
+            for index in 0..<16 {
+                let byte: UInt8 = index < bytes.count ? bytes[index] : index == bytes.count && type == UInt8(DT_DIR) ? UInt8(ascii: "/") : 0
+                if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            }
+            prefix = (high, low)
+        }
+
+        /// Whether the entry's path comes before `other`'s in byte order: a directory's as its name and `/`, which
+        /// is how the paths below it begin.
+        func precedes(_ other: DirectoryEntry) -> Bool {
+            if prefix != other.prefix { return prefix < other.prefix }
+            let order = name.compareBytes(other.name)
+            if order != 0 {
+                // One name a prefix of the other, beyond 16 bytes: the shorter one's next byte is `/` or none.
+                let shorter = order < 0 ? self : other, longer = order < 0 ? other : self
+                if shorter.type == UInt8(DT_DIR), shorter.name.utf8.count < longer.name.utf8.count,
+                    longer.name.utf8.starts(with: shorter.name.utf8)
+                {
+                    let next = longer.name.utf8[longer.name.utf8.index(longer.name.utf8.startIndex, offsetBy: shorter.name.utf8.count)]
+                    return (next > UInt8(ascii: "/")) == (order < 0)
+                }
+                return order < 0
+            }
+            return type != UInt8(DT_DIR) && other.type == UInt8(DT_DIR)
+        }
+    }
+
+    /// Walks the directory at `relativeDirectory` ("" for the top) and every directory below it, in the byte order
+    /// of the paths: each directory's entries are sorted by name (a directory's as its name and `/`), and a
+    /// directory is walked where it sorts, so that the files are found in order without sorting their paths.
     ///
-    /// - Complexity: O(*n*) in the number of entries: `lstat` only for entries named like templates and where the
-    ///   file system leaves the type unknown, `realpath` only for symbolic links named like templates.
+    /// - Complexity: O(*n* log *n*) in the number of entries: `lstat` (relative to the open directory, so that no
+    ///   path is made) only for entries named like templates and where the file system leaves the type unknown,
+    ///   `realpath` only for symbolic links named like templates.
     mutating func walk(relativeDirectory: String) throws(SeedError) {
-        let directoryPath = relativeDirectory.isEmpty ? path : "\(path)/\(relativeDirectory)"
-        guard let stream = opendir(directoryPath) else {
+        let directoryPath = relativeDirectory.isEmpty ? path : path(of: relativeDirectory)
+        let descriptor = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0, let stream = fdopendir(descriptor) else {
+            if descriptor >= 0 { close(descriptor) }
             throw SeedError("cannot list the template directory \(display(relativeDirectory))")
         }
         defer { closedir(stream) }
-        var subdirectories: [String] = []
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        var entries: [DirectoryEntry] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            let relativePath = relativeDirectory.isEmpty ? name : "\(relativeDirectory)/\(name)"
-            let entryPath = "\(path)/\(relativePath)"
+            let namePointer = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            let nameBytes = UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer))
+            if nameBytes.elementsEqual(".".utf8) || nameBytes.elementsEqual("..".utf8) { continue }
             var type = entry.pointee.d_type
             if type == UInt8(DT_UNKNOWN) {
                 var status = stat()
-                guard lstat(entryPath, &status) == 0 else { continue }
+                guard fstatat(descriptor, namePointer, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 type = Self.directoryEntryType(of: status.st_mode)
             }
-            if type == UInt8(DT_DIR) { subdirectories.append(relativePath) }
-            guard name.hasSuffix(".\(TemplateSet.fileExtension)") else {
-                if type != UInt8(DT_DIR), relativePath != TemplateSet.modelFileName { ignored.append(relativePath) }
+            entries.append(DirectoryEntry(name: String(decoding: nameBytes, as: UTF8.self), type: type, bytes: nameBytes))
+        }
+        entries.sort { $0.precedes($1) }
+        for entry in entries {
+            let relativePath = relativeDirectory.isEmpty ? entry.name : relativeDirectory + "/" + entry.name
+            guard entry.isTemplate else {
+                if entry.type == UInt8(DT_DIR) {
+                    try walk(relativeDirectory: relativePath)
+                } else if relativePath != TemplateSet.modelFileName {
+                    ignored.append(relativePath)
+                }
                 continue
             }
             // The file the entry is now, to check at reading time that the file opened is the same one.
             var status = stat()
-            guard lstat(entryPath, &status) == 0 else { continue }
-            switch Self.identity(ofFileAt: entryPath, status: status, resolvedPrefix: resolvedPrefix) {
-            case .success(let identity):
+            guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+                if entry.type == UInt8(DT_DIR) { try walk(relativeDirectory: relativePath) }
+                continue
+            }
+            switch Self.statusOfFile(at: path(of: relativePath), status: status, resolvedPrefix: resolvedPrefix) {
+            case .success(let file):
                 found.append(
-                    Entry(relativePath: relativePath, path: entryPath, displayPath: display(relativePath), identity: identity))
+                    Entry(
+                        relativePath: relativePath, identity: FileIdentity(file),
+                        stamp: TemplateSet.Stamp.of(file, readTime: readTime)))
             case .failure(let refusal):
                 issues.append(Diagnostic(refusal.code, file: display(relativePath), message: refusal.reason))
             }
+            // A directory named like a template is refused, and walked all the same.
+            if entry.type == UInt8(DT_DIR) { try walk(relativeDirectory: relativePath) }
         }
-        for subdirectory in subdirectories { try walk(relativeDirectory: subdirectory) }
     }
 
     /// The `d_type` value for a `st_mode`: directory, symbolic link, or else regular file, as this walk treats

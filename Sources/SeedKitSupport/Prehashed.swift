@@ -33,4 +33,9 @@ package struct Prehashed: Hashable, Sendable {
 
     @inlinable
     package func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// The key's place in a table: its hash, taken once with a per-process seed, mixed with the table's seed,
+    /// rather than hashed again each time a table looks the key up or grows.
+    @inlinable
+    package func _rawHashValue(seed: Int) -> Int { hash ^ seed }
 }

@@ -8,8 +8,8 @@
 ///
 /// - Complexity: O(*n*) in the number of bytes.
 package enum StableHash {
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x100_0000_01b3
+    @usableFromInline static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    @usableFromInline static let prime: UInt64 = 0x100_0000_01b3
 
     // The entry points take concrete types, not any sequence of bytes: a generic one called from another module runs
     // unspecialized, through a protocol witness per byte, unless the optimizer happens to specialize it there.
@@ -39,6 +39,14 @@ package enum StableHash {
     /// - Complexity: O(*n*) in the number of bytes.
     package static func hexes(of arrays: [[UInt8]]) -> [String] {
         values(of: arrays).map(text(of:))
+    }
+
+    /// The hashes of several byte arrays, each the same as ``value(of:)-(Array<UInt8>)`` gives, computed four arrays at
+    /// a time.
+    ///
+    /// - Complexity: O(*n*) in the number of bytes.
+    package static func values(of arrays: [[UInt8]]) -> [UInt64] {
+        values(of: arrays[...])
     }
 
     /// The hashes of the texts at `ranges` of one buffer, each the same as ``value(of:)`` gives, computed four texts
@@ -95,30 +103,68 @@ package enum StableHash {
     package static func text(of hash: UInt64) -> String {
         // Written in place, without the intermediate strings of `String(_:radix:)` and padding: a seed formats one per object.
         String(unsafeUninitializedCapacity: 16) { digits in
-            for index in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: hash >> (60 - 4 * UInt64(index))) & 0xf
-                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
-            }
+            for index in 0..<16 { digits[index] = digit(index, of: hash) }
             return 16
         }
+    }
+
+    /// Appends the 16 hex digits of ``text(of:)`` to `bytes`, making no string.
+    package static func appendText(of hash: UInt64, to bytes: inout [UInt8]) {
+        for index in 0..<16 { bytes.append(digit(index, of: hash)) }
+    }
+
+    /// The hex digit at `index` (0 the first) of ``text(of:)``.
+    private static func digit(_ index: Int, of hash: UInt64) -> UInt8 {
+        let nibble = UInt8(truncatingIfNeeded: hash >> (60 - 4 * UInt64(index))) & 0xf
+        return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 
     /// The hash whose ``text(of:)`` is `text`, or nil when `text` is not 16 lowercase hex digits.
     package static func value(ofText text: String) -> UInt64? {
         var text = text
-        return text.withUTF8 { utf8 -> UInt64? in
-            guard utf8.count == 16 else { return nil }
-            var value: UInt64 = 0
-            for byte in utf8 {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt64(digit)
+        return text.withUTF8(value(ofText:))
+    }
+
+    /// The hash whose ``text(of:)`` has these UTF-8 bytes, or nil when they are not 16 lowercase hex digits.
+    package static func value(ofText utf8: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard utf8.count == 16 else { return nil }
+        var value: UInt64 = 0
+        for byte in utf8 {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
             }
-            return value
+            value = value << 4 | UInt64(digit)
         }
+        return value
+    }
+}
+
+/// ``StableHash``'s hash of bytes given a few at a time: the same value as ``StableHash/value(of:)-(Array<UInt8>)``
+/// of them all in one array, without the array.
+///
+///     var hasher = StableHasher()
+///     hasher.combine(1)
+///     hasher.combine(littleEndian: 7)
+///     hasher.value            // StableHash.value(of: [1, 7, 0, 0, 0, 0, 0, 0, 0])
+///
+/// - Complexity: O(1) per byte.
+package struct StableHasher {
+    package private(set) var value = StableHash.offsetBasis
+
+    @inlinable
+    package init() {}
+
+    @inlinable
+    package mutating func combine(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* StableHash.prime
+    }
+
+    /// Combines the eight bytes of `word`, the lowest first.
+    @inlinable
+    package mutating func combine(littleEndian word: UInt64) {
+        for shift in stride(from: 0 as UInt64, to: 64, by: 8) { combine(UInt8(truncatingIfNeeded: word >> shift)) }
     }
 }

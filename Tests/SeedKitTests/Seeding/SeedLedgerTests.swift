@@ -13,8 +13,16 @@ struct SeedLedgerTests {
         ledger.fingerprint = "f\(items)"
         ledger.templates = "Templates"
         ledger.appliedAt = "2024-05-01 09:30:00"
-        ledger.files = ["a.template": "0123456789abcdef", "b/c.template": "fedcba9876543210"]
-        ledger.fileStamps = ["a.template": "12 1714555800.5 1714555800.5 77"]
+        let stampText = "12 1714555800.5 -1714555800.999999999 18446744073709551615"
+        let stamp = try #require(Array(stampText.utf8).withUnsafeBufferPointer(TemplateSet.Stamp.init(text:)))
+        #expect(stamp.text == stampText)
+        for damaged in ["", "x", "1 2.3 4.5", "1 2.3 4.5 -6", "1 2.3 4.5 6 ", "1 2.3 4 5 6", "99999999999999999999 1.1 1.1 1"] {
+            #expect(Array(damaged.utf8).withUnsafeBufferPointer(TemplateSet.Stamp.init(text:)) == nil, "\(damaged)")
+        }
+        ledger.fileRecords = [
+            TemplateSet.FileRecord(path: "a.template", hash: 0x0123_4567_89ab_cdef, stamp: stamp),
+            TemplateSet.FileRecord(path: "b/c.template", hash: 0xfedc_ba98_7654_3210, stamp: nil),
+        ]
         let item = try #require(schema.ordinal(of: "Item"))
         let slots = schema.entities[item]
         for index in 0..<items {
@@ -38,7 +46,8 @@ struct SeedLedgerTests {
         ledger.append(key: SeedKey(ownedBy: "Group", row: 4, relationship: "items", position: 2), entity: group, rowID: Int64.max, hashes: last)
         let read = try SeedLedger(sections: ledger.sections(schema: schema), schema: schema)
         #expect(read.fingerprint == "f3" && read.templates == "Templates" && read.appliedAt == ledger.appliedAt)
-        #expect(read.files == ledger.files && read.fileStamps == ledger.fileStamps && read.objectCounts == ["Item": 3, "Group": 10])
+        #expect(read.files == ["a.template": "0123456789abcdef", "b/c.template": "fedcba9876543210"])
+        #expect(read.fileRecords == ledger.fileRecords && read.objectCounts == ["Item": 3, "Group": 10])
         func entries(_ ledger: SeedLedger) -> [String] {
             ledger.entries.map { "\($0.key.kind) \($0.key.root) \(Array($0.key.text.utf8)) \($0.entity) \($0.rowID) \(Array(ledger.hashes(of: $0)))" }.sorted()
         }

@@ -49,6 +49,7 @@ struct SlotHashTests {
         let special = try #require(model.entity(named: "SpecialItem"))
         #expect(SeedKey(identityOf: special, values: [.integer(-12)]).text == "-12")
         #expect(SeedKey(identityOf: special, values: [.integer(-12)]).root == "Item")
+        #expect(SeedKey(ownedBy: "Item", row: -3, relationship: "parts", position: 12).text == "-3/parts/12")
         #expect(SeedKey.identityText([.string("a\"b")]) == "a\"b")
         // A decimal's scale is part of its identity, as of every value it is written with.
         #expect(SeedKey.identityText([.decimal(ScaledDecimal(exactly: "1.50")!)]) == #""1.50""#)
@@ -76,6 +77,23 @@ struct SlotHashTests {
         #expect(SlotHash.toOne(rowID: 3, position: 0) != SlotHash.toOne(rowID: 3, position: 1))
         #expect(SlotHash.join([1, 2], isOrdered: false) == SlotHash.join([2, 1], isOrdered: false))
         #expect(SlotHash.join([1, 2], isOrdered: true) != SlotHash.join([2, 1], isOrdered: true))
+    }
+
+    /// The bytes hashed are those ledgers already hold hashes of: presence flags then little-endian words for a
+    /// to-one, the ordered flag then little-endian row ids (sorted when unordered) for a join list.
+    @Test func toOneAndJoinHashesAreOfTheirBytes() {
+        func words(_ values: [Int64]) -> [UInt8] {
+            values.flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        }
+        #expect(SlotHash.toOne(rowID: 7, position: nil) == StableHash.value(of: [1, 0] + words([7, 0])))
+        #expect(SlotHash.toOne(rowID: -2, position: 300) == StableHash.value(of: [1, 1] + words([-2, 300])))
+        #expect(SlotHash.join([9, -1, 5], isOrdered: true) == StableHash.value(of: [1] + words([9, -1, 5])))
+        #expect(SlotHash.join([9, -1, 5], isOrdered: false) == StableHash.value(of: [0] + words([-1, 5, 9])))
+        var hasher = SlotHasher()
+        let rowIDs: [Int64] = [4, -1, 0, 12]
+        #expect(hasher.join([3, 1, 0, 2], rowIDs: rowIDs, isOrdered: false) == SlotHash.join([12, 4], isOrdered: false))
+        #expect(hasher.join([3, 0], rowIDs: rowIDs, isOrdered: true) == SlotHash.join([12, 4], isOrdered: true))
+        #expect(hasher.join(nil, rowIDs: rowIDs, isOrdered: true) == SlotHash.join([], isOrdered: true))
     }
 
     @Test func hashIsFNV1a() {

@@ -52,6 +52,24 @@ struct TemplateSetTests {
         #expect(set.ignoredFiles == ["a/x.templates", "notes.txt"])
     }
 
+    /// Files are in the byte order of their whole paths, however long the names they share and wherever a directory
+    /// (`/`, 2F) falls among names that go on with `-` (2D) or `.` (2E).
+    @Test func filesAreInTheByteOrderOfTheirPaths() throws {
+        let long = "a-name-longer-than-sixteen-bytes"
+        let paths = [
+            "\(long)-z.template", "\(long).template", "\(long)/x.template", "\(long)0.template", "caf\u{E9}.template",
+            "sixteen-bytes-ab/x.template", "sixteen-bytes-ab0.template", "x/\(long)/\(long).template",
+        ]
+        let (root, templates) = try Self.templates(Dictionary(uniqueKeysWithValues: paths.map { ($0, "x") }))
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try TemplateSet(directory: templates).files.map { Array($0.relativePath.utf8) } == paths.map { Array($0.utf8) })
+        #expect(zip(paths, paths.dropFirst()).allSatisfy { $0.precedesInBytes($1) })
+        // Records found by path walking both lists: a path with no record has none.
+        let records = [1, 2, 4, 7].map { TemplateSet.FileRecord(path: paths[$0], hash: UInt64($0), stamp: nil) }
+        #expect(TemplateSet.FileRecord.indices(of: paths, in: records) == [nil, 0, 1, nil, 2, nil, nil, 3])
+        #expect(TemplateSet.FileRecord.indices(of: paths, in: []) == Array(repeating: nil, count: paths.count))
+    }
+
     /// Every file of a set larger than one task's share is read whole and hashed as itself.
     @Test func readsEveryFileOfALargeSet() throws {
         var files: [String: String] = [:]
@@ -223,7 +241,7 @@ struct TemplateSetTests {
         #expect(set.files.first { $0.relativePath == "new.template" }?.stamp == nil)
         #expect(set.isRead)
 
-        let known = ["old.template": (stamp: stamp, hash: "0123456789abcdef")]
+        let known = [TemplateSet.FileRecord(path: "old.template", hash: 0x0123_4567_89ab_cdef, stamp: stamp)]
         let again = try TemplateSet(directory: templates, known: known)
         let unread = try #require(again.files.first { $0.relativePath == "old.template" })
         #expect(!unread.isRead && unread.bytes.isEmpty && unread.hash == "0123456789abcdef")

@@ -31,4 +31,14 @@ struct PrehashedTests {
         #expect(Prehashed(built) == Prehashed("Item[1000]"))
         #expect(Prehashed(built).hash == Prehashed("Item[1000]").hash)
     }
+
+    /// Paths sort by their UTF-8 bytes, not by `<`, which calls NFC and NFD spellings equal.
+    @Test func stringsOrderByTheirBytes() {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        #expect(!(composed < decomposed) && !(decomposed < composed), "the premise: < is canonical")
+        #expect(decomposed.precedesInBytes(composed) && !composed.precedesInBytes(decomposed), "e (65) before C3")
+        #expect("a".precedesInBytes("ab") && !"ab".precedesInBytes("a") && !"a".precedesInBytes("a"))
+        #expect("".precedesInBytes("a") && !"".precedesInBytes(""))
+        #expect("a.b".precedesInBytes("a/b") && "a/b".precedesInBytes("a0"))
+    }
 }

@@ -33,4 +33,23 @@ struct StableHashTests {
                 "\(count) texts")
         }
     }
+
+    /// Hex digits append as ``StableHash/text(of:)`` writes them, and read back; nothing else reads as a hash.
+    @Test func hexDigitsAppendAndReadBack() {
+        var digits = Array("x".utf8)
+        StableHash.appendText(of: 0x00f5_898e_9456_454c, to: &digits)
+        #expect(digits == Array("x00f5898e9456454c".utf8))
+        #expect(StableHash.value(ofText: "00f5898e9456454c") == 0x00f5_898e_9456_454c)
+        #expect(StableHash.value(ofText: "00F5898E9456454C") == nil && StableHash.value(ofText: "0") == nil)
+        #expect(StableHash.values(of: [[], Array("a".utf8)]) == [StableHash.value(of: []), StableHash.value(of: Array("a".utf8))])
+    }
+
+    /// Bytes given a few at a time hash as the array of them all.
+    @Test func bytesGivenAFewAtATimeHashAsOneArray() {
+        var hasher = StableHasher()
+        hasher.combine(1)
+        hasher.combine(littleEndian: 0x0102_0304_0506_0708)
+        #expect(hasher.value == StableHash.value(of: [1, 8, 7, 6, 5, 4, 3, 2, 1]))
+        #expect(StableHasher().value == StableHash.value(of: []))
+    }
 }
