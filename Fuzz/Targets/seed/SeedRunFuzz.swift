@@ -18,7 +18,8 @@ public func fuzzSeedRun(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let store = try SQLiteStore.inMemory(model: fuzzModel)
         let first = try seed(bytes, into: store)
         guard first.status == .applied else {
-            checkProblems(of: first, in: bytes)
+            invariant(first.status == .invalid && !first.issues.isEmpty, "a first launch \(first.status) without issues")
+            checkSeedingIssues(first.issues, in: bytes, file: templatePath)
             return 0
         }
         let export = try GraphExport().document(of: store)
@@ -90,21 +91,4 @@ private func seed(_ bytes: [UInt8], into store: SQLiteStore, options: SeedOption
     return try Seeder(storePath: ":memory:").apply(
         input.read(schema: schema, progress: nil), input: input, report: input.report(options: options),
         options: options, to: store, prepareSchema: store.prepareSchema)
-}
-
-/// Checks a refused set's problems: some, each printable and located inside the text, at a pointer it has.
-private func checkProblems(of report: SeedReport, in bytes: [UInt8]) {
-    invariant(report.status == .invalid && !report.issues.isEmpty, "a first launch \(report.status) without issues")
-    let document = try? JSONDocument(parsing: bytes, file: templatePath)
-    for issue in report.issues {
-        checkPrintable(issue.description, "seeding issue")
-        guard let location = issue.location else {
-            invariant(false, "a problem of text without a location: \(issue)")
-            continue
-        }
-        checkLocation(location, in: bytes, file: templatePath, "seeding issue \(issue)")
-        if let document, let pointer = issue.pointer {
-            invariant(document.value[pointer] != nil, "a problem at a pointer the text lacks: \(issue)")
-        }
-    }
 }
