@@ -78,7 +78,7 @@ if Context.environment["SEEDKIT_FUZZ"] != nil {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["SeedKit"], path: "Fuzz/Support"))
     // The layers whose internals the targets check (built with -enable-testing).
     let layers: [Target.Dependency] = ["SeedKitSupport", "SeedKitJSON", "SeedKitModel", "SeedKitSeeding", "SeedKitExport"]
-    for name in ["decode", "export", "json", "model", "patch"] {
+    for name in ["decode", "export", "json", "model", "patch", "seed"] {
         package.targets.append(
             .executableTarget(
                 name: "fuzz-\(name)", dependencies: ["SeedKit", "FuzzSupport"] + layers, path: "Fuzz/Targets/\(name)",

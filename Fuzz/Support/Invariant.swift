@@ -52,3 +52,20 @@ public func checkPrintable(_ message: String, _ what: @autoclosure () -> String)
 public func canonical(_ value: JSON) -> [UInt8] {
     value.serialized(style: .canonical)
 }
+
+/// Checks the problems found in one template's text: each printable, located inside the text (in `file`), at a
+/// pointer the text has.
+public func checkSeedingIssues(_ issues: [Diagnostic], in bytes: [UInt8], file: String) {
+    let document = try? JSONDocument(parsing: bytes, file: file)
+    for issue in issues {
+        checkPrintable(issue.description, "seeding issue")
+        guard let location = issue.location else {
+            invariant(false, "a problem of text without a location: \(issue)")
+            continue
+        }
+        checkLocation(location, in: bytes, file: file, "seeding issue \(issue)")
+        if let document, let pointer = issue.pointer {
+            invariant(document.value[pointer] != nil, "a problem at a pointer the text lacks: \(issue)")
+        }
+    }
+}

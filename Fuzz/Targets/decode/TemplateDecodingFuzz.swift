@@ -56,18 +56,7 @@ private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
     do {
         let objects = try read.resolve(lookUp: nil)
         guard objects.issues.isEmpty else {
-            let document = try? JSONDocument(parsing: bytes, file: "fuzz.template")
-            for issue in objects.issues {
-                checkPrintable(issue.description, "seeding issue")
-                guard let location = issue.location else {
-                    invariant(false, "a problem of text without a location: \(issue)")
-                    continue
-                }
-                checkLocation(location, in: bytes, file: "fuzz.template", "seeding issue \(issue)")
-                if let document, let pointer = issue.pointer {
-                    invariant(document.value[pointer] != nil, "a problem at a pointer the text lacks: \(issue)")
-                }
-            }
+            checkSeedingIssues(objects.issues, in: bytes, file: "fuzz.template")
             return nil
         }
         let store = try Seeder.inMemoryStore(holding: objects, read: read)
