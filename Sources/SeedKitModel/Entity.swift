@@ -25,6 +25,9 @@ public final class Entity: Sendable, CustomStringConvertible {
 
     let attributeIndexByName: [String: Int]
     let relationshipIndexByName: [String: Int]
+    /// The attribute names in order, which ``attributeIndex(named:)`` compares a name with when there are few and no
+    /// aliases: a few comparisons cost less than hashing the name once.
+    private let comparedAttributeNames: [String]?
     /// What the objects layer binds to the entity — the Swift class of its objects and the storage slots of their
     /// typed properties — when the model was built from classes. The model only carries it: its type belongs to a
     /// layer above, which alone reads it.
@@ -54,6 +57,8 @@ public final class Entity: Sendable, CustomStringConvertible {
         }
         self.attributeIndexByName = attributeIndex
         self.relationshipIndexByName = relationshipIndex
+        comparedAttributeNames = attributes.count <= Self.comparedNameLimit && attributeIndex.count == attributes.count
+            ? attributes.map(\.name) : nil
         self.identityIndices = identity.compactMap { attributeIndex[$0] }
         self.binding = binding
     }
@@ -61,7 +66,13 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The index of the attribute with this name or alias.
     ///
     /// - Complexity: O(1) on average.
-    public func attributeIndex(named name: String) -> Int? { attributeIndexByName[name] }
+    public func attributeIndex(named name: String) -> Int? {
+        if let names = comparedAttributeNames { return names.firstIndex(of: name) }
+        return attributeIndexByName[name]
+    }
+
+    /// The most names a lookup compares one by one rather than hashing the name (see ``attributeIndex(named:)``).
+    package static let comparedNameLimit = 16
 
     /// The index of the relationship with this name or alias.
     ///
