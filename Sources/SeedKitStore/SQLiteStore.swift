@@ -52,9 +52,15 @@ public final class SQLiteStore: PersistentStore {
 
     /// The statements of fetches and counts, by shape: a repeated fetch binds its values and builds no SQL.
     @exclusivity(unchecked) var fetchPlans: [FetchShape: FetchPlan] = [:]
+    /// The last plan found, with its shape: a run of fetches of one shape finds it without hashing.
+    @exclusivity(unchecked) var lastFetchPlan: (shape: FetchShape, plan: FetchPlan)?
     /// The shape and values of the fetch or count being run, kept for their storage (see ``FetchShape/load``).
     @exclusivity(unchecked) var fetchShape = FetchShape()
     @exclusivity(unchecked) var fetchValues: [AttributeValue?] = []
+    /// The bytes of the running fetch's strings, bound where they lie (see `withBound`), and how many fetches are
+    /// running: one nested in another's reading of rows binds its strings as copies.
+    @exclusivity(unchecked) var fetchText: [UInt8] = []
+    @exclusivity(unchecked) var fetchDepth = 0
     /// The entity of the rows read last.
     @exclusivity(unchecked) var lastRowEntity: RowEntity?
     /// The multi-row INSERT statements of join rows, by table and row count.
