@@ -35,6 +35,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// By key and aliases' keys: the same tables as by name when keys are the names.
     private let attributeIndexByKey: [String: Int]
     private let relationshipIndexByKey: [String: Int]
+    /// The attribute names in order, which ``attributeIndex(named:)`` compares a name with when there are few and no
+    /// aliases: a few comparisons cost less than hashing the name once.
+    private let comparedAttributeNames: [String]?
     /// What the objects layer binds to the entity — the Swift class of its objects and the storage slots of their
     /// typed properties — when the model was built from classes. The model only carries it: its type belongs to a
     /// layer above, which alone reads it.
@@ -79,6 +82,8 @@ public final class Entity: Sendable, CustomStringConvertible {
             attributeIndexByKey = indices(attributeNames, keyStyle.key(for:))
             relationshipIndexByKey = indices(relationshipNames, keyStyle.key(for:))
         }
+        comparedAttributeNames = attributes.count <= Self.comparedNameLimit
+            && attributeIndexByName.count == attributes.count ? attributes.map(\.name) : nil
         self.identityIndices = identity.compactMap { attributeIndexByName[$0] }
         self.binding = binding
     }
@@ -86,7 +91,13 @@ public final class Entity: Sendable, CustomStringConvertible {
     /// The index of the attribute with this name or alias.
     ///
     /// - Complexity: O(1) on average.
-    package func attributeIndex(named name: String) -> Int? { attributeIndexByName[name] }
+    package func attributeIndex(named name: String) -> Int? {
+        if let names = comparedAttributeNames { return names.firstIndex(of: name) }
+        return attributeIndexByName[name]
+    }
+
+    /// The most names a lookup compares one by one rather than hashing the name (see ``attributeIndex(named:)``).
+    package static let comparedNameLimit = 16
 
     /// The index of the relationship with this name or alias.
     ///

@@ -16,6 +16,9 @@ public struct EntityModel: Sendable, Hashable {
     /// (``EntityDescription/keyStyle``); model file: `"keyStyle"`.
     public let keyStyle: KeyStyle
     private let entitiesByName: [String: Entity]
+    /// Whether ``entity(named:)`` compares names with the entities' rather than hashing them: for a model of a few
+    /// entities, none with aliases.
+    private let looksUpByComparing: Bool
 
     /// Validates the declarations and resolves inheritance.
     ///
@@ -71,6 +74,7 @@ public struct EntityModel: Sendable, Hashable {
             for alias in entity.declaration.aliases { byName[alias] = entity }
         }
         self.entitiesByName = byName
+        looksUpByComparing = entities.count <= Entity.comparedNameLimit && byName.count == entities.count
         let clashes = storeNameClashes()
         guard clashes.isEmpty else { throw ModelErrors(errors: clashes) }
     }
@@ -103,7 +107,13 @@ public struct EntityModel: Sendable, Hashable {
     /// The entity with this name or alias.
     ///
     /// - Complexity: O(1) on average.
-    public func entity(named name: String) -> Entity? { entitiesByName[name] }
+    public func entity(named name: String) -> Entity? {
+        if looksUpByComparing {
+            for entity in entities where entity.name == name { return entity }
+            return nil
+        }
+        return entitiesByName[name]
+    }
 
     /// The entity names, in order, for error messages.
     public var entityNames: [String] { entities.map(\.name) }

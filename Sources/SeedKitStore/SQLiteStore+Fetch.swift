@@ -7,30 +7,75 @@ extension SQLiteStore {
     // MARK: PersistentStore: reading
 
     package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
+        fetchDepth += 1
+        defer { fetchDepth -= 1 }
         fetchShape.load(fetch, counting: false, values: &fetchValues)
-        let plan = try fetchPlans[fetchShape] ?? plan(fetchShape, fetch, counting: false)
+        let plan = try loadedPlan(fetch, counting: false)
         let statement = plan.statement!
         defer { statement.reset() }
-        try bind(fetchValues, to: statement)
-        try readRows(statement, into: &rows)
+        try withBound(fetchValues, to: statement) { try readRows(statement, into: &rows) }
         return plan.isFinal
     }
 
     package func count(_ fetch: StoreFetch) throws -> Int? {
+        fetchDepth += 1
+        defer { fetchDepth -= 1 }
         fetchShape.load(fetch, counting: true, values: &fetchValues)
-        let plan = try fetchPlans[fetchShape] ?? plan(fetchShape, fetch, counting: true)
+        let plan = try loadedPlan(fetch, counting: true)
         guard let statement = plan.statement else { return nil }
         defer { statement.reset() }
-        try bind(fetchValues, to: statement)
-        _ = try statement.step()
-        return statement.int(at: 0)
+        return try withBound(fetchValues, to: statement) {
+            _ = try statement.step()
+            return statement.int(at: 0)
+        }
     }
 
-    /// Binds a fetch's values to the parameters of its statement, which may use fewer (see ``FetchShape``).
-    private func bind(_ values: [AttributeValue?], to statement: Statement) throws {
-        for index in 0..<min(values.count, statement.parameterCount) {
-            try statement.bind(attribute: values[index], at: index + 1)
+    /// Binds a fetch's values to the parameters of its statement, which may use fewer (see ``FetchShape``), and runs
+    /// `body`, which steps it, while they are bound.
+    ///
+    /// Strings, a fetch's usual values, are copied into ``fetchText`` and bound where they lie there: SQLite neither
+    /// allocates, copies nor frees them, and the buffer stays as it is until `body` is done. A fetch nested in another
+    /// (an object's initializer can fetch) would overwrite it under the outer statement, so it binds copies instead.
+    private func withBound<Result>(
+        _ values: [AttributeValue?], to statement: Statement, _ body: () throws -> Result
+    ) throws -> Result {
+        let count = min(values.count, statement.parameterCount)
+        guard fetchDepth == 1 else {
+            for index in 0..<count { try statement.bind(attribute: values[index], at: index + 1) }
+            return try body()
         }
+        fetchText.removeAll(keepingCapacity: true)
+        for index in 0..<count {
+            if case .string(let text)? = values[index] { fetchText.append(contentsOf: text.utf8) }
+        }
+        return try fetchText.withUnsafeBytes { texts in
+            var start = 0
+            for index in 0..<count {
+                guard case .string(let text)? = values[index] else {
+                    try statement.bind(attribute: values[index], at: index + 1)
+                    continue
+                }
+                let end = start + text.utf8.count
+                try statement.bind(unsafeText: UnsafeRawBufferPointer(rebasing: texts[start..<end]), at: index + 1)
+                start = end
+            }
+            return try body()
+        }
+    }
+
+    /// The plan of the shape just loaded into ``fetchShape``: the last fetch's when the shape repeats, as it does in a
+    /// run of fetches, found without hashing the shape; else the table's; else a new one.
+    private func loadedPlan(_ fetch: StoreFetch, counting: Bool) throws -> FetchPlan {
+        if let last = lastFetchPlan, last.shape == fetchShape { return last.plan }
+        if let index = fetchPlans.index(forKey: fetchShape) {
+            // The table's key rather than the loaded shape, whose codes the next fetch overwrites in place.
+            lastFetchPlan = (fetchPlans[index].key, fetchPlans[index].value)
+            return fetchPlans[index].value
+        }
+        let plan = try plan(fetchShape, fetch, counting: counting)
+        // Shares the codes with the table's new key and the loaded shape: the next load copies them, once.
+        lastFetchPlan = (fetchShape, plan)
+        return plan
     }
 
     /// Makes the statement of a fetch's shape, and keeps it for the next fetch of that shape.

@@ -46,13 +46,23 @@ public final class SQLiteStore: PersistentStore {
     /// The multi-row INSERT statements of bulk inserts (``RowStore/insert(_:)``), by entity and row count: found
     /// without hashing their long texts.
     var rowInsertStatements: [RowInsertShape: Statement] = [:]
+    // What every fetch reads and changes is `@exclusivity(unchecked)`: each access is short, none overlaps another of
+    // the same property, and a store is used from one isolation domain; checked at run time, the accesses cost a fetch
+    // by identity about what binding its value does.
+
     /// The statements of fetches and counts, by shape: a repeated fetch binds its values and builds no SQL.
-    var fetchPlans: [FetchShape: FetchPlan] = [:]
+    @exclusivity(unchecked) var fetchPlans: [FetchShape: FetchPlan] = [:]
+    /// The last plan found, with its shape: a run of fetches of one shape finds it without hashing.
+    @exclusivity(unchecked) var lastFetchPlan: (shape: FetchShape, plan: FetchPlan)?
     /// The shape and values of the fetch or count being run, kept for their storage (see ``FetchShape/load``).
-    var fetchShape = FetchShape()
-    var fetchValues: [AttributeValue?] = []
+    @exclusivity(unchecked) var fetchShape = FetchShape()
+    @exclusivity(unchecked) var fetchValues: [AttributeValue?] = []
+    /// The bytes of the running fetch's strings, bound where they lie (see `withBound`), and how many fetches are
+    /// running: one nested in another's reading of rows binds its strings as copies.
+    @exclusivity(unchecked) var fetchText: [UInt8] = []
+    @exclusivity(unchecked) var fetchDepth = 0
     /// The entity of the rows read last.
-    var lastRowEntity: RowEntity?
+    @exclusivity(unchecked) var lastRowEntity: RowEntity?
     /// The multi-row INSERT statements of join rows, by table and row count.
     var joinInsertStatements: [JoinInsertShape: Statement] = [:]
 

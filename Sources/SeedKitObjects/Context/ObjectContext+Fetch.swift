@@ -70,18 +70,34 @@ extension ObjectContext {
         try fetch(FetchRequest(entityName))
     }
 
-    /// Every object of a typed class's entity and its subentities.
+    /// Every object of a typed class's entity and its subentities, or those `request` asks for.
     ///
     ///     let departments = try context.fetch(Department.self)
     ///
     /// - Complexity: as ``fetch(_:)-(FetchRequest)``.
     @inlinable
     public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest? = nil) throws -> [Object] {
-        // Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching
-        // a row does.
-        let objects = try fetchObjects(of: objectClass, request)
-        // A model from classes binds one to every entity, so the objects are nearly always all of the class: then
-        // the array of their references is the result as it is, as Swift's own array downcast does, not a copy.
+        guard let request else { return Self.objects(try fetch(FetchRequest(objectClass.entityName)), of: objectClass) }
+        return try fetch(objectClass, request)
+    }
+
+    /// The objects a request asks for, of a typed class.
+    ///
+    ///     let sales = try context.fetch(Department.self, FetchRequest("Department", predicate: FetchKey("name") == "Sales"))
+    ///
+    /// An overload of its own so that the request goes on as it is, without a copy into an optional and back.
+    @inlinable
+    public func fetch<Object: ManagedObject>(_ objectClass: Object.Type, _ request: FetchRequest) throws -> [Object] {
+        Self.objects(try fetchObjects(of: objectClass, request), of: objectClass)
+    }
+
+    /// The objects of a typed fetch as the class's instances.
+    ///
+    /// Inlinable so the cast is specialized for the caller's class: unspecialized, it costs about what fetching a row
+    /// does. A model from classes binds one to every entity, so the objects are nearly always all of the class: the
+    /// array of their references is then the result as it is, as Swift's own array downcast does, not a copy.
+    @inlinable
+    static func objects<Object: ManagedObject>(_ objects: [ManagedObject], of objectClass: Object.Type) -> [Object] {
         if objects.allSatisfy({ $0 is Object }) { return unsafeBitCast(objects, to: [Object].self) }
         return objects.compactMap { $0 as? Object }
     }
@@ -90,8 +106,7 @@ extension ObjectContext {
     /// own name only when the request names another entity, since the class's default name is made by reflection
     /// (costing about what a fetch by identity does).
     @usableFromInline
-    func fetchObjects(of objectClass: ManagedObject.Type, _ request: FetchRequest?) throws -> [ManagedObject] {
-        guard let request else { return try fetch(FetchRequest(objectClass.entityName)) }
+    func fetchObjects(of objectClass: ManagedObject.Type, _ request: FetchRequest) throws -> [ManagedObject] {
         if let entity = model.entity(named: request.entityName), entity.bindings?.objectClass == objectClass {
             return try fetch(request, entity: entity)
         }

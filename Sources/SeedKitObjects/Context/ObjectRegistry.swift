@@ -3,8 +3,9 @@
 /// A context looks an id up for every row it fetches and every to-one fault it fires, so lookups must cost next to
 /// nothing: hot paths keep the ``RowTable`` of their entity and look numbers up in it without hashing.
 final class ObjectRegistry {
-    /// One per root entity that has had an object registered; a model has few.
-    private var tables: [RowTable] = []
+    /// One per root entity that has had an object registered; a model has few. Unchecked for exclusivity as the
+    /// context's state is (see ``ObjectContext``): its accesses are short and never overlap.
+    @exclusivity(unchecked) private var tables: [RowTable] = []
 
     /// The table of a root entity, created empty on first use.
     ///

@@ -13,6 +13,7 @@
 /// - Complexity: O(1) on average to look up, set and remove; the table stays at most half full.
 package struct SparseSlots {
     private struct Entry {
+        /// 0 for an empty bucket.
         var number: Int64
         var object: ManagedObject?
     }
@@ -34,13 +35,8 @@ package struct SparseSlots {
     package subscript(number: Int64) -> ManagedObject? {
         get {
             guard count > 0 else { return nil }
-            var bucket = home(of: number)
-            while true {
-                let entry = entries[bucket]
-                if entry.number == number { return entry.object }
-                if entry.number == 0 { return nil }
-                bucket = (bucket + 1) & (entries.count - 1)
-            }
+            let bucket = find(number)
+            return entries[bucket].number == 0 ? nil : entries[bucket].object
         }
         set {
             guard let newValue else {
@@ -49,12 +45,12 @@ package struct SparseSlots {
             }
             precondition(number != 0, "0 is no object's number")
             if (count + 1) * 2 > entries.count { grow() }
-            var bucket = home(of: number)
-            while entries[bucket].number != 0 && entries[bucket].number != number {
-                bucket = (bucket + 1) & (entries.count - 1)
+            let bucket = find(number)
+            if entries[bucket].number == 0 {
+                entries[bucket].number = number
+                count += 1
             }
-            if entries[bucket].number == 0 { count += 1 }
-            entries[bucket] = Entry(number: number, object: newValue)
+            entries[bucket].object = newValue
         }
     }
 
@@ -62,12 +58,8 @@ package struct SparseSlots {
     @discardableResult
     package mutating func removeValue(for number: Int64) -> ManagedObject? {
         guard count > 0 else { return nil }
-        let mask = entries.count - 1
-        var hole = home(of: number)
-        while entries[hole].number != number {
-            if entries[hole].number == 0 { return nil }
-            hole = (hole + 1) & mask
-        }
+        var hole = find(number)
+        guard entries[hole].number != 0 else { return nil }
         let removed = entries[hole].object
         count -= 1
         guard count > 0 else {
@@ -75,7 +67,9 @@ package struct SparseSlots {
             self = SparseSlots()
             return removed
         }
+        entries[hole].object = nil
         // Each following entry of the run moves into the hole unless its home lies cyclically in (hole, entry].
+        let mask = entries.count - 1
         var next = hole
         while true {
             next = (next + 1) & mask
@@ -84,10 +78,10 @@ package struct SparseSlots {
             let start = home(of: number)
             let stays = hole <= next ? (hole < start && start <= next) : (hole < start || start <= next)
             if stays { continue }
-            entries[hole] = entries[next]
+            entries.swapAt(hole, next)
             hole = next
         }
-        entries[hole] = Entry(number: 0, object: nil)
+        entries[hole].number = 0
         return removed
     }
 
@@ -97,21 +91,27 @@ package struct SparseSlots {
         for entry in entries { if let object = entry.object { body(object) } }
     }
 
+    /// The bucket holding `number`, or the empty bucket that ends its run.
+    private func find(_ number: Int64) -> Int {
+        let mask = entries.count - 1
+        var bucket = home(of: number)
+        while entries[bucket].number != number && entries[bucket].number != 0 { bucket = (bucket + 1) & mask }
+        return bucket
+    }
+
     private func home(of number: Int64) -> Int {
         // The top bits of the product by 2^64 / φ: every bit of the number moves them.
         Int(truncatingIfNeeded: (UInt64(bitPattern: number) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
     private mutating func grow() {
-        let old = entries
+        var old = entries
         let bucketCount = max(16, old.count * 2)
         entries = Array(repeating: Entry(number: 0, object: nil), count: bucketCount)
         shift = 64 - bucketCount.trailingZeroBitCount
-        let mask = bucketCount - 1
-        for entry in old where entry.number != 0 {
-            var bucket = home(of: entry.number)
-            while entries[bucket].number != 0 { bucket = (bucket + 1) & mask }
-            entries[bucket] = entry
+        for index in old.indices where old[index].number != 0 {
+            // Swapped rather than copied: moving an entry retains and releases nothing.
+            swap(&entries[find(old[index].number)], &old[index])
         }
     }
 }

@@ -28,7 +28,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The way to the context: its link, which it clears as it goes away. A weak reference would do as much, but it
     /// gives the context a side table, and every retain and release of the context then takes the slow path.
     private final var contextLink: ContextLink?
-    public final internal(set) var objectID: ObjectID
+    // The id and row version are `@exclusivity(unchecked)`: set in single statements by the context and its store,
+    // never across a call, and checking each access at run time costs more than the assignment.
+    @exclusivity(unchecked) public final internal(set) var objectID: ObjectID
 
     // The storage is `final`: subclasses declare typed properties over it and never override it, and other modules
     // (the store filling fetched objects, the wrappers inlined into an app) then reach it directly instead of through
@@ -45,7 +47,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// row id for a to-one, 0 for a to-many. Empty when nothing is pending, so the common check is one `isEmpty`.
     @usableFromInline package final var faults: [Int64] = []
     /// The row version the object was fetched or last saved at, for conflict detection; 0 when not stored.
-    package final var rowVersion: Int64 = 0
+    @exclusivity(unchecked) package final var rowVersion: Int64 = 0
     /// Who observes the object; nil until something does (see ManagedObject+Observing).
     @usableFromInline package final var observation: ObjectObservation?
 

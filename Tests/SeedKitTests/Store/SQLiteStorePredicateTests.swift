@@ -135,6 +135,43 @@ import Testing
     }
 }
 
+/// An object whose initializer fetches from a store while the store is reading the rows of another fetch.
+private final class Fetching: ManagedObject {
+    @Attribute var code: String
+    override class var identity: [String] { ["code"] }
+
+    nonisolated(unsafe) static var store: SQLiteStore?
+    nonisolated(unsafe) static var nestedCounts: [Int] = []
+
+    required init(entity: Entity, context: ObjectContext?) {
+        super.init(entity: entity, context: context)
+        // Once per object of the outer fetch: the objects of the nested fetch itself fetch nothing.
+        if let store = Self.store {
+            Self.store = nil
+            defer { Self.store = store }
+            let request = FetchRequest("Fetching", predicate: FetchKey("code").beginsWith("z"))
+            Self.nestedCounts.append((try? store.newContext().fetch(request).count) ?? -1)
+        }
+    }
+}
+
+extension SQLiteStorePredicateTests {
+    @Test func aFetchNestedInAnotherLeavesItsValuesAlone() throws {
+        let store = try SQLiteStore.inMemory(model: EntityModel(classes: [Fetching.self]))
+        let writer = store.newContext()
+        for code in ["a", "b", "c", "d", "zz"] { try writer.insert("Fetching", values: ["code": code]) }
+        try writer.save()
+        // The outer statement compares every row it scans with its bound "b" while the nested fetches bind theirs.
+        Fetching.store = store
+        defer { Fetching.store = nil }
+        // In row order: SQLite compares each row as it steps to it, with no sort gathering the rows first.
+        let request = FetchRequest("Fetching", predicate: FetchKey("code") != "b")
+        let codes = try store.newContext().fetch(Fetching.self, request).map(\.code)
+        #expect(codes == ["a", "c", "d", "zz"])
+        #expect(Fetching.nestedCounts == [1, 1, 1, 1])
+    }
+}
+
 /// A random league: its teams and players as values, built alike into any context, and random requests and edits.
 private struct RandomLeague {
     var teamNames: [String] = []
