@@ -214,15 +214,14 @@ public struct Seeder {
                 {
                     return Self.unchangedReport(report, summary: summary)
                 }
-                let ledger = try readLedger(of: store, schema: read.schema, options: options)
+                let ledger = try readLedger(of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path))
                 let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
                 let issues = (input.issues + objects.issues).sorted()
                 // A problem of a file read alone may be one of the set: reading them all says where.
                 if changed != nil, !issues.isEmpty { throw ReadEveryFile() }
                 guard issues.isEmpty else { throw InvalidTemplates(issues: issues) }
-                let carried = try changed?.carriedEntries(of: ledger, objects: objects, input: input, schema: read.schema) ?? []
-                let plan = try SeedPlanner.plan(
-                    objects, schema: read.schema, ledger: ledger, store: store, options: options, carrying: carried)
+                try changed?.check(ledger, objects: objects, input: input, schema: read.schema)
+                let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: ledger, store: store, options: options)
                 if changed != nil, plan.losesNamedObjects || !plan.deletedByApplication.isEmpty || !plan.consumedEntries.isEmpty {
                     // Rows files not read may name, gone or moving: those files' plans could change.
                     throw ReadEveryFile()
@@ -231,9 +230,7 @@ public struct Seeder {
                 if isEmpty {
                     try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
                 } else {
-                    try write(
-                        plan, objects: objects, read: read, input: input, options: options, to: store,
-                        carrying: changed.map { (ledger.origins!, $0.unchanged.map(\.path)) })
+                    try write(plan, objects: objects, read: read, input: input, options: options, to: store, carrying: ledger.origins?.carried)
                 }
                 return appliedReport(report, plan: plan)
             }
@@ -249,9 +246,11 @@ public struct Seeder {
         let issues: [Diagnostic]
     }
 
-    /// The ledger of the store; an unreadable one is an error, unless the run is forced (then it starts anew).
-    private func readLedger(of store: RowStore, schema: SeedSchema, options: SeedOptions) throws -> SeedLedger {
+    /// The ledger of the store, whole or without the parts of the files `carrying` names; an unreadable one is an
+    /// error, unless the run is forced (then it starts anew).
+    private func readLedger(of store: RowStore, schema: SeedSchema, options: SeedOptions, carrying: [String]?) throws -> SeedLedger {
         do {
+            if let carrying { return try SeedLedger.read(from: store, schema: schema, carrying: carrying) }
             return try SeedLedger.read(from: store, schema: schema)
         } catch let error as LedgerStorageError {
             guard options.force else { throw SeedLedger.unreadable(error.reason) }
@@ -261,10 +260,10 @@ public struct Seeder {
         return SeedLedger()
     }
 
-    /// Writes the plan and the ledger; `carrying` gives the origins of the files not read, as the ledger had them.
+    /// Writes the plan and the ledger; `carrying` gives the parts of the files not read, as the ledger had them.
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
-        carrying carried: (origins: SeedLedger.Origins, paths: [String])? = nil
+        carrying carried: SeedLedger.Carried? = nil
     ) throws {
         var ledger = plan.ledger
         ledger.fingerprint = input.fingerprint
@@ -283,7 +282,7 @@ public struct Seeder {
         DispatchQueue.global().async { [ledger] in
             var finished = ledger
             finished.origins = SeedLedger.Origins(
-                files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carrying: carried)
+                files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carried: carried)
             let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
             sections.withLock { $0 = packing }
             packed.signal()

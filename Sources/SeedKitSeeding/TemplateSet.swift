@@ -538,7 +538,8 @@ private struct Walk {
         /// Whether the entry's path comes before `other`'s in byte order: a directory's as its name and `/`, which
         /// is how the paths below it begin.
         func precedes(_ other: DirectoryEntry) -> Bool {
-            if prefix != other.prefix { return prefix < other.prefix }
+            if prefix.0 != other.prefix.0 { return prefix.0 < other.prefix.0 }
+            if prefix.1 != other.prefix.1 { return prefix.1 < other.prefix.1 }
             let order = name.compareBytes(other.name)
             if order != 0 {
                 // One name a prefix of the other, beyond 16 bytes: the shorter one's next byte is `/` or none.
@@ -584,8 +585,10 @@ private struct Walk {
             }
             entries.append(DirectoryEntry(name: String(decoding: nameBytes, as: UTF8.self), type: type, bytes: nameBytes))
         }
-        entries.sort { $0.precedes($1) }
-        for entry in entries {
+        // Sorted as positions, so that no name moves (nor its reference count) while most comparisons are of integers.
+        var order = Array(entries.indices)
+        order.sort { entries[$0].precedes(entries[$1]) }
+        for entry in order.lazy.map({ entries[$0] }) {
             let relativePath = relativeDirectory.isEmpty ? entry.name : relativeDirectory + "/" + entry.name
             guard entry.isTemplate else {
                 if entry.type == UInt8(DT_DIR) {
@@ -597,7 +600,7 @@ private struct Walk {
             }
             // The file the entry is now, to check at reading time that the file opened is the same one.
             var status = stat()
-            guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard entry.name.withCString({ fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else {
                 if entry.type == UInt8(DT_DIR) { try walk(relativeDirectory: relativePath) }
                 continue
             }
