@@ -22,15 +22,30 @@ struct TemplateReader {
     /// The links of the records being read, innermost last: a record's links are moved to the file's array when it
     /// is done, so that each record's links are contiguous though it nests other records between them.
     private var pendingLinks: [RecordLink] = []
-    /// What each key of an object layout is, per layout and entity: objects with the same keys share a layout
-    /// (``JSONObject``), so each key is looked up once per file rather than once per object.
+    /// The key layouts of the files read so far: files of a set are alike, so their objects share layouts
+    /// (``JSONObject``) across files, and the plans and shapes below serve them all.
+    private var keyShapes = JSONKeyShapes()
+    /// What each key of an object layout is, per layout and entity, so that each key is looked up once per layout
+    /// rather than once per object.
     private var plans: [PlanKey: [Member]] = [:]
     private var lastPlan: (key: PlanKey, members: [Member])?
 
+    /// A layout and an entity; the layout is held, so that its address names no other layout while it is a key.
     private struct PlanKey: Hashable {
-        let layout: ObjectIdentifier
+        let layout: JSONKeyLayout
         let entity: ObjectIdentifier
+
+        static func == (lhs: PlanKey, rhs: PlanKey) -> Bool { lhs.layout === rhs.layout && lhs.entity == rhs.entity }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(layout))
+            hasher.combine(entity)
+        }
     }
+
+    /// How many layouts the plans and shapes are kept for: a set whose objects all have other keys does not grow them
+    /// without bound.
+    private static let keptLayouts = 256
 
     private enum Member {
         case `class`, id, attribute(Int, isIdentity: Bool), relationship(Int), unknown
@@ -42,8 +57,9 @@ struct TemplateReader {
         var referencePosition: Int?
     }
 
-    private var shapes: [ObjectIdentifier: Shape] = [:]
-    private var lastShape: (layout: ObjectIdentifier, shape: Shape)?
+    /// By layout, held as in ``PlanKey``.
+    private var shapes: [ObjectIdentifier: (layout: JSONKeyLayout, shape: Shape)] = [:]
+    private var lastShape: (layout: JSONKeyLayout, shape: Shape)?
     /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
     /// few short names costs less than hashing one.
     private var recentClasses: [(name: String, entity: Entity)] = []
@@ -93,17 +109,14 @@ struct TemplateReader {
 
     /// The records of one file.
     mutating func records(of file: TemplateSet.File, index: Int) -> TemplateRecords {
-        // Layouts belong to the file's document, which goes with this call: their addresses may be reused.
-        defer {
+        if plans.count > Self.keptLayouts || shapes.count > Self.keptLayouts {
             plans.removeAll(keepingCapacity: true)
-            lastPlan = nil
             shapes.removeAll(keepingCapacity: true)
-            lastShape = nil
         }
         var out = TemplateRecords(file: index)
         let value: JSON
         do {
-            value = try JSONDocument(parsing: file.bytes, file: file.displayPath).value
+            value = try JSONDocument(parsing: file.bytes, file: file.displayPath, shapes: &keyShapes).value
         } catch {
             out.syntaxError = error
             return out
@@ -274,7 +287,7 @@ struct TemplateReader {
 
     /// What each key of `members` is for `entity`, worked out once per layout.
     private mutating func plan(_ members: JSONObject, _ entity: Entity) -> [Member] {
-        let key = PlanKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
+        let key = PlanKey(layout: members.layout, entity: ObjectIdentifier(entity))
         // Objects in a row mostly share their layout: the last plan serves without hashing.
         if let last = lastPlan, last.key == key { return last.members }
         let plan: [Member]
@@ -295,11 +308,15 @@ struct TemplateReader {
     }
 
     private mutating func shape(of members: JSONObject) -> Shape {
-        let layout = ObjectIdentifier(members.layout)
-        if let last = lastShape, last.layout == layout { return last.shape }
-        let shape = shapes[layout] ?? Shape(
-            classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
-        shapes[layout] = shape
+        let layout = members.layout
+        if let last = lastShape, last.layout === layout { return last.shape }
+        let shape: Shape
+        if let known = shapes[ObjectIdentifier(layout)] {
+            shape = known.shape
+        } else {
+            shape = Shape(classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
+            shapes[ObjectIdentifier(layout)] = (layout, shape)
+        }
         lastShape = (layout, shape)
         return shape
     }
