@@ -185,28 +185,42 @@ extension SeedLedger.Origins {
     /// - Complexity: O(*n*) in the objects, their statements and what they bear on.
     init(files: [String], objects: SeedObjects, plan: SeedPlan, modelFingerprint: String, carried: SeedLedger.Carried?) {
         self.init(modelFingerprint: modelFingerprint, carried: carried)
-        var bearing = objects.recordObjects
-        for touch in objects.touches + objects.references { bearing[Int(touch.file)].append(touch.object) }
+        // What each file bears on beside its records' objects: grouped by file, in the order found.
+        var others: [(file: Int32, object: Int32)] = objects.touches + objects.references
         for (index, object) in objects.objects.enumerated() where object.storedRowID == nil {
             // Created by a reference: the first file that names it states it.
-            if let definition = object.definition, objects.recordObjects[Int(definition.file)][Int(definition.record)] != Int32(index) {
-                bearing[Int(definition.file)].append(Int32(index))
+            if let definition = object.definition,
+                objects.recordObjects(ofFile: Int(definition.file)).dropFirst(Int(definition.record)).first != Int32(index)
+            {
+                others.append((definition.file, Int32(index)))
             }
+        }
+        var otherStarts = [Int](repeating: 0, count: files.count + 1)
+        for other in others { otherStarts[Int(other.file) + 1] += 1 }
+        for file in 0..<files.count { otherStarts[file + 1] += otherStarts[file] }
+        var byFile = [Int32](repeating: 0, count: others.count)
+        var next = otherStarts
+        for other in others {
+            byFile[next[Int(other.file)]] = other.object
+            next[Int(other.file)] += 1
         }
         self.files.reserveCapacity(files.count)
         // The file each object was last found bearing on: an object named twice by a file is one of its keys.
         var lastFile = [Int32](repeating: -1, count: objects.objects.count)
         for (file, path) in files.enumerated() {
             var keys: [SeedKey] = [], isSettled = true
-            for object in bearing[file] where object >= 0 && lastFile[Int(object)] != Int32(file) && !plan.carried.contains(Int(object)) {
+            func bears(on object: Int32) {
+                guard object >= 0, lastFile[Int(object)] != Int32(file), !plan.carried.contains(Int(object)) else { return }
                 lastFile[Int(object)] = Int32(file)
                 guard let key = plan.keys[Int(object)] else {
                     isSettled = false
-                    continue
+                    return
                 }
                 keys.append(key)
                 if plan.unsettled.contains(Int(object)) { isSettled = false }
             }
+            for object in objects.recordObjects(ofFile: file) { bears(on: object) }
+            for object in byFile[otherStarts[file]..<otherStarts[file + 1]] { bears(on: object) }
             self.files.append(File(path: path, isSettled: isSettled, keys: keys))
         }
     }

@@ -33,8 +33,8 @@ struct ChangedFiles {
         // What the changed files bear on now (naming an object of an unchanged file by identity is no bearing: its
         // row is found in the store)…
         var stated = Set<SeedKey>()
-        for records in objects.recordObjects {
-            for object in records where object >= 0 {
+        do {
+            for object in objects.recordObjects where object >= 0 {
                 guard let key = objects.objects[Int(object)].key else { continue }
                 if carried.isBorneByCarriedFile(key) { throw ReadEveryFile() }
                 stated.insert(key)

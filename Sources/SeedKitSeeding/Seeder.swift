@@ -117,10 +117,9 @@ public struct Seeder {
             report = input.report(options: options)
         }
         let schema = SeedSchema(model: model)
-        let read = input.read(schema: schema, progress: options.progress, only: changed?.indices)
+        // The set goes, its files' contents as they are read: they are in the records then.
+        let read = input.readLettingGo(schema: schema, progress: options.progress, only: changed?.indices)
         report.readFileCount = read.paths.count
-        // The contents are in the records now.
-        input.set = nil
 
         do {
             if options.dryRun { return try dryRun(read, input: input, report: report, options: options, changed: changed) }
@@ -448,13 +447,33 @@ package struct SeedInput {
     /// The read stage over the set's files (or those at `only`, in order), each file's records added to a resolver
     /// as soon as they are read; `progress` hears of each file checked.
     func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil) -> SeedRead {
-        let all = set?.files ?? []
-        let files = only.map { $0.map { all[$0] } } ?? all
-        return SeedRead(
-            files: files, directory: set?.directory ?? URL(fileURLWithPath: "."), schema: schema, keepsContents: false
-        ) { read in
+        Self.read(set?.files ?? [], directory: set?.directory, schema: schema, progress: progress, only: only)
+    }
+
+    /// ``read(schema:progress:only:)``, the set let go first (nil after), so that each file's contents go as soon as
+    /// its records are made.
+    mutating func readLettingGo(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil) -> SeedRead {
+        let files = set?.files ?? [], directory = set?.directory
+        set = nil
+        return Self.read(consume files, directory: directory, schema: schema, progress: progress, only: only)
+    }
+
+    private static func read(
+        _ files: consuming [TemplateSet.File], directory: URL?, schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?,
+        only: [Int]?
+    ) -> SeedRead {
+        var files = consume files
+        let total = files.count
+        if let only {
+            var chosen: [TemplateSet.File] = []
+            chosen.reserveCapacity(only.count)
+            for index in only { chosen.append(files[index]) }
+            files = chosen
+        }
+        let count = files.count
+        return SeedRead(files: files, directory: directory ?? URL(fileURLWithPath: "."), schema: schema, keepsContents: false) { read in
             // Files not read count as checked: they are unchanged.
-            progress?(SeedProgress(phase: .checking, completed: all.count - files.count + read, total: all.count))
+            progress?(SeedProgress(phase: .checking, completed: total - count + read, total: total))
         }
     }
 }
@@ -473,16 +492,17 @@ final class SeedRead {
     ///     again (the contents are let go once they are records): for files that are in no directory.
     ///   - fileRead: Hears how many of the files are read, after each.
     init(
-        files: [TemplateSet.File], directory: URL, schema: SeedSchema, keepsContents: Bool,
+        files: consuming [TemplateSet.File], directory: URL, schema: SeedSchema, keepsContents: Bool,
         fileRead: ((Int) -> Void)? = nil
     ) {
-        let locator = IssueLocator(files: files, directory: directory)
+        var files = consume files
+        let locator = IssueLocator(files: files, directory: directory, keepsContents: keepsContents)
         var resolver = SeedResolver(schema: schema, locator: locator)
-        TemplateReader.read(files, schema: schema) { records in
+        let contents = FileContents(&files)
+        TemplateReader.read(files, contents: contents, schema: schema) { records in
             resolver.add(records)
             fileRead?(records.file + 1)
         }
-        if !keepsContents { locator.releaseContents() }
         self.schema = schema
         self.resolver = resolver
         self.paths = files.map(\.relativePath)

@@ -71,7 +71,7 @@ struct TemplateReader {
     /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
     /// order, as soon as they and those of the files before are read: what consumes them works while later files are
     /// read.
-    static func read(_ files: [TemplateSet.File], schema: SeedSchema, _ each: (TemplateRecords) -> Void) {
+    static func read(_ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void) {
         let results = Locked([TemplateRecords?](repeating: nil, count: files.count))
         let next = Locked(0)
         let fileDone = DispatchSemaphore(value: 0)
@@ -85,7 +85,7 @@ struct TemplateReader {
                     defer { next += 1 }
                     return next
                 }) {
-                    let records = reader.records(of: files[index], index: index)
+                    let records = reader.records(of: files[index], bytes: contents.take(index), index: index)
                     results.withLock { $0[index] = records }
                     fileDone.signal()
                 }
@@ -108,7 +108,7 @@ struct TemplateReader {
     }
 
     /// The records of one file.
-    mutating func records(of file: TemplateSet.File, index: Int) -> TemplateRecords {
+    mutating func records(of file: TemplateSet.File, bytes: [UInt8], index: Int) -> TemplateRecords {
         if plans.count > Self.keptLayouts || shapes.count > Self.keptLayouts {
             plans.removeAll(keepingCapacity: true)
             shapes.removeAll(keepingCapacity: true)
@@ -116,7 +116,7 @@ struct TemplateReader {
         var out = TemplateRecords(file: index)
         let value: JSON
         do {
-            value = try JSONDocument(parsing: file.bytes, file: file.displayPath, shapes: &keyShapes).value
+            value = try JSONDocument(parsing: bytes, file: file.displayPath, shapes: &keyShapes).value
         } catch {
             out.syntaxError = error
             return out
@@ -337,5 +337,33 @@ struct TemplateReader {
         }
         guard let expected else { return entity }
         return schema.isKind(schema.slots(of: entity).ordinal, of: schema.slots(of: expected).ordinal) ? entity : nil
+    }
+}
+
+/// The contents of the files being read, each taken once by the reader that reads it, so that a file's bytes go as
+/// soon as its records are made (when nothing else holds them).
+///
+/// `@unchecked Sendable`: readers claim files one at a time, so each index is taken by one reader, once.
+final class FileContents: @unchecked Sendable {
+    private let contents: UnsafeMutableBufferPointer<[UInt8]>
+
+    /// Takes the files' contents, leaving them empty in `files`.
+    init(_ files: inout [TemplateSet.File]) {
+        contents = .allocate(capacity: files.count)
+        for index in files.indices {
+            (contents.baseAddress! + index).initialize(to: files[index].bytes)
+            files[index].bytes = []
+        }
+    }
+
+    /// The contents of the file at `index`, which are then no longer kept here.
+    func take(_ index: Int) -> [UInt8] {
+        let bytes = contents[index]
+        contents[index] = []
+        return bytes
+    }
+
+    deinit {
+        contents.deinitialize().deallocate()
     }
 }
