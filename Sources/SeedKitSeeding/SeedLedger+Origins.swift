@@ -40,7 +40,8 @@ extension SeedLedger {
         let bytes: [UInt8]
         /// The ledger's files, in the section's order.
         let records: [TemplateSet.FileRecord]
-        /// Per file of ``records``: whether it was not read (its part is carried), whether it was settled, and its part.
+        /// Per file of ``records``: whether it was not read (its part is carried), whether it was settled, and its
+        /// part.
         let isCarried: [Bool]
         let isSettled: [Bool]
         let parts: [Range<Int>]
@@ -58,7 +59,7 @@ extension SeedLedger {
                 var low = 0, high = pairs.count / 12
                 while low < high {
                     let middle = (low + high) / 2
-                    if raw.loadUnaligned(fromByteOffset: pairs.lowerBound + 12 * middle, as: UInt64.self).littleEndian < hash {
+                    if hashOfPair(at: pairs.lowerBound + 12 * middle, in: raw) < hash {
                         low = middle + 1
                     } else {
                         high = middle
@@ -66,13 +67,18 @@ extension SeedLedger {
                 }
                 while low < pairs.count / 12 {
                     let offset = pairs.lowerBound + 12 * low
-                    guard raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian == hash else { return false }
+                    guard hashOfPair(at: offset, in: raw) == hash else { return false }
                     let file = Int(raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
                     if file < isCarried.count, isCarried[file] { return true }
                     low += 1
                 }
                 return false
             }
+        }
+
+        /// The key hash of the pair at `offset`.
+        private func hashOfPair(at offset: Int, in raw: UnsafeRawBufferPointer) -> UInt64 {
+            raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
         }
 
         /// The (key hash, file) pairs of the carried files, in hash order, each file by its index in `paths`.
@@ -83,8 +89,7 @@ extension SeedLedger {
                     let offset = pairs.lowerBound + 12 * pair
                     let file = Int(raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
                     guard file < isCarried.count, isCarried[file], let index = fileIndices[file] else { continue }
-                    result.append(
-                        BearerPair(hash: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian, file: UInt32(index)))
+                    result.append(BearerPair(hash: hashOfPair(at: offset, in: raw), file: UInt32(index)))
                 }
             }
             return result
@@ -120,11 +125,15 @@ extension SeedLedger {
     ///
     /// Every part is read but those of the files `unchanged` names (relative paths in byte order), whose bytes are
     /// kept in ``Origins/carried``; with nil, every part, and no origins are kept.
-    mutating func readObjects(_ bytes: [UInt8], layouts: [Layout], schema: SeedSchema, carrying unchanged: [String]?) throws {
+    mutating func readObjects(
+        _ bytes: [UInt8], layouts: [Layout], schema: SeedSchema, carrying unchanged: [String]?
+    ) throws {
         var reader = LedgerReader(bytes: bytes, section: Self.objectsSection)
         let modelFingerprint = try reader.text()
         let fileCount = try reader.count()
-        guard fileCount == fileRecords.count else { throw reader.damage("another number of files than the files section") }
+        guard fileCount == fileRecords.count else {
+            throw reader.damage("another number of files than the files section")
+        }
         let isSettled = try reader.take(fileCount).map { $0 == 1 }
         let pairCount = try reader.count()
         let pairsStart = reader.offset
@@ -133,17 +142,20 @@ extension SeedLedger {
         var starts: [Int] = []
         for _ in 0..<fileCount + 2 { starts.append(Int(truncatingIfNeeded: try reader.word())) }
         let partsStart = reader.offset
-        guard starts.first == 0, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), starts.last == bytes.count - partsStart
+        guard starts.first == 0, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }),
+            starts.last == bytes.count - partsStart
         else { throw reader.damage("its parts are out of place") }
         var isCarried = [Bool](repeating: false, count: fileCount)
         if let unchanged {
-            for index in TemplateSet.FileRecord.indices(of: unchanged, in: fileRecords) { if let index { isCarried[index] = true } }
+            for index in TemplateSet.FileRecord.indices(of: unchanged, in: fileRecords) {
+                if let index { isCarried[index] = true }
+            }
         }
         var files: [Origins.File] = []
         var parsedCounts = [Int](repeating: 0, count: schema.entities.count)
         for part in 0...fileCount where part == fileCount || !isCarried[part] {
-            var partReader = LedgerReader(
-                bytes: bytes, section: Self.objectsSection, range: partsStart + starts[part]..<partsStart + starts[part + 1])
+            let range = partsStart + starts[part]..<partsStart + starts[part + 1]
+            var partReader = LedgerReader(bytes: bytes, section: Self.objectsSection, range: range)
             var keys: [SeedKey] = []
             for _ in 0..<(try partReader.count()) {
                 let layout = try partReader.count()
@@ -154,7 +166,9 @@ extension SeedLedger {
             }
             for _ in 0..<(try partReader.count()) {
                 let kind = try partReader.byte()
-                guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
+                guard let keyKind = SeedKey.Kind(rawValue: kind) else {
+                    throw Self.unreadable("an unknown kind of key \(kind)")
+                }
                 let root = try partReader.text(), text = try partReader.text()
                 if unchanged != nil { keys.append(SeedKey(kind: keyKind, root: root, text: text)) }
             }
@@ -183,14 +197,17 @@ extension SeedLedger.Origins {
     /// the parts of the files it did not read carried as `carried` has them.
     ///
     /// - Complexity: O(*n*) in the objects, their statements and what they bear on.
-    init(files: [String], objects: SeedObjects, plan: SeedPlan, modelFingerprint: String, carried: SeedLedger.Carried?) {
+    init(
+        files: [String], objects: SeedObjects, plan: SeedPlan, modelFingerprint: String, carried: SeedLedger.Carried?
+    ) {
         self.init(modelFingerprint: modelFingerprint, carried: carried)
         // What each file bears on beside its records' objects: grouped by file, in the order found.
         var others: [(file: Int32, object: Int32)] = objects.touches + objects.references
         for (index, object) in objects.objects.enumerated() where object.storedRowID == nil {
             // Created by a reference: the first file that names it states it.
             if let definition = object.definition,
-                objects.recordObjects(ofFile: Int(definition.file)).dropFirst(Int(definition.record)).first != Int32(index)
+                objects.recordObjects(ofFile: Int(definition.file)).dropFirst(Int(definition.record)).first
+                    != Int32(index)
             {
                 others.append((definition.file, Int32(index)))
             }
@@ -210,7 +227,9 @@ extension SeedLedger.Origins {
         for (file, path) in files.enumerated() {
             var keys: [SeedKey] = [], isSettled = true
             func bears(on object: Int32) {
-                guard object >= 0, lastFile[Int(object)] != Int32(file), !plan.carried.contains(Int(object)) else { return }
+                guard object >= 0, lastFile[Int(object)] != Int32(file), !plan.carried.contains(Int(object)) else {
+                    return
+                }
                 lastFile[Int(object)] = Int32(file)
                 guard let key = plan.keys[Int(object)] else {
                     isSettled = false

@@ -31,7 +31,8 @@ extension SeedLedger {
         let origins = self.origins ?? Origins(modelFingerprint: schema.model.fingerprint)
         let carried = origins.carried
         // Each file's index among the carried ledger's, and the reverse.
-        let oldIndices = carried.map { TemplateSet.FileRecord.indices(of: fileRecords.lazy.map(\.path), in: $0.records) } ?? []
+        let oldIndices = carried.map { TemplateSet.FileRecord.indices(of: fileRecords.lazy.map(\.path), in: $0.records) }
+            ?? []
         var newIndices = [Int?](repeating: nil, count: carried?.records.count ?? 0)
         for (new, old) in oldIndices.enumerated() { if let old { newIndices[old] = new } }
         // Each file's origins if it was read, and the home of each key the files read bear on: the first of them.
@@ -74,18 +75,24 @@ extension SeedLedger {
         }
         var summary = self
         summary.objectCounts = carried?.counts ?? [:]
-        for (ordinal, count) in counts.enumerated() where count > 0 { summary.objectCounts[schema.entities[ordinal].entity.name, default: 0] += count }
+        for (ordinal, count) in counts.enumerated() where count > 0 {
+            summary.objectCounts[schema.entities[ordinal].entity.name, default: 0] += count
+        }
         return [
-            Self.setSection: summary.setBytes(), Self.filesSection: filesBytes(), Self.layoutsSection: Self.layoutsBytes(schema),
+            Self.setSection: summary.setBytes(), Self.filesSection: filesBytes(),
+            Self.layoutsSection: Self.layoutsBytes(schema),
             Self.objectsSection: objectsBytes(
-                schema: schema, origins: origins, readFiles: readFiles, homes: homes, items: items, itemParts: itemParts,
-                oldIndices: oldIndices, newIndices: newIndices, key: key, insertions: insertions, templates: templates),
+                schema: schema, origins: origins, readFiles: readFiles, homes: homes, items: items,
+                itemParts: itemParts, oldIndices: oldIndices, newIndices: newIndices, key: key, insertions: insertions,
+                templates: templates),
         ]
     }
 
     /// The layouts section: per entity of the schema, its name and slot names.
     static func layoutsBytes(_ schema: SeedSchema) -> [UInt8] {
-        let texts = schema.entities.map { slots in [slots.entity.name] + (0..<slots.slotCount).map { slots.name(ofSlot: $0) } }
+        let texts = schema.entities.map { slots in
+            [slots.entity.name] + (0..<slots.slotCount).map { slots.name(ofSlot: $0) }
+        }
         let size = texts.reduce(0) { size, texts in
             size + LedgerBuffer.size(ofText: texts[0]) + LedgerBuffer.size(ofCount: texts.count - 1)
                 + texts.dropFirst().reduce(0) { $0 + LedgerBuffer.size(ofText: $1) }
@@ -102,12 +109,15 @@ extension SeedLedger {
     /// The objects section (``readObjects(_:layouts:schema:carrying:)`` reads it): the parts of the files read made
     /// of `items` and their keys, the carried ones copied.
     private func objectsBytes(
-        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: [SeedKey: Int32], items: [Int], itemParts: [Int],
-        oldIndices: [Int?], newIndices: [Int?], key: @Sendable (Int) -> SeedKey, insertions: Insertions, templates: TemplateSlots?
+        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: [SeedKey: Int32], items: [Int],
+        itemParts: [Int], oldIndices: [Int?], newIndices: [Int?], key: @Sendable (Int) -> SeedKey, insertions: Insertions,
+        templates: TemplateSlots?
     ) -> [UInt8] {
         let carried = origins.carried
         @Sendable func rowID(_ item: Int) -> Int64 { item >= 0 ? entries[item].rowID : templates!.rowIDs[Int(insertions.objects[~item])] }
-        @Sendable func entity(_ item: Int) -> Int { item >= 0 ? Int(entries[item].entity) : Int(templates!.objects.objects[Int(insertions.objects[~item])].entity) }
+        @Sendable func entity(_ item: Int) -> Int {
+            item >= 0 ? Int(entries[item].entity) : Int(templates!.objects.objects[Int(insertions.objects[~item])].entity)
+        }
         // Per file: the part carried (its index in the carried ledger), or the keys of the others it bears on.
         var carriedParts = [Int?](repeating: nil, count: fileRecords.count)
         var otherKeys = [[SeedKey]](repeating: [], count: fileRecords.count)
@@ -146,8 +156,9 @@ extension SeedLedger {
                 let item = items[position]
                 itemStarts[position] = size
                 let key = key(item), slotCount = schema.entities[entity(item)].slotCount
-                size += LedgerBuffer.size(ofCount: entity(item)) + 1 + (key.kind == .identity ? 0 : LedgerBuffer.size(ofText: key.root))
-                    + LedgerBuffer.size(ofText: key.text) + LedgerBuffer.size(ofVarint: UInt64(bitPattern: rowID(item))) + 8 * slotCount
+                size += LedgerBuffer.size(ofCount: entity(item)) + 1
+                    + (key.kind == .identity ? 0 : LedgerBuffer.size(ofText: key.root)) + LedgerBuffer.size(ofText: key.text)
+                    + LedgerBuffer.size(ofVarint: UInt64(bitPattern: rowID(item))) + 8 * slotCount
             }
             keysStarts[part] = size
             let keys = part < fileRecords.count ? otherKeys[part] : []
@@ -177,7 +188,9 @@ extension SeedLedger {
             for part in 0..<parts {
                 var partOut = LedgerBuffer(base.base + partsBase + partStarts[part])
                 if part < fileRecords.count, let old = carriedParts[part] {
-                    carried!.bytes.withUnsafeBufferPointer { partOut.append(bytes: UnsafeBufferPointer(rebasing: $0[carried!.parts[old]])) }
+                    carried!.bytes.withUnsafeBufferPointer {
+                        partOut.append(bytes: UnsafeBufferPointer(rebasing: $0[carried!.parts[old]]))
+                    }
                     continue
                 }
                 partOut.append(count: itemParts[part + 1] - itemParts[part])
@@ -196,7 +209,8 @@ extension SeedLedger {
                 var hasher = SlotHasher()
                 for position in task * chunk..<min(items.count, (task + 1) * chunk) {
                     let item = items[position]
-                    var out = LedgerBuffer(base.base + partsBase + places.partStarts[places.itemPart[position]] + places.itemStarts[position])
+                    let part = places.itemPart[position]
+                    var out = LedgerBuffer(base.base + partsBase + places.partStarts[part] + places.itemStarts[position])
                     let key = key(item)
                     out.append(count: entity(item))
                     out.append(byte: key.kind.rawValue)
@@ -205,10 +219,12 @@ extension SeedLedger {
                     out.append(varint: UInt64(bitPattern: rowID(item)))
                     if item >= 0 {
                         precondition(
-                            Int(entries[item].hashCount) == schema.entities[entity(item)].slotCount, "an entry has a hash per slot of its entity")
+                            Int(entries[item].hashCount) == schema.entities[entity(item)].slotCount,
+                            "an entry has a hash per slot of its entity")
                         for hash in hashes(of: entries[item]) { out.append(word: hash) }
                     } else {
-                        templates!.forEachHash(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: $0) }
+                        let object = Int(insertions.objects[~item])
+                        templates!.forEachHash(of: object, hasher: &hasher) { out.append(word: $0) }
                     }
                 }
             }
@@ -248,8 +264,8 @@ extension SeedLedger {
         var size = 0
         for (index, record) in fileRecords.enumerated() {
             let stampCount = starts[index + 1] - starts[index] - 16
-            size += LedgerBuffer.size(ofText: record.path) + LedgerBuffer.size(ofCount: 16) + 16 + LedgerBuffer.size(ofCount: stampCount)
-                + stampCount
+            size += LedgerBuffer.size(ofText: record.path) + LedgerBuffer.size(ofCount: 16) + 16
+                + LedgerBuffer.size(ofCount: stampCount) + stampCount
         }
         return texts.withUnsafeBufferPointer { texts in
             LedgerBuffer.bytes(size: size) { out in

@@ -46,8 +46,8 @@ public struct SeedLedger: Sendable {
     /// Each file's path, hash and the stamp it had when read (see ``TemplateSet/Stamp``), in the byte order of the
     /// paths.
     var fileRecords: [TemplateSet.FileRecord] = []
-    /// Which objects each file read bears on, and what is carried from the files not read (``read(from:schema:carrying:)``);
-    /// nil when the ledger was read whole, or has none.
+    /// Which objects each file read bears on, and what is carried from the files not read
+    /// (``read(from:schema:carrying:)``); nil when the ledger was read whole, or has none.
     var origins: Origins?
     /// The form of the ledger as read (``formatVersion`` for one this SeedKit wrote).
     private(set) var formatVersion = SeedLedger.formatVersion
@@ -137,13 +137,14 @@ public struct SeedLedger: Sendable {
     /// names (relative paths in byte order).
     init(sections: [String: [UInt8]], schema: SeedSchema?, carrying unchanged: [String]? = nil) throws {
         if let set = sections[Self.setSection] { try readSet(set) }
-        // Stamps serve to find files unchanged before the ledger's objects are read: a ledger read whole takes the files'
-        // hashes only.
+        // Stamps serve to find files unchanged before the ledger's objects are read: a ledger read whole takes the
+        // files' hashes only.
         if let files = sections[Self.filesSection] { try readFiles(files, readsStamps: schema == nil) }
         guard let schema else { return }
         guard formatVersion >= 3 else {
             for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
-                try readEntitySection(bytes, entityName: String(name.dropFirst(Self.entityPrefix.count)), schema: schema)
+                let entityName = String(name.dropFirst(Self.entityPrefix.count))
+                try readEntitySection(bytes, entityName: entityName, schema: schema)
             }
             return
         }
@@ -167,7 +168,8 @@ extension SeedLedger {
 
     private mutating func readSet(_ bytes: [UInt8]) throws {
         guard case .object(let members)? = try? JSONDocument(parsing: bytes).value,
-            let version = members["formatVersion"]?.numberValue?.int64Value, (2...Int64(Self.formatVersion)).contains(version)
+            let version = members["formatVersion"]?.numberValue?.int64Value,
+            (2...Int64(Self.formatVersion)).contains(version)
         else {
             throw Self.unreadable("its set record is not of format version 2 or \(Self.formatVersion)")
         }
@@ -208,7 +210,9 @@ extension SeedLedger {
             var stamp: TemplateSet.Stamp?
             if readsStamps, !stampText.isEmpty {
                 stamp = stampText.withUnsafeBufferPointer(TemplateSet.Stamp.init(text:))
-                guard stamp != nil else { throw Self.unreadable("section \(Self.filesSection): a file's stamp is damaged") }
+                guard stamp != nil else {
+                    throw Self.unreadable("section \(Self.filesSection): a file's stamp is damaged")
+                }
             }
             if let last = fileRecords.last, !last.path.precedesInBytes(path) { isSorted = false }
             fileRecords.append(TemplateSet.FileRecord(path: path, hash: hash, stamp: stamp))
@@ -276,7 +280,8 @@ extension SeedLedger {
             let hash = try reader.word()
             if let target { hashes[start + target] = hash }
         }
-        entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(layout.fresh.count)))
+        entries.append(
+            Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(layout.fresh.count)))
         return key
     }
 

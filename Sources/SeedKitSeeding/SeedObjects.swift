@@ -43,7 +43,8 @@ struct SeedObjects: Sendable {
 
     /// The objects the records of a file state, record by record.
     func recordObjects(ofFile file: Int) -> ArraySlice<Int32> {
-        recordObjects[Int(fileRecordStarts[file])..<(file + 1 < fileRecordStarts.count ? Int(fileRecordStarts[file + 1]) : recordObjects.count)]
+        let end = file + 1 < fileRecordStarts.count ? Int(fileRecordStarts[file + 1]) : recordObjects.count
+        return recordObjects[Int(fileRecordStarts[file])..<end]
     }
 
     func toOne(of object: Int, at slot: Int) -> ToOneFact? { toOnes[Int(objects[object].toOnes) + slot] }

@@ -49,7 +49,8 @@ struct SeedPlanner {
     private var goneRows: [Int: Set<Int64>] = [:]
     private var storedJoins: [String: [Int64: [Int64]]] = [:]
     private var hasher = SlotHasher()
-    /// The parts of the files not read, when the ledger was read without them (``SeedLedger/read(from:schema:carrying:)``).
+    /// The parts of the files not read, when the ledger was read without them
+    /// (``SeedLedger/read(from:schema:carrying:)``).
     private let carried: SeedLedger.Carried?
 
     /// The plan of `objects` against `ledger`. When the ledger was read without the files not read (its
@@ -108,7 +109,7 @@ struct SeedPlanner {
         for (index, object) in objects.enumerated() {
             let root = schema.entities[Int(object.entity)].root
             var key = object.key
-            // An owned object's key names its owner's row; an empty ledger has no key to find (decided keys are made later).
+            // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
             if key == nil, object.owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
             let entry = key.flatMap { ledgerIndex[$0] } ?? -1
             if entry < 0, let carried, let key, carried.isBorneByCarriedFile(key) {
@@ -603,7 +604,8 @@ struct TemplateSlots: Sendable {
             body(SlotHash.toOne(rowID: target, position: position))
         }
         for slot in slots.joins.indices {
-            body(hasher.join(objects.join(of: object, at: slot), rowIDs: rowIDs, isOrdered: slots.joins[slot].isOrdered))
+            let members = objects.join(of: object, at: slot)
+            body(hasher.join(members, rowIDs: rowIDs, isOrdered: slots.joins[slot].isOrdered))
         }
     }
 

@@ -253,7 +253,8 @@ struct SeedResolver {
                 for linkIndex in record.links..<record.links + record.linkCount {
                     let statement = self.link(file: Int32(fileIndex), linkIndex)
                     let relationship = Int(statement.relationship)
-                    let link = LinkReference(file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound), link: linkIndex)
+                    let link = LinkReference(
+                        file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound), link: linkIndex)
                     var target: Int32 = -1
                     switch statement.target {
                     case .none:
@@ -311,7 +312,8 @@ struct SeedResolver {
                     guard case .key(let key, let entity) = link(file: Int32(fileIndex), linkIndex).target, byKey[key] == nil,
                         seen.insert(key).inserted
                     else { continue }
-                    missing.append((key, entity, RecordReference(file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound))))
+                    let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound))
+                    missing.append((key, entity, reference))
                 }
             }
         }
@@ -594,7 +596,8 @@ struct SeedResolver {
     /// The file and pointer of a place.
     private func describe(_ place: StatementPlace) -> String {
         let pointer = pointer(of: place)
-        return "\(fileParts.count > 1 ? "\(paths[Int(place.file)]) " : "")\(pointer.tokens.isEmpty ? "/" : pointer.description)"
+        let file = fileParts.count > 1 ? "\(paths[Int(place.file)]) " : ""
+        return "\(file)\(pointer.tokens.isEmpty ? "/" : pointer.description)"
     }
 
     private static func text(of value: AttributeValue?) -> String {

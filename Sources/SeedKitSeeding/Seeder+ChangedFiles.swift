@@ -23,12 +23,14 @@ struct ChangedFiles {
     /// - Complexity: O(*n* log *m*) in the objects read and the keys their files bore on, against the bearer index.
     func check(_ ledger: SeedLedger, objects: SeedObjects, input: SeedInput, schema: SeedSchema) throws(ReadEveryFile) {
         // Objects without identity are known by where they are, which names the template directory.
-        guard let origins = ledger.origins, let carried = origins.carried, origins.modelFingerprint == schema.model.fingerprint,
-            ledger.templates == input.templatesPath
+        guard let origins = ledger.origins, let carried = origins.carried,
+            origins.modelFingerprint == schema.model.fingerprint, ledger.templates == input.templatesPath
         else { throw ReadEveryFile() }
         let recorded = TemplateSet.FileRecord.indices(of: unchanged.lazy.map(\.path), in: ledger.fileRecords)
         for ((_, hash), record) in zip(unchanged, recorded) {
-            guard let record, ledger.fileRecords[record].hash == hash, carried.isSettled[record] else { throw ReadEveryFile() }
+            guard let record, ledger.fileRecords[record].hash == hash, carried.isSettled[record] else {
+                throw ReadEveryFile()
+            }
         }
         // What the changed files bear on now (naming an object of an unchanged file by identity is no bearing: its
         // row is found in the store)…
@@ -41,7 +43,9 @@ struct ChangedFiles {
             }
         }
         for touch in objects.touches {
-            if let key = objects.objects[Int(touch.object)].key, carried.isBorneByCarriedFile(key) { throw ReadEveryFile() }
+            if let key = objects.objects[Int(touch.object)].key, carried.isBorneByCarriedFile(key) {
+                throw ReadEveryFile()
+            }
         }
         for reference in objects.references {
             if let key = objects.objects[Int(reference.object)].key { stated.insert(key) }

@@ -213,14 +213,16 @@ public struct Seeder {
                 {
                     return Self.unchangedReport(report, summary: summary)
                 }
-                let ledger = try readLedger(of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path))
+                let ledger = try readLedger(
+                    of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path))
                 let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
                 let issues = (input.issues + objects.issues).sorted()
                 // A problem of a file read alone may be one of the set: reading them all says where.
                 if changed != nil, !issues.isEmpty { throw ReadEveryFile() }
                 guard issues.isEmpty else { throw InvalidTemplates(issues: issues) }
                 try changed?.check(ledger, objects: objects, input: input, schema: read.schema)
-                let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: ledger, store: store, options: options)
+                let plan = try SeedPlanner.plan(
+                    objects, schema: read.schema, ledger: ledger, store: store, options: options)
                 if changed != nil, plan.losesNamedObjects || !plan.deletedByApplication.isEmpty || !plan.consumedEntries.isEmpty {
                     // Rows files not read may name, gone or moving: those files' plans could change.
                     throw ReadEveryFile()
@@ -229,7 +231,9 @@ public struct Seeder {
                 if isEmpty {
                     try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
                 } else {
-                    try write(plan, objects: objects, read: read, input: input, options: options, to: store, carrying: ledger.origins?.carried)
+                    try write(
+                        plan, objects: objects, read: read, input: input, options: options, to: store,
+                        carrying: ledger.origins?.carried)
                 }
                 return appliedReport(report, plan: plan)
             }
@@ -247,7 +251,9 @@ public struct Seeder {
 
     /// The ledger of the store, whole or without the parts of the files `carrying` names; an unreadable one is an
     /// error, unless the run is forced (then it starts anew).
-    private func readLedger(of store: RowStore, schema: SeedSchema, options: SeedOptions, carrying: [String]?) throws -> SeedLedger {
+    private func readLedger(
+        of store: RowStore, schema: SeedSchema, options: SeedOptions, carrying: [String]?
+    ) throws -> SeedLedger {
         do {
             if let carrying { return try SeedLedger.read(from: store, schema: schema, carrying: carrying) }
             return try SeedLedger.read(from: store, schema: schema)
@@ -423,7 +429,9 @@ package struct SeedInput {
         let set = try TemplateSet(
             directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [])
         self.set = set
-        fileRecords = set.files.map { TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp) }
+        fileRecords = set.files.map {
+            TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp)
+        }
         fileCount = set.files.count
         ignoredFiles = set.ignoredFiles
         let source = try SeedModel(set: set, options: options)
@@ -452,15 +460,17 @@ package struct SeedInput {
 
     /// ``read(schema:progress:only:)``, the set let go first (nil after), so that each file's contents go as soon as
     /// its records are made.
-    mutating func readLettingGo(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil) -> SeedRead {
+    mutating func readLettingGo(
+        schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil
+    ) -> SeedRead {
         let files = set?.files ?? [], directory = set?.directory
         set = nil
         return Self.read(consume files, directory: directory, schema: schema, progress: progress, only: only)
     }
 
     private static func read(
-        _ files: consuming [TemplateSet.File], directory: URL?, schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?,
-        only: [Int]?
+        _ files: consuming [TemplateSet.File], directory: URL?, schema: SeedSchema,
+        progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]?
     ) -> SeedRead {
         var files = consume files
         let total = files.count
@@ -471,7 +481,8 @@ package struct SeedInput {
             files = chosen
         }
         let count = files.count
-        return SeedRead(files: files, directory: directory ?? URL(fileURLWithPath: "."), schema: schema, keepsContents: false) { read in
+        let directory = directory ?? URL(fileURLWithPath: ".")
+        return SeedRead(files: files, directory: directory, schema: schema, keepsContents: false) { read in
             // Files not read count as checked: they are unchanged.
             progress?(SeedProgress(phase: .checking, completed: total - count + read, total: total))
         }

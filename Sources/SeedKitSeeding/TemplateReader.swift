@@ -71,7 +71,9 @@ struct TemplateReader {
     /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
     /// order, as soon as they and those of the files before are read: what consumes them works while later files are
     /// read.
-    static func read(_ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void) {
+    static func read(
+        _ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void
+    ) {
         let results = Locked([TemplateRecords?](repeating: nil, count: files.count))
         let next = Locked(0)
         let fileDone = DispatchSemaphore(value: 0)
@@ -314,7 +316,8 @@ struct TemplateReader {
         if let known = shapes[ObjectIdentifier(layout)] {
             shape = known.shape
         } else {
-            shape = Shape(classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
+            shape = Shape(
+                classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
             shapes[ObjectIdentifier(layout)] = (layout, shape)
         }
         lastShape = (layout, shape)
