@@ -13,7 +13,7 @@ package struct JSONParser {
     /// Copies of a parser share it, which is safe because each string is copied out of it before the next is read.
     var scratch: UnescapingBuffer?
     /// The key lists of recent objects, so that objects with the same keys as an earlier one skip hashing them.
-    private var shapes = ObjectShapes()
+    var shapes = ObjectShapes()
 
     package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes

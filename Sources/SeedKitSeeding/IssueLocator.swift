@@ -9,7 +9,7 @@ import SeedKitStore
 
 /// Locates the problems of template files: a file and a JSON Pointer become `file:line:column`.
 ///
-///     let locator = IssueLocator(files: set.files, directory: set.directory)
+///     let locator = IssueLocator(files: set.files, directory: set.directory, keepsContents: false)
 ///     locator.issue(.unknownKey, file: 3, pointer: pointer, isAtKey: false, message: "…")   // staff/ann.template:4:7: /name: …
 ///
 /// Reading lets each file's bytes go once its records are made, so a file is parsed again only to locate a problem
@@ -29,17 +29,15 @@ final class IssueLocator {
     private let directoryPath: String
     private var documents: [Int: JSONDocument?] = [:]
 
-    init(files: [TemplateSet.File], directory: URL) {
+    /// A locator of problems in `files`, keeping their contents or (`keepsContents` false) reading a file again to
+    /// locate a problem in it.
+    init(files: [TemplateSet.File], directory: URL, keepsContents: Bool) {
         directoryPath = directory.path
         self.files = files.map {
             FileInfo(
-                relativePath: $0.relativePath, displayPath: $0.displayPath, hash: $0.contentHash, identity: $0.identity, bytes: $0.bytes)
+                relativePath: $0.relativePath, displayPath: $0.displayPath, hash: $0.contentHash, identity: $0.identity,
+                bytes: keepsContents ? $0.bytes : [])
         }
-    }
-
-    /// Lets the files' bytes go: a problem found later reads its file again.
-    func releaseContents() {
-        for index in files.indices { files[index].bytes = [] }
     }
 
     var fileCount: Int { files.count }

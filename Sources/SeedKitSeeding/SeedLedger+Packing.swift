@@ -17,84 +17,236 @@ extension SeedLedger {
         var ownedKeys: [Int32: SeedKey] = [:]
     }
 
-    /// The sections of the ledger, to replace the store's: the set (counting each entity's entries), the files, and
-    /// each entity's entries — with `insertions`' objects, hashed as `templates` writes them.
+    /// The sections of the ledger, to replace the store's: the set (counting each entity's entries), the files, the
+    /// layouts and the objects — with `insertions`' objects, hashed as `templates` writes them, and the parts of
+    /// the files not read carried as ``origins`` has them.
     ///
-    /// Each entity's section is measured first and its entries written in place, on all cores: packing allocates the
-    /// sections and nothing else of their size.
+    /// Each entry is written in the part of its home, the first file in path order whose origins name its key, or
+    /// in the part of objects no file bears on. The objects section is measured first and its entries written in
+    /// place, on all cores: packing allocates the sections and nothing else of their size.
     ///
-    /// - Complexity: O(*n*) in the entries and their slots.
+    /// - Complexity: O(*n*) in the entries and their slots, and the bytes of the parts carried.
     func sections(schema: SeedSchema, adding insertions: Insertions = Insertions(), templates: TemplateSlots? = nil) -> [String: [UInt8]] {
         precondition(insertions.objects.isEmpty || templates != nil, "inserted objects are hashed as the templates write them")
-        // Per entity, its items: an entry's index, or an insertion's position as its complement.
-        var items = [[Int]](repeating: [], count: schema.entities.count)
-        for (index, entry) in entries.enumerated() { items[Int(entry.entity)].append(index) }
-        for (position, object) in insertions.objects.enumerated() {
-            items[Int(templates!.objects.objects[Int(object)].entity)].append(~position)
+        let origins = self.origins ?? Origins(modelFingerprint: schema.model.fingerprint)
+        let carried = origins.carried
+        // Each file's index among the carried ledger's, and the reverse.
+        let oldIndices = carried.map { TemplateSet.FileRecord.indices(of: fileRecords.lazy.map(\.path), in: $0.records) }
+            ?? []
+        var newIndices = [Int?](repeating: nil, count: carried?.records.count ?? 0)
+        for (new, old) in oldIndices.enumerated() { if let old { newIndices[old] = new } }
+        // Each file's origins if it was read, and the home of each key the files read bear on: the first of them.
+        let read = TemplateSet.FileRecord.indices(of: origins.files.lazy.map(\.path), in: fileRecords)
+        var readFiles = [Int?](repeating: nil, count: fileRecords.count)
+        for (file, index) in read.enumerated() { if let index { readFiles[index] = file } }
+        var homes: [SeedKey: Int32] = [:]
+        homes.reserveCapacity(entries.count + insertions.objects.count)
+        for (index, file) in readFiles.enumerated() {
+            guard let file else { continue }
+            for key in origins.files[file].keys where homes[key] == nil { homes[key] = Int32(index) }
         }
-        var summary = self
-        summary.objectCounts = [:]
-        var sections = [Self.filesSection: filesBytes()]
-        if let origins { sections[Self.originsSection] = Self.originsBytes(origins) }
-        for (ordinal, list) in items.enumerated() where !list.isEmpty {
-            let slots = schema.entities[ordinal]
-            summary.objectCounts[slots.entity.name] = list.count
-            sections[Self.entityPrefix + slots.entity.name] = entityBytes(slots: slots, items: list, insertions: insertions, templates: templates)
-        }
-        sections[Self.setSection] = summary.setBytes()
-        return sections
-    }
-
-    /// One entity's section: its slot names, then per entry the key's kind, root (but for identity keys, whose root
-    /// is the entity's), text, the row id, and a hash per slot.
-    private func entityBytes(slots: EntitySlots, items: [Int], insertions: Insertions, templates: TemplateSlots?) -> [UInt8] {
-        let names = (0..<slots.slotCount).map { slots.name(ofSlot: $0) }
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
             return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[object]!
         }
-        @Sendable func rowID(_ item: Int) -> Int64 { item >= 0 ? entries[item].rowID : templates!.rowIDs[Int(insertions.objects[~item])] }
-        let header = LedgerBuffer.size(ofCount: names.count) + names.reduce(0) { $0 + LedgerBuffer.size(ofText: $1) }
-            + LedgerBuffer.size(ofCount: items.count)
-        // Where each item's bytes start; one more at the end.
-        var starts = [Int]()
-        starts.reserveCapacity(items.count + 1)
-        starts.append(header)
-        for item in items {
-            let key = key(item)
-            let size = 1 + (key.kind == .identity ? 0 : LedgerBuffer.size(ofText: key.root)) + LedgerBuffer.size(ofText: key.text)
-                + LedgerBuffer.size(ofVarint: UInt64(bitPattern: rowID(item))) + 8 * slots.slotCount
-            starts.append(starts[starts.count - 1] + size)
+        // The items of the parts (each file's, then the unborne objects'), part after part: an entry's index, or an
+        // insertion's position as its complement; `itemParts` says where each part's start.
+        let unborne = fileRecords.count
+        var partOfItem: [Int] = []
+        partOfItem.reserveCapacity(entries.count + insertions.objects.count)
+        var counts = [Int](repeating: 0, count: schema.entities.count)
+        var itemParts = [Int](repeating: 0, count: fileRecords.count + 2)
+        for entry in entries {
+            partOfItem.append(homes[entry.key].map(Int.init) ?? unborne)
+            counts[Int(entry.entity)] += 1
         }
-        let offsets = starts, total = starts[items.count]
+        for (position, object) in insertions.objects.enumerated() {
+            partOfItem.append(homes[key(~position)].map(Int.init) ?? unborne)
+            counts[Int(templates!.objects.objects[Int(object)].entity)] += 1
+        }
+        for part in partOfItem { itemParts[part + 1] += 1 }
+        for part in 0...fileRecords.count { itemParts[part + 1] += itemParts[part] }
+        var items = [Int](repeating: 0, count: partOfItem.count)
+        var next = itemParts
+        for (position, part) in partOfItem.enumerated() {
+            items[next[part]] = position < entries.count ? position : ~(position - entries.count)
+            next[part] += 1
+        }
+        var summary = self
+        summary.objectCounts = carried?.counts ?? [:]
+        for (ordinal, count) in counts.enumerated() where count > 0 {
+            summary.objectCounts[schema.entities[ordinal].entity.name, default: 0] += count
+        }
+        return [
+            Self.setSection: summary.setBytes(), Self.filesSection: filesBytes(),
+            Self.layoutsSection: Self.layoutsBytes(schema),
+            Self.objectsSection: objectsBytes(
+                schema: schema, origins: origins, readFiles: readFiles, homes: homes, items: items,
+                itemParts: itemParts, oldIndices: oldIndices, newIndices: newIndices, key: key, insertions: insertions,
+                templates: templates),
+        ]
+    }
+
+    /// The layouts section: per entity of the schema, its name and slot names.
+    static func layoutsBytes(_ schema: SeedSchema) -> [UInt8] {
+        let texts = schema.entities.map { slots in
+            [slots.entity.name] + (0..<slots.slotCount).map { slots.name(ofSlot: $0) }
+        }
+        let size = texts.reduce(0) { size, texts in
+            size + LedgerBuffer.size(ofText: texts[0]) + LedgerBuffer.size(ofCount: texts.count - 1)
+                + texts.dropFirst().reduce(0) { $0 + LedgerBuffer.size(ofText: $1) }
+        }
+        return LedgerBuffer.bytes(size: size) { out in
+            for texts in texts {
+                out.append(text: texts[0])
+                out.append(count: texts.count - 1)
+                for name in texts.dropFirst() { out.append(text: name) }
+            }
+        }
+    }
+
+    /// The objects section (``readObjects(_:layouts:schema:carrying:)`` reads it): the parts of the files read made
+    /// of `items` and their keys, the carried ones copied.
+    private func objectsBytes(
+        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: [SeedKey: Int32], items: [Int],
+        itemParts: [Int], oldIndices: [Int?], newIndices: [Int?], key: @Sendable (Int) -> SeedKey, insertions: Insertions,
+        templates: TemplateSlots?
+    ) -> [UInt8] {
+        let carried = origins.carried
+        @Sendable func rowID(_ item: Int) -> Int64 { item >= 0 ? entries[item].rowID : templates!.rowIDs[Int(insertions.objects[~item])] }
+        @Sendable func entity(_ item: Int) -> Int {
+            item >= 0 ? Int(entries[item].entity) : Int(templates!.objects.objects[Int(insertions.objects[~item])].entity)
+        }
+        // Per file: the part carried (its index in the carried ledger), or the keys of the others it bears on.
+        var carriedParts = [Int?](repeating: nil, count: fileRecords.count)
+        var otherKeys = [[SeedKey]](repeating: [], count: fileRecords.count)
+        var settled = [UInt8](repeating: 0, count: fileRecords.count)
+        var pairs: [BearerPair] = []
+        for index in fileRecords.indices {
+            if let file = readFiles[index].map({ origins.files[$0] }) {
+                settled[index] = file.isSettled ? 1 : 0
+                for key in file.keys {
+                    pairs.append(BearerPair(hash: Self.stableHash(of: key), file: UInt32(index)))
+                    if homes[key] != Int32(index) { otherKeys[index].append(key) }
+                }
+            } else if let carried, let old = oldIndices[index], carried.isCarried[old] {
+                carriedParts[index] = old
+                settled[index] = carried.isSettled[old] ? 1 : 0
+            }
+        }
+        pairs.sort()
+        if let carried {
+            // The carried pairs are in order already, files kept in path order: merged in.
+            pairs = Self.merged(pairs, carried.carriedPairs(fileIndices: newIndices))
+        }
+        // Each part's place, and each item's in it: a part is its entries, then the keys of the others it bears on.
+        let parts = fileRecords.count + 1
+        // Each item's place in its part.
+        var itemStarts = [Int](repeating: 0, count: items.count)
+        var keysStarts = [Int](repeating: 0, count: parts)
+        var partStarts = [0]
+        for part in 0..<parts {
+            if part < fileRecords.count, let old = carriedParts[part] {
+                partStarts.append(partStarts[part] + carried!.parts[old].count)
+                continue
+            }
+            var size = LedgerBuffer.size(ofCount: itemParts[part + 1] - itemParts[part])
+            for position in itemParts[part]..<itemParts[part + 1] {
+                let item = items[position]
+                itemStarts[position] = size
+                let key = key(item), slotCount = schema.entities[entity(item)].slotCount
+                size += LedgerBuffer.size(ofCount: entity(item)) + 1
+                    + (key.kind == .identity ? 0 : LedgerBuffer.size(ofText: key.root)) + LedgerBuffer.size(ofText: key.text)
+                    + LedgerBuffer.size(ofVarint: UInt64(bitPattern: rowID(item))) + 8 * slotCount
+            }
+            keysStarts[part] = size
+            let keys = part < fileRecords.count ? otherKeys[part] : []
+            size += LedgerBuffer.size(ofCount: keys.count)
+            for key in keys { size += 1 + LedgerBuffer.size(ofText: key.root) + LedgerBuffer.size(ofText: key.text) }
+            partStarts.append(partStarts[part] + size)
+        }
+        let partsBase = LedgerBuffer.size(ofText: origins.modelFingerprint) + LedgerBuffer.size(ofCount: fileRecords.count)
+            + fileRecords.count + LedgerBuffer.size(ofCount: pairs.count) + 12 * pairs.count + 8 * (parts + 1)
+        let total = partsBase + partStarts[parts]
+        // Each item's part, for the tasks that write them.
+        var itemPart = [Int](repeating: 0, count: items.count)
+        for part in 0..<parts { for position in itemParts[part]..<itemParts[part + 1] { itemPart[position] = part } }
+        let places = (itemStarts: itemStarts, partStarts: partStarts, itemPart: itemPart)
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
             let base = DisjointWrites(base: buffer.baseAddress!)
-            var head = LedgerBuffer(base.base)
-            head.append(count: names.count)
-            for name in names { head.append(text: name) }
-            head.append(count: items.count)
+            var out = LedgerBuffer(base.base)
+            out.append(text: origins.modelFingerprint)
+            out.append(count: fileRecords.count)
+            for flag in settled { out.append(byte: flag) }
+            out.append(count: pairs.count)
+            for pair in pairs {
+                out.append(word: pair.hash)
+                withUnsafeBytes(of: pair.file.littleEndian) { out.append(bytes: $0.bindMemory(to: UInt8.self)) }
+            }
+            for start in partStarts { out.append(word: UInt64(start)) }
+            for part in 0..<parts {
+                var partOut = LedgerBuffer(base.base + partsBase + partStarts[part])
+                if part < fileRecords.count, let old = carriedParts[part] {
+                    carried!.bytes.withUnsafeBufferPointer {
+                        partOut.append(bytes: UnsafeBufferPointer(rebasing: $0[carried!.parts[old]]))
+                    }
+                    continue
+                }
+                partOut.append(count: itemParts[part + 1] - itemParts[part])
+                let keys = part < fileRecords.count ? otherKeys[part] : []
+                var keysOut = LedgerBuffer(base.base + partsBase + partStarts[part] + keysStarts[part])
+                keysOut.append(count: keys.count)
+                for key in keys {
+                    keysOut.append(byte: key.kind.rawValue)
+                    keysOut.append(text: key.root)
+                    keysOut.append(text: key.text)
+                }
+            }
+            // The entries, on all cores: hashing inserted objects is most of packing.
             let chunk = 4096
-            DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { part in
+            DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { task in
                 var hasher = SlotHasher()
-                for position in part * chunk..<min(items.count, (part + 1) * chunk) {
+                for position in task * chunk..<min(items.count, (task + 1) * chunk) {
                     let item = items[position]
-                    var out = LedgerBuffer(base.base + offsets[position])
+                    let part = places.itemPart[position]
+                    var out = LedgerBuffer(base.base + partsBase + places.partStarts[part] + places.itemStarts[position])
                     let key = key(item)
+                    out.append(count: entity(item))
                     out.append(byte: key.kind.rawValue)
                     if key.kind != .identity { out.append(text: key.root) }
                     out.append(text: key.text)
                     out.append(varint: UInt64(bitPattern: rowID(item)))
                     if item >= 0 {
-                        precondition(entries[item].hashCount == slots.slotCount, "an entry has a hash per slot of its entity")
+                        precondition(
+                            Int(entries[item].hashCount) == schema.entities[entity(item)].slotCount,
+                            "an entry has a hash per slot of its entity")
                         for hash in hashes(of: entries[item]) { out.append(word: hash) }
                     } else {
-                        templates!.forEachHash(of: Int(insertions.objects[~item]), hasher: &hasher) { out.append(word: $0) }
+                        let object = Int(insertions.objects[~item])
+                        templates!.forEachHash(of: object, hasher: &hasher) { out.append(word: $0) }
                     }
                 }
             }
             count = total
         }
+    }
+
+    /// Two lists of pairs in order, merged into one in order.
+    private static func merged(_ first: [BearerPair], _ second: [BearerPair]) -> [BearerPair] {
+        var result: [BearerPair] = []
+        result.reserveCapacity(first.count + second.count)
+        var (i, j) = (0, 0)
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i] < second[j]) {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
     }
 
     /// The files section: per file its path, hash and stamp (empty for none), in the byte order of the paths.
@@ -112,8 +264,8 @@ extension SeedLedger {
         var size = 0
         for (index, record) in fileRecords.enumerated() {
             let stampCount = starts[index + 1] - starts[index] - 16
-            size += LedgerBuffer.size(ofText: record.path) + LedgerBuffer.size(ofCount: 16) + 16 + LedgerBuffer.size(ofCount: stampCount)
-                + stampCount
+            size += LedgerBuffer.size(ofText: record.path) + LedgerBuffer.size(ofCount: 16) + 16
+                + LedgerBuffer.size(ofCount: stampCount) + stampCount
         }
         return texts.withUnsafeBufferPointer { texts in
             LedgerBuffer.bytes(size: size) { out in
@@ -180,6 +332,12 @@ struct LedgerBuffer {
     mutating func append(text: String) {
         var text = text
         text.withUTF8 { append(text: $0) }
+    }
+
+    /// Appends bytes as they are.
+    mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+        if let base = bytes.baseAddress { next.update(from: base, count: bytes.count) }
+        next += bytes.count
     }
 
     /// Appends a text given as its UTF-8 bytes.

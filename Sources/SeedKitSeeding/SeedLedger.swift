@@ -22,10 +22,14 @@ import SeedKitStore
 /// or renames (through its aliases) leaves the others' comparisons as they were.
 ///
 /// The ledger is a few sections in the store's ledger storage (``RowStore``): `set` (the fingerprint, time, template
-/// directory and object counts, as JSON), `files` (each file's path, hash and stamp) and one `entity:<Name>` per
-/// entity (its slot names, then each object's key, row id and slot hashes), and `origins` (``Origins``); packed by ``sections(schema:adding:templates:)``. A store whose
-/// ledger cannot be read — damaged, or written by an earlier development version in another form — is refused with
-/// the way forward: `seed --force` seeds over it, or the store is deleted and seeded afresh.
+/// directory and object counts, as JSON), `files` (each file's path, hash and stamp), `layouts` (each entity's slot
+/// names) and `objects`: per file, the objects it is home to (key, row id and slot hashes) and the keys of the others
+/// it bears on (``Origins``), with an index of which files bear on which keys. A later launch that reads only the
+/// changed files reads only their parts of `objects`, and carries the other parts into the next ledger as bytes
+/// (``sections(schema:adding:templates:)``). A ledger of the form before (`entity:<Name>` sections, format 2) is
+/// read whole. A store whose ledger cannot be read — damaged, or written by an earlier development version in
+/// another form — is refused with the way forward: `seed --force` seeds over it, or the store is deleted and seeded
+/// afresh.
 package struct SeedLedger: Sendable {
     /// The fingerprint of the set last applied; nil when nothing was ever seeded.
     package var fingerprint: String?
@@ -42,9 +46,12 @@ package struct SeedLedger: Sendable {
     /// Each file's path, hash and the stamp it had when read (see ``TemplateSet/Stamp``), in the byte order of the
     /// paths.
     var fileRecords: [TemplateSet.FileRecord] = []
-    /// Which objects each file bears on; read with the objects, nil when the ledger has none.
+    /// Which objects each file read bears on, and what is carried from the files not read
+    /// (``read(from:schema:carrying:)``); nil when the ledger was read whole, or has none.
     var origins: Origins?
-    /// Every seeded object; read only when asked for (``read(from:schema:)``).
+    /// The form of the ledger as read (``formatVersion`` for one this SeedKit wrote).
+    private(set) var formatVersion = SeedLedger.formatVersion
+    /// The seeded objects read (``read(from:schema:)``, ``read(from:schema:carrying:)``).
     private(set) var entries: [Entry] = []
     /// Every entry's slot hashes, each entry's at ``Entry/hashes``: one array for the whole ledger.
     private(set) var hashes: [UInt64] = []
@@ -85,6 +92,9 @@ package struct SeedLedger: Sendable {
     /// The ledger sections, by name.
     static let setSection = "set"
     static let filesSection = "files"
+    static let layoutsSection = "layouts"
+    static let objectsSection = "objects"
+    /// The sections of each entity's objects in the ledger's form before (format 2).
     static let entityPrefix = "entity:"
 
     /// The ledger's summary: fingerprint, files and counts, without the objects.
@@ -113,14 +123,34 @@ package struct SeedLedger: Sendable {
         try SeedLedger(sections: store.ledgerSections(named: nil), schema: schema)
     }
 
-    /// Reads the sections; with a schema, the objects too.
-    init(sections: [String: [UInt8]], schema: SeedSchema?) throws {
+    /// The ledger without the objects of the files `unchanged` names (relative paths in byte order): what a later
+    /// launch that reads only the other files plans with. Their parts are kept as bytes, to be carried into the next
+    /// ledger (``Origins/carried``); `origins` is nil for a ledger of the form before, which has no parts.
+    ///
+    /// - Complexity: O(*n*) in the objects of the other files, plus copying the objects section's bytes.
+    static func read(from store: RowStore, schema: SeedSchema, carrying unchanged: [String]) throws -> SeedLedger {
+        let names = [setSection, filesSection, layoutsSection, objectsSection]
+        return try SeedLedger(sections: store.ledgerSections(named: names), schema: schema, carrying: unchanged)
+    }
+
+    /// Reads the sections; with a schema, the objects too: every file's, or all but those of the files `unchanged`
+    /// names (relative paths in byte order).
+    init(sections: [String: [UInt8]], schema: SeedSchema?, carrying unchanged: [String]? = nil) throws {
         if let set = sections[Self.setSection] { try readSet(set) }
-        if let files = sections[Self.filesSection] { try readFiles(files) }
+        // Stamps serve to find files unchanged before the ledger's objects are read: a ledger read whole takes the
+        // files' hashes only.
+        if let files = sections[Self.filesSection] { try readFiles(files, readsStamps: schema == nil) }
         guard let schema else { return }
-        if let bytes = sections[Self.originsSection] { origins = try Self.origins(bytes) }
-        for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
-            try readEntries(bytes, entityName: String(name.dropFirst(Self.entityPrefix.count)), schema: schema)
+        guard formatVersion >= 3 else {
+            for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
+                let entityName = String(name.dropFirst(Self.entityPrefix.count))
+                try readEntitySection(bytes, entityName: entityName, schema: schema)
+            }
+            return
+        }
+        let layouts = try sections[Self.layoutsSection].map { try Self.layouts($0, schema: schema) } ?? []
+        if let bytes = sections[Self.objectsSection] {
+            try readObjects(bytes, layouts: layouts, schema: schema, carrying: unchanged)
         }
     }
 
@@ -138,10 +168,12 @@ extension SeedLedger {
 
     private mutating func readSet(_ bytes: [UInt8]) throws {
         guard case .object(let members)? = try? JSONDocument(parsing: bytes).value,
-            members["formatVersion"]?.numberValue?.int64Value == Int64(Self.formatVersion)
+            let version = members["formatVersion"]?.numberValue?.int64Value,
+            (2...Int64(Self.formatVersion)).contains(version)
         else {
-            throw Self.unreadable("its set record is not of format version \(Self.formatVersion)")
+            throw Self.unreadable("its set record is not of format version 2 or \(Self.formatVersion)")
         }
+        formatVersion = Int(version)
         fingerprint = members["fingerprint"]?.stringValue
         appliedAt = members["appliedAt"]?.stringValue
         templates = members["templates"]?.stringValue
@@ -150,8 +182,8 @@ extension SeedLedger {
         }
     }
 
-    /// The version of the ledger's form this SeedKit writes and reads.
-    static let formatVersion = 2
+    /// The version of the ledger's form this SeedKit writes; it reads the one before too.
+    static let formatVersion = 3
 
     func setBytes() -> [UInt8] {
         var counts = JSONObject()
@@ -166,7 +198,7 @@ extension SeedLedger {
 
     // MARK: Files
 
-    private mutating func readFiles(_ bytes: [UInt8]) throws {
+    private mutating func readFiles(_ bytes: [UInt8], readsStamps: Bool) throws {
         var reader = LedgerReader(bytes: bytes, section: Self.filesSection)
         var isSorted = true
         while !reader.isAtEnd {
@@ -176,9 +208,11 @@ extension SeedLedger {
             }
             let stampText = try reader.textBytes()
             var stamp: TemplateSet.Stamp?
-            if !stampText.isEmpty {
+            if readsStamps, !stampText.isEmpty {
                 stamp = stampText.withUnsafeBufferPointer(TemplateSet.Stamp.init(text:))
-                guard stamp != nil else { throw Self.unreadable("section \(Self.filesSection): a file's stamp is damaged") }
+                guard stamp != nil else {
+                    throw Self.unreadable("section \(Self.filesSection): a file's stamp is damaged")
+                }
             }
             if let last = fileRecords.last, !last.path.precedesInBytes(path) { isSorted = false }
             fileRecords.append(TemplateSet.FileRecord(path: path, hash: hash, stamp: stamp))
@@ -189,36 +223,77 @@ extension SeedLedger {
 
     // MARK: Objects
 
-    /// Reads one entity's entries, mapping its slot names and entity name to the schema's by name and alias; the
-    /// entries of an entity the model no longer has are dropped with it.
-    private mutating func readEntries(_ bytes: [UInt8], entityName: String, schema: SeedSchema) throws {
+    /// How a ledger laid out one entity's slot hashes, mapped onto the schema read with: the entity it is now (nil for
+    /// one the model no longer has, whose entries are dropped), where each recorded hash goes, and the hashes of the
+    /// slots none was recorded for.
+    struct Layout {
+        let entity: Int?
+        let recordedCount: Int
+        let targets: [Int?]
+        let fresh: [UInt64]
+    }
+
+    /// The layout of an entity's entries recorded under `entityName` with these slot names: slots and entity are found
+    /// by name and alias; a slot no hash was recorded for gets the hash of what a migration leaves in it (its default,
+    /// null, or no members).
+    static func layout(entityName: String, slotNames names: [String], schema: SeedSchema) -> Layout {
         guard let entity = schema.ordinal(of: entityName)
             ?? schema.model.entities.firstIndex(where: { $0.declaration.aliases.contains(entityName) })
-        else { return }
+        else { return Layout(entity: nil, recordedCount: names.count, targets: [], fresh: []) }
         let slots = schema.entities[entity]
+        return Layout(
+            entity: entity, recordedCount: names.count, targets: names.map { slots.slot(named: $0) },
+            fresh: (0..<slots.slotCount).map { SlotHash.migrated(slot: $0, of: slots) })
+    }
+
+    /// The layouts section: per entity of the schema that wrote it, its name and slot names.
+    static func layouts(_ bytes: [UInt8], schema: SeedSchema) throws -> [Layout] {
+        var reader = LedgerReader(bytes: bytes, section: layoutsSection)
+        var layouts: [Layout] = []
+        while !reader.isAtEnd {
+            let name = try reader.text()
+            let names = try (0..<reader.count()).map { _ in try reader.text() }
+            layouts.append(layout(entityName: name, slotNames: names, schema: schema))
+        }
+        return layouts
+    }
+
+    /// Reads one entry: the key's kind, root (but for identity keys, whose root is the entity's), text, the row id,
+    /// and a hash per recorded slot; an entry of an entity the model no longer has is read past. Returns its key.
+    @discardableResult
+    mutating func readEntry(_ reader: inout LedgerReader, layout: Layout, schema: SeedSchema) throws -> SeedKey? {
+        let kind = try reader.byte()
+        guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
+        guard let entity = layout.entity else {
+            if keyKind != .identity { _ = try reader.textBytes() }
+            _ = try reader.textBytes()
+            _ = try reader.varint()
+            try reader.skip(8 * layout.recordedCount)
+            return nil
+        }
+        let root = keyKind == .identity ? schema.entities[entity].entity.rootName : try reader.text()
+        let key = SeedKey(kind: keyKind, root: root, text: try reader.text())
+        let rowID = Int64(bitPattern: try reader.varint())
+        let start = hashes.count
+        hashes.append(contentsOf: layout.fresh)
+        for target in layout.targets {
+            let hash = try reader.word()
+            if let target { hashes[start + target] = hash }
+        }
+        entries.append(
+            Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(layout.fresh.count)))
+        return key
+    }
+
+    /// Reads one entity's entries of a ledger of the form before (format 2): its slot names, then its entries.
+    private mutating func readEntitySection(_ bytes: [UInt8], entityName: String, schema: SeedSchema) throws {
         var reader = LedgerReader(bytes: bytes, section: Self.entityPrefix + entityName)
         let names = try (0..<reader.count()).map { _ in try reader.text() }
-        // Where each recorded hash goes; a slot no hash was recorded for gets the hash of what a migration leaves in
-        // it: its default, null, or no members.
-        let targets = names.map { slots.slot(named: $0) }
-        let fresh = (0..<slots.slotCount).map { SlotHash.migrated(slot: $0, of: slots) }
+        let layout = Self.layout(entityName: entityName, slotNames: names, schema: schema)
         let count = try reader.count()
         entries.reserveCapacity(entries.count + count)
-        hashes.reserveCapacity(hashes.count + count * slots.slotCount)
-        for _ in 0..<count {
-            let kind = try reader.byte()
-            guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
-            let root = keyKind == .identity ? slots.entity.rootName : try reader.text()
-            let key = SeedKey(kind: keyKind, root: root, text: try reader.text())
-            let rowID = Int64(bitPattern: try reader.varint())
-            let start = hashes.count
-            hashes.append(contentsOf: fresh)
-            for target in targets {
-                let hash = try reader.word()
-                if let target { hashes[start + target] = hash }
-            }
-            entries.append(Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(fresh.count)))
-        }
+        hashes.reserveCapacity(hashes.count + count * layout.fresh.count)
+        for _ in 0..<count { try readEntry(&reader, layout: layout, schema: schema) }
         guard reader.isAtEnd else { throw Self.unreadable("bytes after the last entry of \(entityName)") }
     }
 }
@@ -227,17 +302,26 @@ extension SeedLedger {
 struct LedgerReader {
     private let bytes: [UInt8]
     private let section: String
-    private var offset = 0
+    /// Where the next read starts, and where the bytes read end.
+    private(set) var offset: Int
+    private let end: Int
 
     init(bytes: [UInt8], section: String) {
-        self.bytes = bytes
-        self.section = section
+        self.init(bytes: bytes, section: section, range: 0..<bytes.count)
     }
 
-    var isAtEnd: Bool { offset == bytes.count }
+    /// A reader of `range` of the bytes.
+    init(bytes: [UInt8], section: String, range: Range<Int>) {
+        self.bytes = bytes
+        self.section = section
+        offset = range.lowerBound
+        end = range.upperBound
+    }
+
+    var isAtEnd: Bool { offset == end }
 
     mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw damage("it ends in the middle of an entry") }
+        guard offset < end else { throw damage("it ends in the middle of an entry") }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -254,15 +338,12 @@ struct LedgerReader {
 
     mutating func count() throws -> Int {
         let value = try varint()
-        guard value <= UInt64(bytes.count) else { throw damage("a count larger than the section") }
+        guard value <= UInt64(end - offset) else { throw damage("a count larger than the section") }
         return Int(value)
     }
 
     mutating func text() throws -> String {
-        let length = try count()
-        guard length <= bytes.count - offset else { throw damage("a text runs past its end") }
-        let utf8 = bytes[offset..<offset + length]
-        offset += length
+        let utf8 = try textBytes()
         let text = String(decoding: utf8, as: UTF8.self)
         // Decoding repairs invalid UTF-8, which then reads back as other bytes.
         guard text.hasSameBytes(as: utf8) else { throw damage("a text is not UTF-8") }
@@ -272,20 +353,31 @@ struct LedgerReader {
     /// A text's bytes, not decoded: for texts read as ASCII numbers, or stepped over.
     mutating func textBytes() throws -> ArraySlice<UInt8> {
         let length = try count()
-        guard length <= bytes.count - offset else { throw damage("a text runs past its end") }
-        defer { offset += length }
-        return bytes[offset..<offset + length]
+        return try take(length)
     }
 
+    /// The next `count` bytes, as they are.
+    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, count <= end - offset else { throw damage("it ends in the middle of an entry") }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    /// Steps over `count` bytes.
+    mutating func skip(_ count: Int) throws {
+        _ = try take(count)
+    }
+
+    /// A 64-bit word, little-endian.
     mutating func word() throws -> UInt64 {
-        guard bytes.count - offset >= 8 else { throw damage("it ends in the middle of a hash") }
+        guard end - offset >= 8 else { throw damage("it ends in the middle of a hash") }
         var value: UInt64 = 0
         for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << UInt64(8 * shift) }
         offset += 8
         return value
     }
 
-    private func damage(_ problem: String) -> SeedError {
+    func damage(_ problem: String) -> SeedError {
         SeedLedger.unreadable("section \(section): \(problem)")
     }
 }

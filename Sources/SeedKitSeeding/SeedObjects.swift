@@ -25,8 +25,11 @@ struct SeedObjects: Sendable {
     /// Every object's join lists, each object's at ``SeedObject/joins``, one per join slot of its entity: the members
     /// stated (objects, in first-stated order), or nil where no statement says.
     var joins: [[Int32]?] = []
-    /// For each file, the object each of its records states.
-    var recordObjects: [[Int32]] = []
+    /// The object each record states, the records of each file after those of the file before, from
+    /// ``fileRecordStarts``.
+    var recordObjects: [Int32] = []
+    /// Where each file's records start in ``recordObjects``.
+    var fileRecordStarts: [Int32] = []
     /// Objects whose slots, place or owner a file's links decide though its records do not state them: the target
     /// of an inverse, a member of a list, what is owned.
     var touches: [(file: Int32, object: Int32)] = []
@@ -37,6 +40,12 @@ struct SeedObjects: Sendable {
     var issues: [Diagnostic] = []
 
     func value(of object: Int, at attribute: Int) -> AttributeValue? { values[Int(objects[object].values) + attribute] }
+
+    /// The objects the records of a file state, record by record.
+    func recordObjects(ofFile file: Int) -> ArraySlice<Int32> {
+        let end = file + 1 < fileRecordStarts.count ? Int(fileRecordStarts[file + 1]) : recordObjects.count
+        return recordObjects[Int(fileRecordStarts[file])..<end]
+    }
 
     func toOne(of object: Int, at slot: Int) -> ToOneFact? { toOnes[Int(objects[object].toOnes) + slot] }
 

@@ -49,18 +49,20 @@ struct SeedPlanner {
     private var goneRows: [Int: Set<Int64>] = [:]
     private var storedJoins: [String: [Int64: [Int64]]] = [:]
     private var hasher = SlotHasher()
-    /// Per ledger entry: whether it is carried over as it is (an object of files not read, see ``plan(_:schema:ledger:store:options:carrying:)``).
-    private var isCarried: [Bool]
+    /// The parts of the files not read, when the ledger was read without them
+    /// (``SeedLedger/read(from:schema:carrying:)``).
+    private let carried: SeedLedger.Carried?
 
-    /// The plan of `objects`; `carried` are the ledger entries of the objects of files not read, which the plan
-    /// keeps as they are, as it would keep them were their unchanged statements read (each slot's template hash is
-    /// the ledger's). An object the files read only reference that is one of them stays as it is too.
+    /// The plan of `objects` against `ledger`. When the ledger was read without the files not read (its
+    /// ``SeedLedger/Origins/carried``), their objects stay as they are, as they would were their unchanged statements
+    /// read (each slot's template hash is the ledger's): an object the files read only name that one of them bears on
+    /// is left alone, and their entries are counted unchanged.
+    ///
+    /// - Throws: ``ReadEveryFile`` where leaving the files not read could differ from reading them.
     static func plan(
-        _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions,
-        carrying carried: [Int32] = []
+        _ objects: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions
     ) throws -> SeedPlan {
         var planner = try SeedPlanner(set: objects, schema: schema, ledger: ledger, store: store, options: options)
-        for entry in carried { planner.isCarried[Int(entry)] = true }
         try planner.match()
         try planner.decide()
         try planner.settleStaleEntries()
@@ -77,7 +79,7 @@ struct SeedPlanner {
         self.options = options
         plan = SeedPlan(objectCount: objects.count, entityNames: schema.entities.map(\.entity.name))
         entries = Array(repeating: -1, count: objects.count)
-        isCarried = Array(repeating: false, count: ledger.entries.count)
+        carried = ledger.origins?.carried
         ledgerIndex.reserveCapacity(ledger.entries.count)
         for (index, entry) in ledger.entries.enumerated() { ledgerIndex[entry.key] = Int32(index) }
         nextRowIDs = try schema.roots.map { root in try (store?.largestRowID(root: root) ?? 0) + 1 }
@@ -107,15 +109,19 @@ struct SeedPlanner {
         for (index, object) in objects.enumerated() {
             let root = schema.entities[Int(object.entity)].root
             var key = object.key
-            // An owned object's key names its owner's row; an empty ledger has no key to find (decided keys are made later).
+            // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
             if key == nil, object.owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
-            var entry = key.flatMap { ledgerIndex[$0] } ?? -1
+            let indexed = key.flatMap { ledgerIndex[$0] } ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
-            if entry >= 0, schema.entities[Int(ledger.entries[Int(entry)].entity)].root != root { entry = -1 }
-            if entry >= 0, isCarried[Int(entry)] {
+            let entry = indexed >= 0 && schema.entities[Int(ledger.entries[Int(indexed)].entity)].root != root
+                ? -1 : indexed
+            if indexed < 0, let carried, let key, carried.isBorneByCarriedFile(key) {
+                // Named by the files read, borne by one not read: as that file left it, in the row the store has.
+                guard let rowID = object.storedRowID ?? found[index]?.rowID else { throw ReadEveryFile() }
                 plan.actions[index] = .unchanged
-                plan.rowIDs[index] = ledger.entries[Int(entry)].rowID
+                plan.rowIDs[index] = rowID
+                plan.carried.insert(index)
             } else if let rowID = object.storedRowID ?? found[index]?.rowID {
                 plan.rowIDs[index] = rowID
                 // An object the templates only reference takes only what they state about it.
@@ -199,9 +205,8 @@ struct SeedPlanner {
             plan.ledger.reserveCapacity(
                 entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
             for index in objects.indices { decide(index, hashes: hashes[index]) }
-            for (index, entry) in ledger.entries.enumerated() where isCarried[index] {
-                plan.ledger.append(entry, of: ledger)
-                plan.entityCounts[Int(entry.entity)].unchanged += 1
+            for (name, count) in carried?.counts ?? [:] {
+                if let ordinal = schema.ordinal(of: name) { plan.entityCounts[ordinal].unchanged += count }
             }
             return
         }
@@ -322,7 +327,6 @@ struct SeedPlanner {
     private mutating func settleStaleEntries() throws {
         var matched = Set(entries.lazy.filter { $0 >= 0 })
         matched.formUnion(plan.consumedEntries)
-        for (index, carried) in isCarried.enumerated() where carried { matched.insert(Int32(index)) }
         let stale = ledger.entries.indices.filter { !matched.contains(Int32($0)) }
         guard !stale.isEmpty else { return }
         var reads: [Int: [Int64]] = [:]
@@ -336,9 +340,6 @@ struct SeedPlanner {
         var fates: [String: [Int64: Fate]] = [:]
         for (index, object) in objects.enumerated() where plan.rowIDs[index] > 0 {
             fates[schema.roots[schema.entities[Int(object.entity)].root], default: [:]][plan.rowIDs[index]] = .restated
-        }
-        for (index, entry) in ledger.entries.enumerated() where isCarried[index] {
-            fates[schema.roots[schema.entities[Int(entry.entity)].root], default: [:]][entry.rowID] = .restated
         }
         var staleRows: [String: Set<Int64>] = [:]
         for index in stale {
@@ -363,6 +364,8 @@ struct SeedPlanner {
                             waiting.append(index)
                             continue
                         }
+                        // An owner neither read nor stale may be one of the files not read.
+                        if carried != nil { throw ReadEveryFile() }
                         ownerFate = .deleted
                     }
                 }
@@ -541,6 +544,9 @@ struct SeedPlan {
     /// Objects whose ledger entry differs from what the templates state (kept, in conflict, or data the store had):
     /// a later run must read their files again to decide them again.
     var unsettled: Set<Int> = []
+    /// Objects the files read only name that a file not read bears on: left as they are, in no origins of the files
+    /// read (``SeedLedger/Carried``).
+    var carried: Set<Int> = []
     /// Whether the plan deletes, or finds gone, an object of the ledger that a key names (an identity, `"$id"`):
     /// files the run did not read may name it.
     var losesNamedObjects = false
@@ -602,7 +608,8 @@ struct TemplateSlots: Sendable {
             body(SlotHash.toOne(rowID: target, position: position))
         }
         for slot in slots.joins.indices {
-            body(hasher.join(objects.join(of: object, at: slot), rowIDs: rowIDs, isOrdered: slots.joins[slot].isOrdered))
+            let members = objects.join(of: object, at: slot)
+            body(hasher.join(members, rowIDs: rowIDs, isOrdered: slots.joins[slot].isOrdered))
         }
     }
 

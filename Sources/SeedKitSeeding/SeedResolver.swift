@@ -35,7 +35,11 @@ struct SeedResolver {
 
     private let schema: SeedSchema
     private let locator: IssueLocator
-    private var files: [TemplateRecords] = []
+    /// Every file's records and links, file after file, and where each file's begin: a set of many small files is a
+    /// few arrays, not a few per file.
+    private var records: [TemplateRecord] = []
+    private var links: [RecordLink] = []
+    private var fileParts: [FilePart] = []
     /// The files' paths as shown.
     private let paths: [String]
     private var result = SeedObjects()
@@ -52,6 +56,14 @@ struct SeedResolver {
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
+    /// A file's records and links among all, and what it has beside them.
+    private struct FilePart {
+        let records: Int32
+        let links: Int32
+        let syntaxError: JSONSyntaxError?
+        let topLevelReferences: [(id: String, position: Int32)]
+    }
+
     private struct ListKey: Hashable {
         let object: Int32
         let relationship: Int32
@@ -65,8 +77,8 @@ struct SeedResolver {
 
     /// Adds the records of the set's next file: its objects are merged with those of the files before.
     mutating func add(_ file: TemplateRecords) {
-        precondition(file.file == files.count, "files are added in the set's order")
-        if files.isEmpty {
+        precondition(file.file == fileParts.count, "files are added in the set's order")
+        if fileParts.isEmpty {
             // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
             // The tables of keys and ids only for as many as the first file has: a set of objects without identity
             // (an owned chain) needs none.
@@ -75,12 +87,33 @@ struct SeedResolver {
             result.values.reserveCapacity(min(file.values.count * paths.count, 1 << 24))
             byKey.reserveCapacity(expected(file.records.count(where: { $0.key != nil })))
             byID.reserveCapacity(expected(file.records.count(where: { $0.id != nil })))
+            records.reserveCapacity(expected(file.records.count))
+            links.reserveCapacity(min(file.links.count * paths.count, 1 << 22))
+            result.recordObjects.reserveCapacity(expected(file.records.count))
+            result.fileRecordStarts.reserveCapacity(paths.count + 1)
         }
-        files.append(file)
-        collectObjects(of: files.count - 1)
-        // The objects hold the values now.
-        files[files.count - 1].values = []
+        fileParts.append(
+            FilePart(
+                records: Int32(records.count), links: Int32(links.count), syntaxError: file.syntaxError,
+                topLevelReferences: file.topLevelReferences))
+        records += file.records
+        links += file.links
+        // The objects take the values.
+        collectObjects(of: file)
     }
+
+    /// The range of a file's records among all.
+    private func recordRange(ofFile file: Int) -> Range<Int> {
+        Int(fileParts[file].records)..<(file + 1 < fileParts.count ? Int(fileParts[file + 1].records) : records.count)
+    }
+
+    /// A record, by file and its index in the file.
+    private func record(_ reference: RecordReference) -> TemplateRecord {
+        records[Int(fileParts[Int(reference.file)].records) + Int(reference.record)]
+    }
+
+    /// A link, by file and its index among the file's links.
+    private func link(file: Int32, _ index: Int32) -> RecordLink { links[Int(fileParts[Int(file)].links) + Int(index)] }
 
     /// Resolves the links of every file added, and checks the whole; `lookUp` finds what the templates name but do
     /// not state (nil: the templates must state everything, as `seed validate` checks them).
@@ -99,9 +132,11 @@ struct SeedResolver {
 
     // MARK: Objects
 
-    private mutating func collectObjects(of fileIndex: Int) {
-        let file = files[fileIndex]
-        result.recordObjects.append(Array(repeating: -1, count: file.records.count))
+    private mutating func collectObjects(of file: TemplateRecords) {
+        let fileIndex = file.file
+        result.fileRecordStarts.append(Int32(result.recordObjects.count))
+        result.recordObjects.append(contentsOf: repeatElement(-1, count: file.records.count))
+        let start = Int(fileParts[fileIndex].records)
         for problem in file.problems {
             problems.append(
                 PlacedProblem(
@@ -114,7 +149,7 @@ struct SeedResolver {
             let object: Int32
             if let key, let existing = byKey[key] {
                 object = existing
-                merge(reference, into: existing)
+                merge(reference, into: existing, values: file.values)
             } else {
                 object = Int32(result.objects.count)
                 let entity = file.records[recordIndex].entity, values = Int(file.records[recordIndex].values)
@@ -125,7 +160,7 @@ struct SeedResolver {
                 result.values.append(contentsOf: file.values[values..<values + schema.entities[Int(entity)].attributeCount])
                 if let key { byKey[key] = object }
             }
-            result.recordObjects[fileIndex][recordIndex] = object
+            result.recordObjects[start + recordIndex] = object
             if let id = file.records[recordIndex].id { register(id: id, object: object, record: reference) }
         }
     }
@@ -145,9 +180,8 @@ struct SeedResolver {
 
     /// Merges a later record of an object's key into the object: its class refines the object's, its attributes
     /// join the object's, and a value stated differently is a problem.
-    private mutating func merge(_ reference: RecordReference, into object: Int32) {
-        let file = files[Int(reference.file)]
-        let record = file.records[Int(reference.record)]
+    private mutating func merge(_ reference: RecordReference, into object: Int32, values: [AttributeValue?]) {
+        let record = record(reference)
         laterRecords[object, default: []].append(reference)
         let current = schema.entities[Int(result.objects[Int(object)].entity)].entity
         let stating = schema.entities[Int(record.entity)].entity
@@ -171,7 +205,7 @@ struct SeedResolver {
             }
         }
         for index in stating.attributes.indices where record.stated.contains(index) {
-            let value = file.values[Int(record.values) + index]
+            let value = values[Int(record.values) + index]
             let slot = Int(result.objects[Int(object)].values) + index
             if result.objects[Int(object)].stated.contains(index) {
                 let earlier = result.values[slot]
@@ -194,7 +228,7 @@ struct SeedResolver {
     private func placeStating(attribute index: Int, of object: Int32) -> StatementPlace {
         let name = schema.entities[Int(result.objects[Int(object)].entity)].entity.attributeKeys[index]
         for reference in [result.objects[Int(object)].definition!] + (laterRecords[object] ?? []) {
-            if files[Int(reference.file)].records[Int(reference.record)].stated.contains(index) {
+            if record(reference).stated.contains(index) {
                 return place(of: reference, [name])
             }
         }
@@ -214,20 +248,23 @@ struct SeedResolver {
 
     private mutating func resolveLinks(lookUp: StoreLookup?) throws {
         let stored = try storedObjects(lookUp: lookUp)
-        for (fileIndex, file) in files.enumerated() {
-            for recordIndex in file.records.indices {
-                let source = result.recordObjects[fileIndex][recordIndex]
-                let slots = schema.entities[Int(file.records[recordIndex].entity)]
-                let links = Int(file.records[recordIndex].links)..<Int(file.records[recordIndex].links + file.records[recordIndex].linkCount)
-                for linkIndex in links {
-                    let relationship = Int(file.links[linkIndex].relationship)
-                    let link = LinkReference(file: Int32(fileIndex), record: Int32(recordIndex), link: Int32(linkIndex))
+        for (fileIndex, file) in fileParts.enumerated() {
+            let fileRecords = recordRange(ofFile: fileIndex)
+            for recordIndex in fileRecords.indices {
+                let record = records[recordIndex]
+                let source = result.recordObjects[recordIndex]
+                let slots = schema.entities[Int(record.entity)]
+                for linkIndex in record.links..<record.links + record.linkCount {
+                    let statement = self.link(file: Int32(fileIndex), linkIndex)
+                    let relationship = Int(statement.relationship)
+                    let link = LinkReference(
+                        file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound), link: linkIndex)
                     var target: Int32 = -1
-                    switch file.links[linkIndex].target {
+                    switch statement.target {
                     case .none:
                         break
                     case .record(let nested):
-                        target = result.recordObjects[fileIndex][Int(nested)]
+                        target = result.recordObjects[fileRecords.lowerBound + Int(nested)]
                     case .key(let key, let entity):
                         guard let found = byKey[key] ?? stored[key] else {
                             danglingKey(key, entity: entity, at: place(of: link), suggestions: lookUp)
@@ -271,11 +308,16 @@ struct SeedResolver {
         guard lookUp != nil || schema.model.declarations.contains(where: \.isCreatedByReference) else { return [:] }
         var missing: [(key: SeedKey, entity: Int32, record: RecordReference)] = []
         var seen = Set<SeedKey>()
-        for (fileIndex, file) in files.enumerated() {
-            for (recordIndex, record) in file.records.enumerated() {
-                for link in file.links[Int(record.links)..<Int(record.links + record.linkCount)] {
-                    guard case .key(let key, let entity) = link.target, byKey[key] == nil, seen.insert(key).inserted else { continue }
-                    missing.append((key, entity, RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))))
+        for fileIndex in fileParts.indices {
+            let fileRecords = recordRange(ofFile: fileIndex)
+            for recordIndex in fileRecords {
+                let record = records[recordIndex]
+                for linkIndex in record.links..<record.links + record.linkCount {
+                    guard case .key(let key, let entity) = link(file: Int32(fileIndex), linkIndex).target, byKey[key] == nil,
+                        seen.insert(key).inserted
+                    else { continue }
+                    let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound))
+                    missing.append((key, entity, reference))
                 }
             }
         }
@@ -416,9 +458,8 @@ struct SeedResolver {
 
     /// The place of a link: its record, the relationship, and the member's index in a to-many.
     private func place(of link: LinkReference) -> StatementPlace {
-        let file = files[Int(link.file)]
-        let statement = file.links[Int(link.link)]
-        let entity = schema.entities[Int(file.records[Int(link.record)].entity)].entity
+        let statement = self.link(file: link.file, link.link)
+        let entity = schema.entities[Int(record(RecordReference(file: link.file, record: link.record)).entity)].entity
         var path = [entity.relationshipKeys[Int(statement.relationship)]]
         if statement.position >= 0 { path.append(String(statement.position)) }
         return StatementPlace(file: link.file, record: link.record, path: path)
@@ -530,8 +571,20 @@ struct SeedResolver {
     }
 
     private func pointer(of place: StatementPlace) -> JSONPointer {
-        let base = place.record >= 0 ? files[Int(place.file)].pointer(of: Int(place.record), schema: schema) : []
-        return JSONPointer(tokens: base + place.path)
+        guard place.record >= 0 else { return JSONPointer(tokens: place.path) }
+        // From the record up through the records it is nested in.
+        let fileStart = Int(fileParts[Int(place.file)].records)
+        var tokens: [String] = []
+        var current = fileStart + Int(place.record)
+        while true {
+            let step = records[current]
+            if step.position >= 0 { tokens.append(String(step.position)) }
+            guard step.parent >= 0 else { break }
+            let parentEntity = schema.entities[Int(records[fileStart + Int(step.parent)].entity)].entity
+            tokens.append(parentEntity.relationshipKeys[Int(step.relationship)])
+            current = fileStart + Int(step.parent)
+        }
+        return JSONPointer(tokens: tokens.reversed() + place.path)
     }
 
     /// `Department[name=Sales]` for an object with identity, else its entity and where it is stated.
@@ -548,7 +601,8 @@ struct SeedResolver {
     /// The file and pointer of a place.
     private func describe(_ place: StatementPlace) -> String {
         let pointer = pointer(of: place)
-        return "\(files.count > 1 ? "\(paths[Int(place.file)]) " : "")\(pointer.tokens.isEmpty ? "/" : pointer.description)"
+        let file = fileParts.count > 1 ? "\(paths[Int(place.file)]) " : ""
+        return "\(file)\(pointer.tokens.isEmpty ? "/" : pointer.description)"
     }
 
     private static func text(of value: AttributeValue?) -> String {
@@ -563,7 +617,7 @@ struct SeedResolver {
 
     private func issues() -> [Diagnostic] {
         var issues: [Diagnostic] = []
-        for (index, file) in files.enumerated() {
+        for (index, file) in fileParts.enumerated() {
             if var syntax = file.syntaxError?.diagnostic {
                 syntax.file = locator.path(of: index)
                 issues.append(syntax)

@@ -2,8 +2,8 @@ import SeedKitSupport
 import SeedKitModel
 
 /// The files a later launch reads: those whose hash is not the one the ledger recorded, and new ones. The objects
-/// of the others are carried over from the ledger (``carriedEntries(of:objects:input:schema:)``), as reading them
-/// again would leave them.
+/// of the others are left as the ledger has them, their parts of it carried over as they are (``SeedLedger/Carried``),
+/// where ``check(_:objects:input:schema:)`` finds that is what reading them again would do.
 ///
 ///     let changed = input.changedFiles(since: summary)     // nil: read every file
 ///     let read = input.read(schema: schema, progress: nil, only: changed?.indices)
@@ -13,53 +13,52 @@ struct ChangedFiles {
     /// The relative paths and hashes of the set's other files, unchanged since the ledger's run.
     let unchanged: [(path: String, hash: UInt64)]
 
-    /// The ledger entries of the unchanged files' objects, to carry over as they are.
+    /// Checks that leaving the unchanged files' objects as the ledger has them (``SeedLedger/Carried``) is what
+    /// reading them would do, `ledger` being read without their parts (``SeedLedger/read(from:schema:carrying:)``).
     ///
-    /// - Throws: ``ReadEveryFile`` where carrying them could differ from reading every file: a ledger without origins,
-    ///   of another model or template directory; an unchanged file the ledger does not record as settled (a conflict, a kept object); an
-    ///   object both an unchanged file and a changed one (as it is now or as it was) bear on.
-    /// - Complexity: O(*n*) in the ledger's entries and the objects read.
-    func carriedEntries(
-        of ledger: SeedLedger, objects: SeedObjects, input: SeedInput, schema: SeedSchema
-    ) throws(ReadEveryFile) -> [Int32] {
+    /// - Throws: ``ReadEveryFile`` where it could differ: a ledger without parts (of the form before), of another
+    ///   model or template directory; an unchanged file the ledger does not record as settled (a conflict, a kept
+    ///   object) or with another hash; an object both an unchanged file and a changed one (as it is now or as it was)
+    ///   bear on.
+    /// - Complexity: O(*n* log *m*) in the objects read and the keys their files bore on, against the bearer index.
+    func check(_ ledger: SeedLedger, objects: SeedObjects, input: SeedInput, schema: SeedSchema) throws(ReadEveryFile) {
         // Objects without identity are known by where they are, which names the template directory.
-        guard let origins = ledger.origins, origins.modelFingerprint == schema.model.fingerprint,
-            ledger.templates == input.templatesPath
+        guard let origins = ledger.origins, let carried = origins.carried,
+            origins.modelFingerprint == schema.model.fingerprint, ledger.templates == input.templatesPath
         else { throw ReadEveryFile() }
-        var carried = Set<SeedKey>()
         let recorded = TemplateSet.FileRecord.indices(of: unchanged.lazy.map(\.path), in: ledger.fileRecords)
-        for ((path, hash), record) in zip(unchanged, recorded) {
-            guard let record, ledger.fileRecords[record].hash == hash, let file = origins.files[path], file.isSettled else {
+        for ((_, hash), record) in zip(unchanged, recorded) {
+            guard let record, ledger.fileRecords[record].hash == hash, carried.isSettled[record] else {
                 throw ReadEveryFile()
             }
-            carried.formUnion(file.keys)
         }
         // What the changed files bear on now (naming an object of an unchanged file by identity is no bearing: its
         // row is found in the store)…
         var stated = Set<SeedKey>()
-        for records in objects.recordObjects {
-            for object in records where object >= 0 {
+        do {
+            for object in objects.recordObjects where object >= 0 {
                 guard let key = objects.objects[Int(object)].key else { continue }
-                if carried.contains(key) { throw ReadEveryFile() }
+                if carried.isBorneByCarriedFile(key) { throw ReadEveryFile() }
                 stated.insert(key)
             }
         }
         for touch in objects.touches {
-            if let key = objects.objects[Int(touch.object)].key, carried.contains(key) { throw ReadEveryFile() }
+            if let key = objects.objects[Int(touch.object)].key, carried.isBorneByCarriedFile(key) {
+                throw ReadEveryFile()
+            }
         }
         for reference in objects.references {
             if let key = objects.objects[Int(reference.object)].key { stated.insert(key) }
         }
-        // …and bore on before. An object named by identity or "$id" that the templates no longer state: the files
-        // not read may name it, and what they make of it is then the store's row, not the ledger's entry.
-        let unchangedPaths = Set(unchanged.map(\.path))
-        for (path, file) in origins.files where !unchangedPaths.contains(path) {
+        // …and bore on before, changed or removed since. An object named by identity or "$id" that the templates no
+        // longer state: the files not read may name it, and what they make of it is then the store's row, not the
+        // ledger's entry.
+        for file in origins.files {
             for key in file.keys {
-                if carried.contains(key) { throw ReadEveryFile() }
+                if carried.isBorneByCarriedFile(key) { throw ReadEveryFile() }
                 if key.kind == .identity || key.kind == .id, !stated.contains(key) { throw ReadEveryFile() }
             }
         }
-        return ledger.entries.indices.lazy.filter { carried.contains(ledger.entries[$0].key) }.map { Int32($0) }
     }
 }
 

@@ -105,10 +105,9 @@ public struct Seeder {
             report = input.report(options: options)
         }
         let schema = SeedSchema(model: model)
-        let read = input.read(schema: schema, progress: options.progress, only: changed?.indices)
+        // The set goes, its files' contents as they are read: they are in the records then.
+        let read = input.readLettingGo(schema: schema, progress: options.progress, only: changed?.indices)
         report.readFileCount = read.paths.count
-        // The contents are in the records now.
-        input.set = nil
 
         do {
             if options.dryRun {
@@ -200,15 +199,16 @@ public struct Seeder {
                 {
                     return Self.unchangedReport(report, summary: summary)
                 }
-                let ledger = try readLedger(of: store, schema: read.schema, options: options)
+                let ledger = try readLedger(
+                    of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path))
                 let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
                 let issues = (input.issues + objects.issues).sorted()
                 // A problem of a file read alone may be one of the set: reading them all says where.
                 if changed != nil, !issues.isEmpty { throw ReadEveryFile() }
                 guard issues.isEmpty else { throw InvalidTemplates(issues: issues) }
-                let carried = try changed?.carriedEntries(of: ledger, objects: objects, input: input, schema: read.schema) ?? []
+                try changed?.check(ledger, objects: objects, input: input, schema: read.schema)
                 let plan = try SeedPlanner.plan(
-                    objects, schema: read.schema, ledger: ledger, store: store, options: options, carrying: carried)
+                    objects, schema: read.schema, ledger: ledger, store: store, options: options)
                 if changed != nil, plan.losesNamedObjects || !plan.deletedByApplication.isEmpty || !plan.consumedEntries.isEmpty {
                     // Rows files not read may name, gone or moving: those files' plans could change.
                     throw ReadEveryFile()
@@ -219,7 +219,7 @@ public struct Seeder {
                 } else {
                     try write(
                         plan, objects: objects, read: read, input: input, options: options, to: store,
-                        carrying: changed.map { (ledger.origins!, $0.unchanged.map(\.path)) })
+                        carrying: ledger.origins?.carried)
                 }
                 return appliedReport(report, plan: plan)
             }
@@ -235,9 +235,13 @@ public struct Seeder {
         let issues: [Diagnostic]
     }
 
-    /// The ledger of the store; an unreadable one is an error, unless the run is forced (then it starts anew).
-    private func readLedger(of store: RowStore, schema: SeedSchema, options: SeedOptions) throws -> SeedLedger {
+    /// The ledger of the store, whole or without the parts of the files `carrying` names; an unreadable one is an
+    /// error, unless the run is forced (then it starts anew).
+    private func readLedger(
+        of store: RowStore, schema: SeedSchema, options: SeedOptions, carrying: [String]?
+    ) throws -> SeedLedger {
         do {
+            if let carrying { return try SeedLedger.read(from: store, schema: schema, carrying: carrying) }
             return try SeedLedger.read(from: store, schema: schema)
         } catch let error as LedgerStorageError {
             guard options.force else { throw SeedLedger.unreadable(error.reason) }
@@ -247,10 +251,10 @@ public struct Seeder {
         return SeedLedger()
     }
 
-    /// Writes the plan and the ledger; `carrying` gives the origins of the files not read, as the ledger had them.
+    /// Writes the plan and the ledger; `carrying` gives the parts of the files not read, as the ledger had them.
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
-        carrying carried: (origins: SeedLedger.Origins, paths: [String])? = nil
+        carrying carried: SeedLedger.Carried? = nil
     ) throws {
         var ledger = plan.ledger
         ledger.fingerprint = input.fingerprint
@@ -269,7 +273,7 @@ public struct Seeder {
         DispatchQueue.global().async { [ledger] in
             var finished = ledger
             finished.origins = SeedLedger.Origins(
-                files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carrying: carried)
+                files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carried: carried)
             let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
             sections.withLock { $0 = packing }
             packed.signal()
@@ -408,7 +412,9 @@ package struct SeedInput {
         let set = try TemplateSet(
             directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [])
         self.set = set
-        fileRecords = set.files.map { TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp) }
+        fileRecords = set.files.map {
+            TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp)
+        }
         fileCount = set.files.count
         ignoredFiles = set.ignoredFiles
         let source = try SeedModel(set: set, options: options)
@@ -432,13 +438,36 @@ package struct SeedInput {
     /// The read stage over the set's files (or those at `only`, in order), each file's records added to a resolver
     /// as soon as they are read; `progress` hears of each file checked.
     func read(schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil) -> SeedRead {
-        let all = set?.files ?? []
-        let files = only.map { $0.map { all[$0] } } ?? all
-        return SeedRead(
-            files: files, directory: set?.directory ?? URL(fileURLWithPath: "."), schema: schema, keepsContents: false
-        ) { read in
+        Self.read(set?.files ?? [], directory: set?.directory, schema: schema, progress: progress, only: only)
+    }
+
+    /// ``read(schema:progress:only:)``, the set let go first (nil after), so that each file's contents go as soon as
+    /// its records are made.
+    mutating func readLettingGo(
+        schema: SeedSchema, progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]? = nil
+    ) -> SeedRead {
+        let files = set?.files ?? [], directory = set?.directory
+        set = nil
+        return Self.read(consume files, directory: directory, schema: schema, progress: progress, only: only)
+    }
+
+    private static func read(
+        _ files: consuming [TemplateSet.File], directory: URL?, schema: SeedSchema,
+        progress: (@Sendable (SeedProgress) -> Void)?, only: [Int]?
+    ) -> SeedRead {
+        var files = consume files
+        let total = files.count
+        if let only {
+            var chosen: [TemplateSet.File] = []
+            chosen.reserveCapacity(only.count)
+            for index in only { chosen.append(files[index]) }
+            files = chosen
+        }
+        let count = files.count
+        let directory = directory ?? URL(fileURLWithPath: ".")
+        return SeedRead(files: files, directory: directory, schema: schema, keepsContents: false) { read in
             // Files not read count as checked: they are unchanged.
-            progress?(SeedProgress(phase: .checking, completed: all.count - files.count + read, total: all.count))
+            progress?(SeedProgress(phase: .checking, completed: total - count + read, total: total))
         }
     }
 }
@@ -457,16 +486,17 @@ final class SeedRead {
     ///     again (the contents are let go once they are records): for files that are in no directory.
     ///   - fileRead: Hears how many of the files are read, after each.
     init(
-        files: [TemplateSet.File], directory: URL, schema: SeedSchema, keepsContents: Bool,
+        files: consuming [TemplateSet.File], directory: URL, schema: SeedSchema, keepsContents: Bool,
         fileRead: ((Int) -> Void)? = nil
     ) {
-        let locator = IssueLocator(files: files, directory: directory)
+        var files = consume files
+        let locator = IssueLocator(files: files, directory: directory, keepsContents: keepsContents)
         var resolver = SeedResolver(schema: schema, locator: locator)
-        TemplateReader.read(files, schema: schema) { records in
+        let contents = FileContents(&files)
+        TemplateReader.read(files, contents: contents, schema: schema) { records in
             resolver.add(records)
             fileRead?(records.file + 1)
         }
-        if !keepsContents { locator.releaseContents() }
         self.schema = schema
         self.resolver = resolver
         self.paths = files.map(\.relativePath)

@@ -22,16 +22,30 @@ struct TemplateReader {
     /// The links of the records being read, innermost last: a record's links are moved to the file's array when it
     /// is done, so that each record's links are contiguous though it nests other records between them.
     private var pendingLinks: [RecordLink] = []
-    /// What each key of an object layout is, per layout and entity: objects with the same keys share a layout
-    /// (``JSONObject``), so each key is looked up once per file rather than once per object. Each entry holds its
-    /// layout: objects are let go as they are read, and a layout gone with them could leave its address to another.
-    private var plans: [PlanKey: (layout: JSONKeyLayout, members: [Member])] = [:]
+    /// The key layouts of the files read so far: files of a set are alike, so their objects share layouts
+    /// (``JSONObject``) across files, and the plans and shapes below serve them all.
+    private var keyShapes = JSONKeyShapes()
+    /// What each key of an object layout is, per layout and entity, so that each key is looked up once per layout
+    /// rather than once per object.
+    private var plans: [PlanKey: [Member]] = [:]
     private var lastPlan: (key: PlanKey, members: [Member])?
 
+    /// A layout and an entity; the layout is held, so that its address names no other layout while it is a key.
     private struct PlanKey: Hashable {
-        let layout: ObjectIdentifier
+        let layout: JSONKeyLayout
         let entity: ObjectIdentifier
+
+        static func == (lhs: PlanKey, rhs: PlanKey) -> Bool { lhs.layout === rhs.layout && lhs.entity == rhs.entity }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(layout))
+            hasher.combine(entity)
+        }
     }
+
+    /// How many layouts the plans and shapes are kept for: a set whose objects all have other keys does not grow them
+    /// without bound.
+    private static let keptLayouts = 256
 
     private enum Member {
         case `class`, id, attribute(Int, isIdentity: Bool), relationship(Int), unknown
@@ -43,8 +57,9 @@ struct TemplateReader {
         var referencePosition: Int?
     }
 
+    /// By layout, held as in ``PlanKey``.
     private var shapes: [ObjectIdentifier: (layout: JSONKeyLayout, shape: Shape)] = [:]
-    private var lastShape: (layout: ObjectIdentifier, shape: Shape)?
+    private var lastShape: (layout: JSONKeyLayout, shape: Shape)?
     /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
     /// few short names costs less than hashing one.
     private var recentClasses: [(name: String, entity: Entity)] = []
@@ -56,7 +71,9 @@ struct TemplateReader {
     /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
     /// order, as soon as they and those of the files before are read: what consumes them works while later files are
     /// read.
-    static func read(_ files: [TemplateSet.File], schema: SeedSchema, _ each: (TemplateRecords) -> Void) {
+    static func read(
+        _ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void
+    ) {
         let results = Locked([TemplateRecords?](repeating: nil, count: files.count))
         let next = Locked(0)
         let fileDone = DispatchSemaphore(value: 0)
@@ -70,7 +87,7 @@ struct TemplateReader {
                     defer { next += 1 }
                     return next
                 }) {
-                    let records = reader.records(of: files[index], index: index)
+                    let records = reader.records(of: files[index], bytes: contents.take(index), index: index)
                     results.withLock { $0[index] = records }
                     fileDone.signal()
                 }
@@ -93,18 +110,15 @@ struct TemplateReader {
     }
 
     /// The records of one file.
-    mutating func records(of file: TemplateSet.File, index: Int) -> TemplateRecords {
-        // Layouts belong to the file's document, which goes with this call: their addresses may be reused.
-        defer {
+    mutating func records(of file: TemplateSet.File, bytes: [UInt8], index: Int) -> TemplateRecords {
+        if plans.count > Self.keptLayouts || shapes.count > Self.keptLayouts {
             plans.removeAll(keepingCapacity: true)
-            lastPlan = nil
             shapes.removeAll(keepingCapacity: true)
-            lastShape = nil
         }
         var out = TemplateRecords(file: index)
         var value: JSON
         do {
-            value = try JSONDocument(parsing: file.bytes, file: file.displayPath).value
+            value = try JSONDocument(parsing: bytes, file: file.displayPath, shapes: &keyShapes).value
         } catch {
             out.syntaxError = error
             return out
@@ -307,32 +321,39 @@ struct TemplateReader {
 
     /// What each key of `members` is for `entity`, worked out once per layout.
     private mutating func plan(_ members: JSONObject, _ entity: Entity) -> [Member] {
-        let key = PlanKey(layout: ObjectIdentifier(members.layout), entity: ObjectIdentifier(entity))
+        let key = PlanKey(layout: members.layout, entity: ObjectIdentifier(entity))
         // Objects in a row mostly share their layout: the last plan serves without hashing.
         if let last = lastPlan, last.key == key { return last.members }
         let plan: [Member]
         if let known = plans[key] {
-            plan = known.members
+            plan = known
         } else {
             plan = members.keys.map { name -> Member in
                 if name == "class" { return .class }
                 if name == "$id" { return .id }
-                if let index = entity.attributeIndex(forKey: name) { return .attribute(index, isIdentity: entity.identityIndices.contains(index)) }
+                if let index = entity.attributeIndex(forKey: name) {
+                    return .attribute(index, isIdentity: entity.identityIndices.contains(index))
+                }
                 if let index = entity.relationshipIndex(forKey: name) { return .relationship(index) }
                 return .unknown
             }
-            plans[key] = (members.layout, plan)
+            plans[key] = plan
         }
         lastPlan = (key, plan)
         return plan
     }
 
     private mutating func shape(of members: JSONObject) -> Shape {
-        let layout = ObjectIdentifier(members.layout)
-        if let last = lastShape, last.layout == layout { return last.shape }
-        let shape = shapes[layout]?.shape ?? Shape(
-            classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
-        shapes[layout] = (members.layout, shape)
+        let layout = members.layout
+        if let last = lastShape, last.layout === layout { return last.shape }
+        let shape: Shape
+        if let known = shapes[ObjectIdentifier(layout)] {
+            shape = known.shape
+        } else {
+            shape = Shape(
+                classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
+            shapes[ObjectIdentifier(layout)] = (layout, shape)
+        }
         lastShape = (layout, shape)
         return shape
     }
@@ -353,5 +374,33 @@ struct TemplateReader {
         }
         guard let expected else { return entity }
         return schema.isKind(schema.slots(of: entity).ordinal, of: schema.slots(of: expected).ordinal) ? entity : nil
+    }
+}
+
+/// The contents of the files being read, each taken once by the reader that reads it, so that a file's bytes go as
+/// soon as its records are made (when nothing else holds them).
+///
+/// `@unchecked Sendable`: readers claim files one at a time, so each index is taken by one reader, once.
+final class FileContents: @unchecked Sendable {
+    private let contents: UnsafeMutableBufferPointer<[UInt8]>
+
+    /// Takes the files' contents, leaving them empty in `files`.
+    init(_ files: inout [TemplateSet.File]) {
+        contents = .allocate(capacity: files.count)
+        for index in files.indices {
+            (contents.baseAddress! + index).initialize(to: files[index].bytes)
+            files[index].bytes = []
+        }
+    }
+
+    /// The contents of the file at `index`, which are then no longer kept here.
+    func take(_ index: Int) -> [UInt8] {
+        let bytes = contents[index]
+        contents[index] = []
+        return bytes
+    }
+
+    deinit {
+        contents.deinitialize().deallocate()
     }
 }

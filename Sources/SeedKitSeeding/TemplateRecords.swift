@@ -34,23 +34,6 @@ struct TemplateRecords: Sendable {
     init(file: Int) {
         self.file = file
     }
-
-    /// The JSON Pointer of a record, from the top of its file.
-    ///
-    /// - Complexity: O(*d*) in the record's depth.
-    func pointer(of record: Int, schema: SeedSchema) -> [String] {
-        var tokens: [String] = []
-        var current = record
-        while current >= 0 {
-            let step = records[current]
-            if step.position >= 0 { tokens.append(String(step.position)) }
-            guard step.parent >= 0 else { break }
-            let parentEntity = schema.entities[Int(records[Int(step.parent)].entity)].entity
-            tokens.append(parentEntity.relationshipKeys[Int(step.relationship)])
-            current = Int(step.parent)
-        }
-        return tokens.reversed()
-    }
 }
 
 /// One object a template states.

@@ -110,9 +110,9 @@ package struct TemplateSet: Sendable {
                 return age > margin
             }
             guard isOldEnough(modified), isOldEnough(changed) else { return nil }
+            func time(_ time: timespec) -> Time { Time(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec)) }
             return Stamp(
-                size: Int64(status.st_size), modified: Time(seconds: Int64(modified.tv_sec), nanoseconds: Int64(modified.tv_nsec)),
-                changed: Time(seconds: Int64(changed.tv_sec), nanoseconds: Int64(changed.tv_nsec)), inode: UInt64(status.st_ino))
+                size: Int64(status.st_size), modified: time(modified), changed: time(changed), inode: UInt64(status.st_ino))
         }
 
         /// The current time, against which stamps are taken.
@@ -249,13 +249,16 @@ package struct TemplateSet: Sendable {
             for (offset, index) in range.enumerated() {
                 let entry = found[index]
                 // The walk's status is the file's now: a known stamp stands for its contents.
-                if let stamp = entry.stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
+                if let stamp = entry.stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }),
+                    record.stamp == stamp
+                {
                     results[offset] = .success(
                         File(
                             relativePath: entry.relativePath, displayPath: walked.display(entry.relativePath), bytes: [],
                             contentHash: record.hash, stamp: stamp, isRead: false, identity: entry.identity))
                 } else {
-                    contents.append((offset, Self.read(walked.path(of: entry.relativePath), expecting: entry.identity, readTime: readTime)))
+                    let read = Self.read(walked.path(of: entry.relativePath), expecting: entry.identity, readTime: readTime)
+                    contents.append((offset, read))
                 }
             }
             let hashes = StableHash.values(of: contents.map { (try? $0.read.get().bytes) ?? [] })
@@ -526,10 +529,12 @@ private struct Walk {
         init(name: String, type: UInt8, bytes: UnsafeRawBufferPointer) {
             self.name = name
             self.type = type
-            isTemplate = bytes.count >= Walk.suffix.count && bytes[(bytes.count - Walk.suffix.count)...].elementsEqual(Walk.suffix)
+            isTemplate = bytes.count >= Walk.suffix.count
+                && bytes[(bytes.count - Walk.suffix.count)...].elementsEqual(Walk.suffix)
             var high: UInt64 = 0, low: UInt64 = 0
             for index in 0..<16 {
-                let byte: UInt8 = index < bytes.count ? bytes[index] : index == bytes.count && type == UInt8(DT_DIR) ? UInt8(ascii: "/") : 0
+                let byte: UInt8 = index < bytes.count
+                    ? bytes[index] : index == bytes.count && type == UInt8(DT_DIR) ? UInt8(ascii: "/") : 0
                 if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
             }
             prefix = (high, low)
@@ -538,7 +543,8 @@ private struct Walk {
         /// Whether the entry's path comes before `other`'s in byte order: a directory's as its name and `/`, which
         /// is how the paths below it begin.
         func precedes(_ other: DirectoryEntry) -> Bool {
-            if prefix != other.prefix { return prefix < other.prefix }
+            if prefix.0 != other.prefix.0 { return prefix.0 < other.prefix.0 }
+            if prefix.1 != other.prefix.1 { return prefix.1 < other.prefix.1 }
             let order = name.compareBytes(other.name)
             if order != 0 {
                 // One name a prefix of the other, beyond 16 bytes: the shorter one's next byte is `/` or none.
@@ -546,7 +552,7 @@ private struct Walk {
                 if shorter.type == UInt8(DT_DIR), shorter.name.utf8.count < longer.name.utf8.count,
                     longer.name.utf8.starts(with: shorter.name.utf8)
                 {
-                    let next = longer.name.utf8[longer.name.utf8.index(longer.name.utf8.startIndex, offsetBy: shorter.name.utf8.count)]
+                    let next = longer.name.utf8.dropFirst(shorter.name.utf8.count).first!
                     return (next > UInt8(ascii: "/")) == (order < 0)
                 }
                 return order < 0
@@ -582,10 +588,13 @@ private struct Walk {
                 guard fstatat(descriptor, namePointer, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 type = Self.directoryEntryType(of: status.st_mode)
             }
-            entries.append(DirectoryEntry(name: String(decoding: nameBytes, as: UTF8.self), type: type, bytes: nameBytes))
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            entries.append(DirectoryEntry(name: name, type: type, bytes: nameBytes))
         }
-        entries.sort { $0.precedes($1) }
-        for entry in entries {
+        // Sorted as positions, so that no name moves (nor its reference count) while most comparisons are of integers.
+        var order = Array(entries.indices)
+        order.sort { entries[$0].precedes(entries[$1]) }
+        for entry in order.lazy.map({ entries[$0] }) {
             let relativePath = relativeDirectory.isEmpty ? entry.name : relativeDirectory + "/" + entry.name
             guard entry.isTemplate else {
                 if entry.type == UInt8(DT_DIR) {
@@ -597,7 +606,7 @@ private struct Walk {
             }
             // The file the entry is now, to check at reading time that the file opened is the same one.
             var status = stat()
-            guard fstatat(descriptor, entry.name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            guard entry.name.withCString({ fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else {
                 if entry.type == UInt8(DT_DIR) { try walk(relativeDirectory: relativePath) }
                 continue
             }

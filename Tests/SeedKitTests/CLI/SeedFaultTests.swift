@@ -32,16 +32,10 @@ struct SeedFaultTests {
 
     /// Runs `seed` in `directory` and kills it with SIGKILL after `delay` seconds, unless it ended first.
     private static func runKilled(after delay: Double, arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = Fixtures.seedExecutable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let pid = try Fixtures.spawnSeed(arguments, in: directory)
         Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        kill(pid, SIGKILL)
+        _ = Fixtures.waitForChild(pid)
     }
 
     /// The soak: 200 runs killed at random instants, a third each of first launches, updates and prunes. After each,

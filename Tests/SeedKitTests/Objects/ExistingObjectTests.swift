@@ -46,7 +46,7 @@ struct ExistingObjectTests {
 
     @Test func mergingIntoAChildReadsTheParent() throws {
         let (_, list) = try Fixtures.savedCompany()
-        let sales = try #require(list.fetch(Department.self).first as? Department)
+        let sales = try #require(list.fetch(Department.self).first)
         let editor = list.newChildContext()
         let draft = try #require(try editor.existingObject(with: sales.objectID) as? Department)
         #expect(draft.employees.count == 1)

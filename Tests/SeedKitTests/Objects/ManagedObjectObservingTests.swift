@@ -7,7 +7,7 @@ import SeedKit
 struct ManagedObjectObservingTests {
     @Test func aKeyObserverGetsOldAndNewValues() throws {
         let (_, list) = try Fixtures.savedCompany()
-        let sales = try #require(list.fetch(Department.self).first as? Department)
+        let sales = try #require(list.fetch(Department.self).first)
         var seen: [(Decimal?, Decimal?)] = []
         let token = try sales.observe("budget") { old, new in seen.append((old as? Decimal, new as? Decimal)) }
         sales.budget = 150
@@ -21,7 +21,7 @@ struct ManagedObjectObservingTests {
 
     @Test func aRelationshipObserverHearsInverseChanges() throws {
         let (_, list) = try Fixtures.savedCompany()
-        let sales = try #require(list.fetch(Department.self).first as? Department)
+        let sales = try #require(list.fetch(Department.self).first)
         var counts: [(Int, Int)] = []
         let token = try sales.observe("employees") { old, new in
             counts.append(((old as? [ManagedObject])?.count ?? -1, (new as? [ManagedObject])?.count ?? -1))
@@ -43,7 +43,7 @@ struct ManagedObjectObservingTests {
     @Test func observationTrackingFollowsPropertiesOfObservableContexts() throws {
         let (_, list) = try Fixtures.savedCompany()
         list.isObservable = true
-        let sales = try #require(list.fetch(Department.self).first as? Department)
+        let sales = try #require(list.fetch(Department.self).first)
         let fired = Flag()
         withObservationTracking { _ = sales.budget } onChange: { fired.set() }
         sales.name = "Other"

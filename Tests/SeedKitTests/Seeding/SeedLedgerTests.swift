@@ -47,7 +47,9 @@ struct SeedLedgerTests {
         let read = try SeedLedger(sections: ledger.sections(schema: schema), schema: schema)
         #expect(read.fingerprint == "f3" && read.templates == "Templates" && read.appliedAt == ledger.appliedAt)
         #expect(read.files == ["a.template": "0123456789abcdef", "b/c.template": "fedcba9876543210"])
-        #expect(read.fileRecords == ledger.fileRecords && read.objectCounts == ["Item": 3, "Group": 10])
+        // The stamps serve a launch's summary; a ledger read whole takes the hashes.
+        #expect(read.fileRecords.map(\.hash) == ledger.fileRecords.map(\.hash) && read.fileRecords.allSatisfy { $0.stamp == nil })
+        #expect(read.objectCounts == ["Item": 3, "Group": 10])
         func entries(_ ledger: SeedLedger) -> [String] {
             ledger.entries.map { "\($0.key.kind) \($0.key.root) \(Array($0.key.text.utf8)) \($0.entity) \($0.rowID) \(Array(ledger.hashes(of: $0)))" }.sorted()
         }
@@ -55,6 +57,7 @@ struct SeedLedgerTests {
         // The summary reads no object.
         let summary = try SeedLedger(sections: ledger.sections(schema: schema), schema: nil)
         #expect(summary.entries.isEmpty && summary.objectCounts == ["Item": 3, "Group": 10])
+        #expect(summary.fileRecords == ledger.fileRecords)
     }
 
     /// A slot's hash is found by its property's name or alias; a slot the model gained has the hash of what a
@@ -97,9 +100,81 @@ struct SeedLedgerTests {
         #expect(hashes[try #require(article.slot(named: "stock"))] == hasher.attribute(.integer(5)))
     }
 
+    /// A later launch reads the parts of the changed files alone: the others' entries stay bytes, a key they bear on
+    /// is known as theirs, their entries are counted, and the next ledger carries their parts as they were.
+    @Test func aLedgerReadWithoutSomeFilesCarriesTheirParts() throws {
+        let schema = SeedSchema(model: try Fixtures.flatModel())
+        let item = Int32(try #require(schema.ordinal(of: "Item")))
+        var ledger = SeedLedger()
+        ledger.fileRecords = ["a.template", "b.template", "c.template"].map { TemplateSet.FileRecord(path: $0, hash: 1, stamp: nil) }
+        let keys = (1...5).map { SeedKey(kind: .identity, root: "Item", text: "k\($0)") }
+        for (index, key) in keys.enumerated() {
+            let hashes = (0..<schema.entities[Int(item)].slotCount).map { UInt64(index * 10 + $0) }
+            ledger.append(key: key, entity: item, rowID: Int64(index + 1), hashes: hashes)
+        }
+        // k2 is borne by a and b (its home is a); k3 by b alone; k5 by no file.
+        ledger.origins = SeedLedger.Origins(
+            modelFingerprint: schema.model.fingerprint,
+            files: [
+                .init(path: "a.template", isSettled: true, keys: [keys[0], keys[1]]),
+                .init(path: "b.template", isSettled: false, keys: [keys[1], keys[2]]),
+                .init(path: "c.template", isSettled: true, keys: [keys[3]]),
+            ])
+        let sections = ledger.sections(schema: schema)
+        func texts(_ ledger: SeedLedger) -> [String] { ledger.entries.map(\.key.text).sorted() }
+        #expect(texts(try SeedLedger(sections: sections, schema: schema)) == ["k1", "k2", "k3", "k4", "k5"])
+
+        let partial = try SeedLedger(sections: sections, schema: schema, carrying: ["b.template"])
+        #expect(texts(partial) == ["k1", "k2", "k4", "k5"])
+        let origins = try #require(partial.origins)
+        #expect(origins.files.map(\.path) == ["a.template", "c.template"])
+        #expect(origins.files.map { $0.keys.map(\.text) } == [["k1", "k2"], ["k4"]])
+        let carried = try #require(origins.carried)
+        #expect(keys.map(carried.isBorneByCarriedFile) == [false, true, true, false, false])
+        #expect(carried.isSettled == [true, false, true] && carried.counts == ["Item": 1])
+
+        // The next ledger: a changed, b carried, c gone, d new.
+        var next = SeedLedger()
+        next.fileRecords = ["a.template", "b.template", "d.template"].map { TemplateSet.FileRecord(path: $0, hash: 2, stamp: nil) }
+        for entry in partial.entries where entry.key.text != "k4" { next.append(entry, of: partial) }
+        next.origins = SeedLedger.Origins(
+            modelFingerprint: schema.model.fingerprint,
+            files: [.init(path: "a.template", isSettled: true, keys: [keys[0]]), .init(path: "d.template", isSettled: true, keys: [keys[1]])],
+            carried: carried)
+        let written = next.sections(schema: schema)
+        let again = try SeedLedger(sections: written, schema: schema)
+        #expect(texts(again) == ["k1", "k2", "k3", "k5"] && again.objectCounts == ["Item": 4])
+        #expect(again.entries.first { $0.key.text == "k3" }.map { Array(again.hashes(of: $0)) } == Array(ledger.hashes(of: ledger.entries[2])))
+        let nextPartial = try SeedLedger(sections: written, schema: schema, carrying: ["a.template", "d.template"])
+        #expect(texts(nextPartial) == ["k3", "k5"] && nextPartial.origins?.files.map(\.path) == ["b.template"])
+        #expect(nextPartial.origins?.files.first?.keys.map(\.text) == ["k3", "k2"])
+        #expect(nextPartial.origins?.carried?.isBorneByCarriedFile(keys[1]) == true)
+        #expect(nextPartial.origins?.carried?.isSettled == [true, false, true])
+    }
+
+    /// A ledger of the form before (format 2: a section per entity) is read whole; it has no parts to read alone.
+    @Test func aLedgerOfTheFormBeforeIsReadWhole() throws {
+        let schema = SeedSchema(model: try Fixtures.flatModel())
+        let slots = schema.entities[try #require(schema.ordinal(of: "Item"))]
+        func text(_ text: String) -> [UInt8] { [UInt8(text.utf8.count)] + Array(text.utf8) }
+        var entity = [UInt8(slots.slotCount)] + (0..<slots.slotCount).flatMap { text(slots.name(ofSlot: $0)) }
+        entity += [1, SeedKey.Kind.identity.rawValue] + text("x") + [5]
+        for slot in 0..<slots.slotCount { entity += (0..<8).map { $0 == 0 ? UInt8(slot + 1) : 0 } }
+        let sections: [String: [UInt8]] = [
+            "set": Array(#"{"formatVersion":2,"fingerprint":"f","counts":{"Item":1}}"#.utf8),
+            "files": text("a.template") + text("0123456789abcdef") + text(""), "entity:Item": entity,
+            "origins": [0, 0],
+        ]
+        let read = try SeedLedger(sections: sections, schema: schema)
+        let entry = try #require(read.entries.first)
+        #expect(read.entries.count == 1 && entry.key.text == "x" && entry.key.root == "Item" && entry.rowID == 5)
+        #expect(Array(read.hashes(of: entry)) == (1...slots.slotCount).map(UInt64.init))
+        #expect(try SeedLedger(sections: sections, schema: schema, carrying: ["a.template"]).origins == nil)
+    }
+
     @Test(arguments: [
-        (Array("not json".utf8), "set"), ([0x80], "files"), ([5, 1, 0x61], "entity:Item"), ([0], "entity:Item"),
-        ([1, 1, 0x61, 1, 9], "entity:Item"),
+        (Array("not json".utf8), "set"), ([0x80], "files"), ([5, 1, 0x61], "objects"), ([0], "objects"),
+        ([1, 1, 0x61, 1, 9], "layouts"),
     ])
     func damagedSectionsAreErrorsThatSayWhatToDo(bytes: [UInt8], section: String) throws {
         let schema = SeedSchema(model: try Fixtures.flatModel())

@@ -51,7 +51,8 @@ extension Fixtures {
     }
 }
 
-// Running `seed` measured: its peak memory and time, for the limits bad input must stay within.
+// Running `seed` as a child process of its own: measured, or killed at an instant. Foundation's `Process` is not used
+// here: on Linux its `waitUntilExit` can miss the exit of a child killed early and wait for ever.
 extension Fixtures {
     /// What a measured run of `seed` gave: its result, its peak resident memory and its wall-clock time.
     struct MeasuredRun {
@@ -60,13 +61,13 @@ extension Fixtures {
         var seconds: Double
     }
 
-    /// Runs `seed` with `arguments` in `directory` (as `user`, a numeric user id, when given and the tests run as
-    /// root), measuring the peak memory of that one process (`wait4`'s `ru_maxrss`).
-    static func runSeedMeasured(_ arguments: [String], in directory: URL, asUser user: UInt32? = nil) throws -> MeasuredRun {
-        let output = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: output) }
-        let (stdoutPath, stderrPath) = (output.appendingPathComponent("out").path, output.appendingPathComponent("err").path)
-        // sh changes directory and execs seed, so the measured process is seed's.
+    /// Starts `seed` with `arguments` in `directory` (as `user`, a numeric user id, when given and the tests run as
+    /// root), its output written to the files at `stdoutPath` and `stderrPath`; ``waitForChild(_:)`` ends it.
+    static func spawnSeed(
+        _ arguments: [String], in directory: URL, asUser user: UInt32? = nil, stdoutPath: String = "/dev/null",
+        stderrPath: String = "/dev/null"
+    ) throws -> pid_t {
+        // sh changes directory and execs seed, so the process is seed's.
         let quoted = ([seedExecutable.path] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: #"'\''"#))'" }
         var command = ["/bin/sh", "-c", "cd '\(directory.path)' && exec \(quoted.joined(separator: " "))"]
         if let user, getuid() == 0 {
@@ -78,19 +79,34 @@ extension Fixtures {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = command.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        let start = ContinuousClock.now
+        let cArguments = command.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, cArguments, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return pid
+    }
+
+    /// Waits for the child `pid` to end: its exit status (128 + the signal when a signal ended it) and its usage.
+    static func waitForChild(_ pid: pid_t) -> (status: Int32, usage: rusage) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), usage)
+    }
+
+    /// Runs `seed` with `arguments` in `directory` (as `user` when given, see ``spawnSeed``), measuring the peak
+    /// memory of that one process (`wait4`'s `ru_maxrss`).
+    static func runSeedMeasured(_ arguments: [String], in directory: URL, asUser user: UInt32? = nil) throws -> MeasuredRun {
+        let output = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let (stdoutPath, stderrPath) = (output.appendingPathComponent("out").path, output.appendingPathComponent("err").path)
+        let start = ContinuousClock.now
+        let pid = try spawnSeed(arguments, in: directory, asUser: user, stdoutPath: stdoutPath, stderrPath: stderrPath)
+        let (status, usage) = waitForChild(pid)
         let elapsed = ContinuousClock.now - start
-        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let result = CommandResult(
-            status: exitStatus, stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+            status: status, stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
         let (seconds, attoseconds) = elapsed.components
         return MeasuredRun(
