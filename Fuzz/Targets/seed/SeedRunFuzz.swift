@@ -90,5 +90,5 @@ private func seed(_ bytes: [UInt8], into store: SQLiteStore, options: SeedOption
     let input = try SeedInput(templates: directory, options: options)
     return try Seeder(storePath: ":memory:").apply(
         input.read(schema: schema, progress: nil), input: input, report: input.report(options: options),
-        options: options, to: store, prepareSchema: store.prepareSchema)
+        options: options, to: store)
 }
