@@ -7,7 +7,7 @@ extension PostgreSQLStore {
     /// Reads the rows of the request's entity (and its subentities when asked); the context runs the filters, the
     /// sort and the limit, so the result is never final here.
     package func fetch(_ fetch: StoreFetch, into rows: inout StoredRows) throws -> Bool {
-        let (condition, arguments) = entityCondition(fetch.entity, includesSubentities: fetch.request.includesSubentities)
+        let (condition, arguments) = entityCondition(fetch.entity, includesSubentities: fetch.includesSubentities)
         try readObjects(
             selectSQL(schema.tables[fetch.entity.rootName]!, "WHERE \(condition) ORDER BY \"_id\""), arguments, into: &rows)
         return false
@@ -17,7 +17,7 @@ extension PostgreSQLStore {
     package func count(_ fetch: StoreFetch) throws -> Int? {
         guard fetch.predicate == nil else { return nil }
         let entity = fetch.entity
-        let (condition, arguments) = entityCondition(entity, includesSubentities: fetch.request.includesSubentities)
+        let (condition, arguments) = entityCondition(entity, includesSubentities: fetch.includesSubentities)
         let result = try connection.cachedStatement(
             sql: "SELECT count(*) FROM \(quoted(entity.rootName)) WHERE \(condition)").query(arguments: arguments)
         return Int(try result[0].int64(at: 0) ?? 0)

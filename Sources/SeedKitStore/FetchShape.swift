@@ -22,9 +22,8 @@ struct FetchShape: Hashable {
         codes.removeAll(keepingCapacity: true)
         digest = 0
         values.removeAll(keepingCapacity: true)
-        // The request's fields one by one: a copy of the request would retain and release each of its references.
-        let pages = fetch.request.limit != nil || fetch.request.offset > 0
-        add(counting ? 1 : 0, Self.code(fetch.entity), fetch.request.includesSubentities ? 1 : 0)
+        let pages = fetch.limit != nil || fetch.offset > 0
+        add(counting ? 1 : 0, Self.code(fetch.entity), fetch.includesSubentities ? 1 : 0)
         add(fetch.mayBeFinal ? 1 : 0, pages ? 1 : 0, fetch.sortKeys.count)
         for key in fetch.sortKeys {
             add(key.path)
@@ -33,8 +32,8 @@ struct FetchShape: Hashable {
         if let predicate = fetch.predicate { add(predicate, values: &values) } else { add(-1) }
         if pages {
             // No limit is -1 to SQLite.
-            values.append(.integer(Int64(fetch.request.limit.map { max(0, $0) } ?? -1)))
-            values.append(.integer(Int64(max(0, fetch.request.offset))))
+            values.append(.integer(Int64(fetch.limit.map { max(0, $0) } ?? -1)))
+            values.append(.integer(Int64(max(0, fetch.offset))))
         }
     }
 

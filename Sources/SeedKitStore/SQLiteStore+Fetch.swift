@@ -84,7 +84,7 @@ extension SQLiteStore {
     private func plan(_ shape: FetchShape, _ fetch: StoreFetch, counting: Bool) throws -> FetchPlan {
         var query = FetchQuery(schema: schema, root: fetch.entity.rootName)
         var conditions: [String] = []
-        if let condition = entityCondition(for: fetch.entity, includesSubentities: fetch.request.includesSubentities) {
+        if let condition = entityCondition(for: fetch.entity, includesSubentities: fetch.includesSubentities) {
             conditions.append(condition)
         }
         var isExact = true
@@ -110,7 +110,7 @@ extension SQLiteStore {
             var sql = query.clauses(where: conditions)
             if isFinal {
                 sql += " ORDER BY \((order + [query.table.column("_id")]).joined(separator: ", "))"
-                if fetch.request.limit != nil || fetch.request.offset > 0 {
+                if fetch.limit != nil || fetch.offset > 0 {
                     sql += " LIMIT \(query.parameter()) OFFSET \(query.parameter())"
                 }
             }

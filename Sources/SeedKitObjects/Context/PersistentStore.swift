@@ -62,9 +62,14 @@ package protocol PersistentStore: AnyObject {
 }
 
 /// A fetch as a store runs it: the request resolved against its entity.
+///
+/// It keeps the request's paging and subentity choice rather than the request, whose copy would retain and release
+/// each of its references on every fetch.
 package struct StoreFetch {
-    package var request: FetchRequest
     package var entity: Entity
+    package var includesSubentities: Bool
+    package var limit: Int?
+    package var offset: Int
     /// The request's predicate, resolved; nil for every object, and when the store is not to filter: while the
     /// context has unsaved changes to objects its key paths pass through, stored values would decide wrongly which
     /// rows are candidates.
@@ -74,6 +79,19 @@ package struct StoreFetch {
     /// Whether the result may be final: false while the context has unsaved changes, which the store cannot see,
     /// so that sorting and limiting are left to the context.
     package var mayBeFinal: Bool
+
+    package init(
+        request: FetchRequest, entity: Entity, predicate: ResolvedPredicate?,
+        sortKeys: [(path: AttributePath, ascending: Bool)], mayBeFinal: Bool
+    ) {
+        self.entity = entity
+        includesSubentities = request.includesSubentities
+        limit = request.limit
+        offset = request.offset
+        self.predicate = predicate
+        self.sortKeys = sortKeys
+        self.mayBeFinal = mayBeFinal
+    }
 }
 
 /// The objects of the rows a store reads: the registered object of a row the context has, else a new object that
