@@ -39,12 +39,7 @@ extension SeedLedger {
         let read = TemplateSet.FileRecord.indices(of: origins.files.lazy.map(\.path), in: fileRecords)
         var readFiles = [Int?](repeating: nil, count: fileRecords.count)
         for (file, index) in read.enumerated() { if let index { readFiles[index] = file } }
-        var homes: [SeedKey: Int32] = [:]
-        homes.reserveCapacity(entries.count + insertions.objects.count)
-        for (index, file) in readFiles.enumerated() {
-            guard let file else { continue }
-            for key in origins.files[file].keys where homes[key] == nil { homes[key] = Int32(index) }
-        }
+        let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? [] })
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
@@ -109,7 +104,7 @@ extension SeedLedger {
     /// The objects section (``readObjects(_:layouts:schema:carrying:)`` reads it): the parts of the files read made
     /// of `items` and their keys, the carried ones copied.
     private func objectsBytes(
-        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: [SeedKey: Int32], items: [Int],
+        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: KeyHomes, items: [Int],
         itemParts: [Int], oldIndices: [Int?], newIndices: [Int?], key: @Sendable (Int) -> SeedKey, insertions: Insertions,
         templates: TemplateSlots?
     ) -> [UInt8] {
