@@ -87,17 +87,25 @@ struct SeedResolver {
             result.values.reserveCapacity(min(file.values.count * paths.count, 1 << 24))
             byKey.reserveCapacity(expected(file.records.count(where: { $0.key != nil })))
             byID.reserveCapacity(expected(file.records.count(where: { $0.id != nil })))
-            records.reserveCapacity(expected(file.records.count))
-            links.reserveCapacity(min(file.links.count * paths.count, 1 << 22))
             result.recordObjects.reserveCapacity(expected(file.records.count))
             result.fileRecordStarts.reserveCapacity(paths.count + 1)
+            if paths.count > 1 {
+                records.reserveCapacity(expected(file.records.count))
+                links.reserveCapacity(min(file.links.count * paths.count, 1 << 22))
+            }
         }
         fileParts.append(
             FilePart(
                 records: Int32(records.count), links: Int32(links.count), syntaxError: file.syntaxError,
                 topLevelReferences: file.topLevelReferences))
-        records += file.records
-        links += file.links
+        if paths.count == 1 {
+            // The set's one file: its arrays are taken as they are, rather than copied beside them.
+            records = file.records
+            links = file.links
+        } else {
+            records += file.records
+            links += file.links
+        }
         // The objects take the values.
         collectObjects(of: file)
     }
