@@ -41,6 +41,11 @@ struct StoreArgument {
             throw CommandFailure(
                 "store \(TerminalText.quoted(displayName)) is locked by another process; "
                     + "waited \(Self.seconds(busySeconds)) s (--busy-timeout)")
+        } catch let error as DatabaseError where error.resultCode == .readOnly {
+            // The library's message speaks to code (an open mode); a user needs the cause and what still works.
+            throw CommandFailure(
+                "store \(TerminalText.quoted(displayName)) can't be written: the file or its directory is read-only "
+                    + "to this user; the store is as it was (seed status, export and diff only read it)")
         } catch let error as DatabaseError where error.isDiskFull {
             // Every write is one transaction, and a new store is built beside its path: nothing of the run is left.
             throw CommandFailure(

@@ -324,7 +324,8 @@ struct SeedUpdateCommandTests {
 
     /// A read-only store (mode 444) in a directory its reader can't write (mode 555: SQLite can make no file beside
     /// it) serves an unchanged seed, validate, status, export, diff and the dry run of a changed set; a changed set
-    /// says why it can't be written. Run as `nobody` under root, whom no permission stops.
+    /// says why it can't be written, as it does when only the file is read-only. Run as `nobody` under root, whom no
+    /// permission stops.
     @Test func readOnlyDirectoriesServeUnchangedRuns() throws {
         let directory = try directory(template: Self.department(salaries: [40000], streets: ["1 Main"]))
         defer {
@@ -370,8 +371,15 @@ struct SeedUpdateCommandTests {
         let dryRun = try run(["--dry-run"])
         #expect(dryRun.status == 0 && dryRun.stdout.contains("~ Employee[email=e0@example.com].salary: 40000 → 40001"), "\(dryRun)")
         let changed = try run([])
-        #expect(changed.status == 2 && changed.stderr.contains("directory can't be written"), "\(changed.stderr)")
+        let cause = "seed: store seed.sqlite can't be written: the file or its directory is read-only to this user; "
+            + "the store is as it was (seed status, export and diff only read it)\n"
+        #expect(changed.status == 2 && changed.stderr == cause, "\(changed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite-wal").path))
+        #expect(try Data(contentsOf: store) == before)
+        // The store file alone read-only, in a directory its reader may write: the same cause.
+        chmod(directory.path, 0o777)
+        let fileOnly = try run([])
+        #expect(fileOnly.status == 2 && fileOnly.stderr == cause, "\(fileOnly.stderr)")
         #expect(try Data(contentsOf: store) == before)
     }
 }
