@@ -176,6 +176,13 @@ private struct StoreColumnNames {
                     "name '\(name)' is reserved for the store's own column '\(key)' (the store's names ignore case)"))
             return false
         }
+        if key.hasPrefix("sqlite_") {
+            clashes.errors.append(
+                ModelError(
+                    .reservedName, entity: entity, property: property,
+                    "name '\(name)' is reserved: column names starting with 'sqlite_' (in any case) belong to SQLite"))
+            return false
+        }
         guard let other = columns[key] else {
             columns[key] = (name, kind, entity)
             return true

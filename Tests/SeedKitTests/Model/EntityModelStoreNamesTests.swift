@@ -38,6 +38,16 @@ struct EntityModelStoreNamesTests {
         #expect(try problems(#""A": {"aliases": ["_seedkit_metadata"]}"#).count == 1)
     }
 
+    /// Found by the model fuzz target: SQLite keeps every name starting with `sqlite_` for itself, columns included.
+    @Test func propertiesNamedLikeSQLitesOwnAreReserved() throws {
+        let problems = try problems(#""Address": {"attributes": {"city": "string", "sqlite_postcode": "string?"}}"#)
+        #expect(problems == [
+            "1:79: reservedName Address.sqlite_postcode: name 'sqlite_postcode' is reserved: column names starting "
+                + "with 'sqlite_' (in any case) belong to SQLite",
+        ], "\(problems)")
+        #expect(try self.problems(#""A": {"relationships": {"SQLite_b": {"to": "B"}}}, "B": {}"#).count == 1)
+    }
+
     @Test func entitiesDifferingOnlyInCaseClash() throws {
         #expect(try problems(#""A": {}, "a": {}"#) == [
             "1:29: duplicateName a: name 'a' differs from entity name 'A' only in case, and the store's names "
