@@ -185,7 +185,7 @@ extension JSONParser {
             return JSONNumber(value)
         }
         let canonical = Self.canonicalText(of: lexeme)
-        if let decimal = Decimal(string: String(decoding: lexeme, as: UTF8.self), locale: nil),
+        if let decimal = Self.decimal(String(decoding: lexeme, as: UTF8.self)),
             !decimal.isNaN, JSONNumber.canonicalText(of: decimal) == canonical
         {
             return JSONNumber(decimal)
@@ -272,6 +272,32 @@ extension JSONParser {
         var bytes: [UInt8] = []
         NumberText.appendCanonical(text: lexeme, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The decimal of a number's text. Foundation's `Decimal(string:)` refuses an exponent past 127 even where the
+    /// value fits with more digits (`2.2222222222222222e+155` is `22222222222222222000000000000000000000e118`), and
+    /// that form is how a decimal writes itself: the significand is padded with zeros, up to a decimal's 38 digits,
+    /// for the exponent to fit, so that every decimal reads back from its own text.
+    private static func decimal(_ text: String) -> Decimal? {
+        if let decimal = Decimal(string: text, locale: nil) { return decimal }
+        var body = Substring(text)
+        var exponent = 0
+        if let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let written = Int(text[text.index(after: mark)...]) else { return nil }
+            exponent = written
+            body = text[..<mark]
+        }
+        let sign = body.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { body = body.dropFirst() }
+        var digits = String(body)
+        if let point = digits.firstIndex(of: ".") {
+            exponent -= digits.distance(from: point, to: digits.endIndex) - 1
+            digits.remove(at: point)
+        }
+        let padding = min(38 - digits.count, exponent - 127)
+        guard padding > 0 else { return nil }
+        let padded = sign + digits + String(repeating: "0", count: padding) + "e\(exponent - padding)"
+        return Decimal(string: padded, locale: nil)
     }
 
     private static var powersOfTen: [Double] { NumberText.powersOfTen }

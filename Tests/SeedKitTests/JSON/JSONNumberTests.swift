@@ -80,6 +80,18 @@ struct JSONNumberTests {
         #expect(seventeen != JSONNumber(0.1))
     }
 
+    /// Found by the JSON Patch fuzz target's campaign: a decimal of a large exponent wrote itself in a form the reader
+    /// refused ("number out of range"), so a patch holding it could not be read back.
+    @Test func aDecimalOfALargeExponentReadsBackFromItsOwnText() throws {
+        let digits = "22222222222222222" + String(repeating: "0", count: 139)
+        let number = try read(digits)
+        #expect(storageKind(number) == "decimal")
+        let written = try JSONDocument(parsing: digits).value.serialized()
+        #expect(String(decoding: written, as: UTF8.self) == "2.2222222222222222e+155")
+        #expect(try read(String(decoding: written, as: UTF8.self)) == number)
+        #expect(try read("-2.2222222222222222E155") == JSONNumber(-number.decimalValue!))
+    }
+
     @Test func readsEveryDoublesShortestTextAsThatDouble() throws {
         var state: UInt64 = 11
         for _ in 0..<20_000 {
