@@ -283,7 +283,8 @@ extension JSONParser {
         var body = Substring(text)
         var exponent = 0
         if let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let written = Int(text[text.index(after: mark)...]) else { return nil }
+            // An exponent far past any decimal's is out of range, and would overflow the arithmetic below.
+            guard let written = Int(text[text.index(after: mark)...]), written.magnitude <= 1 << 20 else { return nil }
             exponent = written
             body = text[..<mark]
         }

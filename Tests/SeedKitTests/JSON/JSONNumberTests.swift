@@ -90,6 +90,10 @@ struct JSONNumberTests {
         #expect(String(decoding: written, as: UTF8.self) == "2.2222222222222222e+155")
         #expect(try read(String(decoding: written, as: UTF8.self)) == number)
         #expect(try read("-2.2222222222222222E155") == JSONNumber(-number.decimalValue!))
+        // Found by CI's json fuzz run: exponents at the ends of Int's range are out of range, not an overflow.
+        for text in ["1e-9223372036854775808", "1.5e9223372036854775807", "12345678901234567890123e-9223372036854775808"] {
+            #expect(throws: JSONSyntaxError.self) { try JSONDocument(parsing: text) }
+        }
     }
 
     @Test func readsEveryDoublesShortestTextAsThatDouble() throws {
