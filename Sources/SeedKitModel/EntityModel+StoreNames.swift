@@ -14,7 +14,9 @@
 package enum StoreNames {
     /// Prefixes of the names of the store's own tables (`_seedkit_metadata`, the seed ledger's `_seedkit_seed_…`)
     /// and of SQLite's (`sqlite_master`, …), in lowercase.
-    package static let reservedTablePrefixes = ["_seedkit", "sqlite_"]
+    package static let reservedTablePrefixes = ["_seedkit", sqlitePrefix]
+    /// The prefix SQLite keeps for its own names, columns included, in lowercase.
+    package static let sqlitePrefix = "sqlite_"
     /// The columns every root entity's table starts with: the row id, the concrete entity and the row version.
     package static let bookkeepingColumns = ["_id", "_entity", "_version"]
 
@@ -37,7 +39,7 @@ extension EntityModel {
         for entity in entities {
             for name in [entity.name] + entity.declaration.aliases {
                 if let prefix = StoreNames.reservedTablePrefixes.first(where: { name.lowercased().hasPrefix($0) }) {
-                    let owner = prefix == "sqlite_" ? "SQLite's" : "the store's"
+                    let owner = prefix == StoreNames.sqlitePrefix ? "SQLite's" : "the store's"
                     clashes.errors.append(
                         ModelError(
                             .reservedName, entity: entity.name,
@@ -176,11 +178,12 @@ private struct StoreColumnNames {
                     "name '\(name)' is reserved for the store's own column '\(key)' (the store's names ignore case)"))
             return false
         }
-        if key.hasPrefix("sqlite_") {
+        if key.hasPrefix(StoreNames.sqlitePrefix) {
             clashes.errors.append(
                 ModelError(
                     .reservedName, entity: entity, property: property,
-                    "name '\(name)' is reserved: column names starting with 'sqlite_' (in any case) belong to SQLite"))
+                    "name '\(name)' is reserved: column names starting with '\(StoreNames.sqlitePrefix)' (in any case) "
+                        + "belong to SQLite"))
             return false
         }
         guard let other = columns[key] else {
