@@ -275,9 +275,8 @@ extension JSONParser {
     }
 
     /// The decimal of a number's text. Foundation's `Decimal(string:)` refuses an exponent past 127 even where the
-    /// value fits with more digits (`2.2222222222222222e+155` is `22222222222222222000000000000000000000e118`), and
-    /// that form is how a decimal writes itself: the significand is padded with zeros, up to a decimal's 38 digits,
-    /// for the exponent to fit, so that every decimal reads back from its own text.
+    /// value fits with more digits (`2.2222222222222222e+155` is `2222222222222222200000000000000000000000e127`), and
+    /// that form is how a decimal writes itself: the significand is padded with zeros for the exponent to fit, so that every decimal reads back from its own text.
     private static func decimal(_ text: String) -> Decimal? {
         if let decimal = Decimal(string: text, locale: nil) { return decimal }
         var body = Substring(text)
@@ -295,8 +294,9 @@ extension JSONParser {
             exponent -= digits.distance(from: point, to: digits.endIndex) - 1
             digits.remove(at: point)
         }
-        let padding = min(38 - digits.count, exponent - 127)
-        guard padding > 0 else { return nil }
+        // A decimal's significand holds up to 2^128 - 1: 39 digits when they start low enough, which Decimal decides.
+        let padding = exponent - 127
+        guard padding > 0, digits.count + padding <= 39 else { return nil }
         let padded = sign + digits + String(repeating: "0", count: padding) + "e\(exponent - padding)"
         return Decimal(string: padded, locale: nil)
     }

@@ -90,6 +90,11 @@ struct JSONNumberTests {
         #expect(String(decoding: written, as: UTF8.self) == "2.2222222222222222e+155")
         #expect(try read(String(decoding: written, as: UTF8.self)) == number)
         #expect(try read("-2.2222222222222222E155") == JSONNumber(-number.decimalValue!))
+        // The largest: a 39-digit significand at exponent 127 (found by CI's patch fuzz run).
+        let largest = try read("22222222222222222" + String(repeating: "0", count: 149))
+        let largestText = String(decoding: JSON.number(largest).serialized(), as: UTF8.self)
+        #expect(largestText == "2.2222222222222222e+165")
+        #expect(try read(largestText) == largest)
         // Found by CI's json fuzz run: exponents at the ends of Int's range are out of range, not an overflow.
         for text in ["1e-9223372036854775808", "1.5e9223372036854775807", "12345678901234567890123e-9223372036854775808"] {
             #expect(throws: JSONSyntaxError.self) { try JSONDocument(parsing: text) }
