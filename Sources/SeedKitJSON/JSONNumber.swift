@@ -91,11 +91,7 @@ public struct JSONNumber: Sendable, Hashable {
         case .integer(let value):
             return Decimal(value)
         case .double:
-            let text = description
-            guard let decimal = Decimal(string: text, locale: nil), Self.canonicalText(of: decimal) == text else {
-                return nil
-            }
-            return decimal
+            return Decimal(exactly: description)
         case .decimal(let value):
             return value
         }

@@ -184,15 +184,14 @@ extension JSONParser {
         {
             return JSONNumber(value)
         }
-        let canonical = Self.canonicalText(of: lexeme)
-        if let decimal = Self.decimal(String(decoding: lexeme, as: UTF8.self)),
-            !decimal.isNaN, JSONNumber.canonicalText(of: decimal) == canonical
-        {
+        if let decimal = Decimal(exactly: String(decoding: lexeme, as: UTF8.self)) {
             return JSONNumber(decimal)
         }
         if significantDigits > 38 {
             throw JSONParseFailure(
-                offset: start, message: "number has more than 38 significant digits, which no number type holds exactly")
+                offset: start,
+                message:
+                    "number has \(significantDigits) significant digits; none holds more than 38 exactly (39 below 2^128)")
         }
         throw JSONParseFailure(offset: start, message: "number out of range")
     }
@@ -266,39 +265,6 @@ extension JSONParser {
             }
             return (significand, scale)
         }
-    }
-
-    private static func canonicalText(of lexeme: UnsafeBufferPointer<UInt8>) -> String {
-        var bytes: [UInt8] = []
-        NumberText.appendCanonical(text: lexeme, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The decimal of a number's text. Foundation's `Decimal(string:)` refuses an exponent past 127 even where the
-    /// value fits with more digits (`2.2222222222222222e+155` is `2222222222222222200000000000000000000000e127`), and
-    /// that form is how a decimal writes itself: the significand is padded with zeros for the exponent to fit, so that every decimal reads back from its own text.
-    private static func decimal(_ text: String) -> Decimal? {
-        if let decimal = Decimal(string: text, locale: nil) { return decimal }
-        var body = Substring(text)
-        var exponent = 0
-        if let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            // An exponent far past any decimal's is out of range, and would overflow the arithmetic below.
-            guard let written = Int(text[text.index(after: mark)...]), written.magnitude <= 1 << 20 else { return nil }
-            exponent = written
-            body = text[..<mark]
-        }
-        let sign = body.hasPrefix("-") ? "-" : ""
-        if !sign.isEmpty { body = body.dropFirst() }
-        var digits = String(body)
-        if let point = digits.firstIndex(of: ".") {
-            exponent -= digits.distance(from: point, to: digits.endIndex) - 1
-            digits.remove(at: point)
-        }
-        // A decimal's significand holds up to 2^128 - 1: 39 digits when they start low enough, which Decimal decides.
-        let padding = exponent - 127
-        guard padding > 0, digits.count + padding <= 39 else { return nil }
-        let padded = sign + digits + String(repeating: "0", count: padding) + "e\(exponent - padding)"
-        return Decimal(string: padded, locale: nil)
     }
 
     private static var powersOfTen: [Double] { NumberText.powersOfTen }

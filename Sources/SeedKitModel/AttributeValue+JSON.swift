@@ -66,7 +66,8 @@ extension AttributeValue {
             case .number(let number):
                 guard let value = number.decimalValue else {
                     throw AttributeValueError(
-                        "\(number) cannot be held exactly by a decimal (38 significant digits)", isOutOfRange: true)
+                        "\(number) cannot be held exactly by a decimal (38 significant digits times 10^-128 to 10^127)",
+                        isOutOfRange: true)
                 }
                 self = .decimal(ScaledDecimal(value))
             case .string(let text):

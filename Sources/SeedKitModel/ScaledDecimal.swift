@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitJSON
 
 /// An exact decimal number and its scale: how many digits it is written with after the point, trailing zeros
 /// included. The value of a decimal attribute.

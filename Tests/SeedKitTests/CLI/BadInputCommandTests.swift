@@ -171,7 +171,7 @@ struct BadInputCommandTests {
             let run = try Fixtures.runSeedMeasured(arguments, in: directory)
             #expect(run.result.status == 1)
             #expect(run.result.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("Templates/") } == [
-                "Templates/amount.template:1:32: number has more than 38 significant digits, which no number type holds exactly",
+                "Templates/amount.template:1:32: number has 40 significant digits; none holds more than 38 exactly (39 below 2^128)",
                 "Templates/count.template:1:84: /1/count: attribute 'count' of Reading: 9223372036854775808 is out of range for integer (-9223372036854775808...9223372036854775807)",
                 "Templates/deep.template:1:556: nesting deeper than 512",
                 "Templates/fraction.template:1:31: /count: attribute 'count' of Reading: expected an integer, got 77777770007170700.5, which has a fraction",

@@ -83,6 +83,15 @@ struct ScaledDecimalTests {
         #expect(throws: AttributeValueError.self) {
             try AttributeValue(json: .string("1." + String(repeating: "0", count: 129)), as: .decimal)
         }
+        // Read as a double (it is one's shortest text), 6.1e129 is still a decimal: 61 and 127 zeros at 10^1.
+        #expect(try AttributeValue(json: JSONDocument(parsing: "6.1e129").value, as: .decimal).json.serialized()
+            == Array("6.1e+129".utf8))
+        #expect(throws: AttributeValueError(
+            "1e+300 cannot be held exactly by a decimal (38 significant digits times 10^-128 to 10^127)",
+            isOutOfRange: true)
+        ) {
+            try AttributeValue(json: JSONDocument(parsing: "1e300").value, as: .decimal)
+        }
     }
 
     @Test("Random decimals with trailing zeros read back from their text, over many random ones")

@@ -102,6 +102,11 @@ struct DecimalExactTextTests {
             // Past the largest power of ten, trailing zeros move into the mantissa: 10 × 10^127.
             ("1e128", "1" + String(repeating: "0", count: 128)),
             ("1e164", "1" + String(repeating: "0", count: 164)),
+            // 39 significant digits fit below 2^128, padding included.
+            ("340282366920938463463374607431768211455", "340282366920938463463374607431768211455"),
+            ("1234567890123456789012345678901234567.89", "1234567890123456789012345678901234567.89"),
+            ("1e165", "1" + String(repeating: "0", count: 165)),
+            ("12345678901234567890123456789012345678e128", "12345678901234567890123456789012345678" + String(repeating: "0", count: 128)),
             ("1e-128", "0." + String(repeating: "0", count: 127) + "1"),
             (
                 "12345678901234567890123456789012345678e-128",
@@ -127,13 +132,14 @@ struct DecimalExactTextTests {
     @Test(
         "Values a Decimal cannot hold exactly are rejected, not rounded",
         arguments: [
-            String(repeating: "9", count: 39),  // 39 significant digits
+            String(repeating: "9", count: 39),  // 39 significant digits above 2^128
+            "340282366920938463463374607431768211456",  // 2^128
             "0.1000000000000000000000000000000000000001",  // 40 significant digits
-            "1234567890123456789012345678901234567.89",  // 39 significant digits
             "1e-129",  // power of ten below -128
             "123e-130",
-            "1e165",  // 1 and 165 zeros: 39 digits at 10^127
-            "12345678901234567890123456789012345678e128",
+            "4e165",  // 4 and 38 zeros at 10^127: above 2^128
+            "99999999999999999999999999999999999999e128",
+            "1e166",  // 40 digits at 10^127
             "1e99999999999999999999",
             "-1e-99999999999999999999",
         ])

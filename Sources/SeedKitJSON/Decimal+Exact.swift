@@ -9,8 +9,10 @@ extension Decimal {
     ///
     /// The grammar is JSON's: an optional '-', an integer part without leading zeros, an optional fraction and an
     /// optional exponent (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), with no space around it.
-    /// A `Decimal` holds 38 significant digits times a power of ten from -128 to 127, so a value that needs more
-    /// digits, or a smaller power of ten, is rejected rather than rounded. Zero is exact at any exponent, and "-0" is 0.
+    /// A `Decimal` holds 38 significant digits (39 below 2^128) times a power of ten from -128 to 127, so a value that
+    /// needs more digits, or a smaller power of ten, is rejected rather than rounded. Above 10^127 the digits are
+    /// padded with zeros (`2.5e130` is 2500 × 10^127), which `Decimal(string:)` alone refuses. Zero is exact at any
+    /// exponent, and "-0" is 0. The JSON reader and every store read decimals through this one rule.
     ///
     ///     Decimal(exactly: "12345678901234567890.123")  // 12345678901234567890.123
     ///     Decimal(exactly: "1e-7")                      // 0.0000001
@@ -24,7 +26,7 @@ extension Decimal {
     }
 
     /// The value of a JSON number text taken apart, or nil when a `Decimal` cannot hold it exactly.
-    init?(_ number: ExactDecimalText) {
+    package init?(_ number: ExactDecimalText) {
         guard !number.significantDigits.isEmpty else {
             self = .zero
             return
@@ -39,14 +41,19 @@ extension Decimal {
         digits.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: paddingZeroCount))
         exponent -= paddingZeroCount
 
-        // Within these limits Foundation's parser is exact; the text it gets is plain ASCII with no locale in play.
+        // Within these limits Foundation's parser is exact, except that 39 digits fit only below 2^128 and it rounds
+        // the rest; the text it gets is plain ASCII with no locale in play.
         let canonical = (number.isNegative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e\(exponent)"
         guard let value = Decimal(string: canonical, locale: nil) else { return nil }
+        if digits.count > Self.significantDigitCapacity - 1 {
+            let kept = value.significand.magnitude.description.utf8.reversed().drop { $0 == UInt8(ascii: "0") }
+            guard kept.elementsEqual(digits.reversed().drop { $0 == UInt8(ascii: "0") }) else { return nil }
+        }
         self = value
     }
 
-    /// Significant digits a `Decimal` holds whatever they are: its 128-bit mantissa holds any 38-digit number.
-    fileprivate static let significantDigitCapacity = 38
+    /// Significant digits a `Decimal` can hold: its 128-bit mantissa holds any 38-digit number, and 39 below 2^128.
+    fileprivate static let significantDigitCapacity = 39
     /// The range of a `Decimal`'s power of ten, an `Int8`.
     fileprivate static let largestExponent = 127
     fileprivate static let leastExponent = -128
@@ -54,19 +61,19 @@ extension Decimal {
 
 /// A JSON number text taken apart: its sign, its significant digits (no leading or trailing zeros), the power of ten
 /// they are multiplied by, and its scale.
-struct ExactDecimalText {
-    var isNegative = false
+package struct ExactDecimalText {
+    package var isNegative = false
     /// ASCII digits, without leading or trailing zeros; empty for zero.
-    var significantDigits: [UInt8] = []
-    var exponent = 0
+    package var significantDigits: [UInt8] = []
+    package var exponent = 0
     /// The digits the value has after the point when written out plainly, trailing zeros included, as PostgreSQL
     /// counts a numeric's: "1.50" has 2, "1.50e1" 1, "1.5e3" 0. At least 0, at most about ``exponentLimit``.
-    var scale = 0
+    package var scale = 0
 
     /// An exponent far beyond any `Decimal`, at which reading more exponent digits stops; keeps the sum from overflowing.
     private static let exponentLimit = 1_000_000_000
 
-    init?(_ bytes: some Collection<UInt8>) {
+    package init?(_ bytes: some Collection<UInt8>) {
         var index = bytes.startIndex
         func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
         func isDigit(_ byte: UInt8?) -> Bool { byte.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? false }
