@@ -246,6 +246,8 @@ extension SQLiteStore {
         let attributes: [(type: AttributeType, column: Int)]
         /// The faults of an object whose to-ones are all nil: shared, so such objects allocate no array of their own.
         let emptyFaults: [Int64]
+        /// A nil per relationship, the start of a row's targets and positions.
+        let noTargets: [Int64?]
 
         init(name: [UInt8], entity: Entity, layout: EntityLayout) {
             self.name = name
@@ -254,6 +256,7 @@ extension SQLiteStore {
             let offset = StoreSchema.bookkeepingColumns.count
             attributes = zip(entity.attributes, layout.attributeColumns).map { ($0.type, offset + $1) }
             emptyFaults = layout.relationshipColumns.map { $0 == nil ? 0 : -1 }
+            noTargets = Array(repeating: nil, count: entity.relationships.count)
         }
 
         func hasName(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -55,6 +55,7 @@ extension SQLiteStore: RowStore {
         guard let table = schema.tables[root] else { return Array(repeating: nil, count: rowIDs.count) }
         var found: [Int64: StoredRow] = [:]
         found.reserveCapacity(rowIDs.count)
+        var entity: RowEntity?
         var start = 0
         while start < rowIDs.count {
             let chunk = rowIDs[start..<min(rowIDs.count, start + 500)]
@@ -63,7 +64,7 @@ extension SQLiteStore: RowStore {
             defer { select.reset() }
             for (index, rowID) in chunk.enumerated() { try select.bind(rowID, at: index + 1) }
             while try select.step() {
-                if let row = storedRow(select, table: table) { found[row.rowID] = row }
+                if let row = storedRow(select, entity: &entity) { found[row.rowID] = row }
             }
             start += chunk.count
         }
@@ -73,34 +74,39 @@ extension SQLiteStore: RowStore {
     package func forEachRow(root: String, _ body: (StoredRow) throws -> Void) throws {
         guard let table = schema.tables[root] else { return }
         let select = try connection.prepare(sql: selectSQL(table, "ORDER BY \"_id\""))
+        var entity: RowEntity?
         while try select.step() {
-            if let row = storedRow(select, table: table) { try body(row) }
+            if let row = storedRow(select, entity: &entity) { try body(row) }
         }
     }
 
     /// The row a select of ``TableSchema/selectList`` is on; nil for an entity the model lacks.
-    private func storedRow(_ select: Statement, table: TableSchema) -> StoredRow? {
-        let entityName = select.text(at: 1)
-        guard let entity = model.entity(named: entityName), let layout = schema.layouts[entityName] else { return nil }
-        let offset = StoreSchema.bookkeepingColumns.count
-        var values: [AttributeValue?] = []
-        values.reserveCapacity(entity.attributes.count)
-        for (index, attribute) in entity.attributes.enumerated() {
-            values.append(select.attribute(at: offset + layout.attributeColumns[index], as: attribute.type))
+    ///
+    /// `entity` is the previous row's entity, kept for the next: rows of a table nearly always share one, whose name
+    /// is then compared in SQLite's buffer rather than made into a string and looked up twice per row.
+    private func storedRow(_ select: Statement, entity cache: inout RowEntity?) -> StoredRow? {
+        let name = select.textBuffer(at: 1)
+        if cache == nil || !cache!.hasName(name) {
+            guard let entity = model.entity(named: String(decoding: name, as: UTF8.self)),
+                let layout = schema.layouts[entity.name]
+            else { return nil }
+            cache = RowEntity(name: Array(name), entity: entity, layout: layout)
         }
-        var targets: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
-        var positions = targets
-        for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
-            if let column = layout.relationshipColumns[index], !select.isNull(at: offset + column) {
-                targets[index] = select.int64(at: offset + column)
-            }
-            if let column = table.columnIndex[StoreNames.positionColumn(inverse: relationship.name)],
-                !select.isNull(at: offset + column)
-            {
+        let row = cache!
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(row.attributes.count)
+        for attribute in row.attributes { values.append(select.attribute(at: attribute.column, as: attribute.type)) }
+        let offset = StoreSchema.bookkeepingColumns.count
+        var targets = row.noTargets
+        var positions = row.noTargets
+        for (index, column) in row.layout.relationshipColumns.enumerated() {
+            if let column, !select.isNull(at: offset + column) { targets[index] = select.int64(at: offset + column) }
+            if let column = row.layout.positionColumns[index], !select.isNull(at: offset + column) {
                 positions[index] = select.int64(at: offset + column)
             }
         }
-        return StoredRow(rowID: select.int64(at: 0), entity: entityName, values: values, targets: targets, positions: positions)
+        return StoredRow(
+            rowID: select.int64(at: 0), entity: row.entity.name, values: values, targets: targets, positions: positions)
     }
 
     package func joinMembers(table: String, sources: [Int64]?, isOrdered: Bool) throws -> [Int64: [Int64]] {

@@ -50,7 +50,10 @@ package struct StoreSchema {
             let table = tables[entity.rootName]!
             layouts[entity.name] = EntityLayout(
                 relationships: storages, attributeColumns: entity.attributes.map { table.columnIndex[$0.name]! },
-                relationshipColumns: entity.relationships.map { $0.isToMany ? nil : table.columnIndex[$0.name] })
+                relationshipColumns: entity.relationships.map { $0.isToMany ? nil : table.columnIndex[$0.name] },
+                positionColumns: entity.relationships.map {
+                    $0.isToMany ? nil : table.columnIndex[StoreNames.positionColumn(inverse: $0.name)]
+                })
         }
         self.tables = tables
         self.joinTables = joinTables
@@ -190,6 +193,8 @@ struct EntityLayout {
     var attributeColumns: [Int] = []
     /// Per relationship: its foreign-key column for a to-one, counted after the bookkeeping columns.
     var relationshipColumns: [Int?] = []
+    /// Per relationship: for a to-one whose inverse is an ordered to-many, the column of its place in that list.
+    var positionColumns: [Int?] = []
 }
 
 enum RelationshipStorage {

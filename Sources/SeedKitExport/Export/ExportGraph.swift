@@ -56,9 +56,9 @@ struct ExportGraph {
         ordinalOf = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { (ObjectIdentifier($1), Int32($0)) })
     }
 
-    private mutating func add(entity: Entity, values nodeValues: some Collection<AttributeValue?>) {
+    private mutating func add(entity: Entity, ordinal: Int32, values nodeValues: some Collection<AttributeValue?>) {
         entities.append(entity)
-        ordinals.append(ordinalOf[ObjectIdentifier(entity)]!)
+        ordinals.append(ordinal)
         let start = values.count
         valueStarts.append(start)
         values.append(contentsOf: nodeValues)
@@ -80,37 +80,92 @@ struct ExportGraph {
         let relationship: Int32
     }
 
+    /// The nodes of one root entity's rows: consecutive, in row-id order, as the store reads them.
+    private struct RootNodes {
+        var nodes: Range<Int> = 0..<0
+        var firstRowID: Int64 = 0
+
+        /// The node of a row, or nil when the table has no such row. Row ids are usually dense, so the row's place
+        /// is tried first, then searched for.
+        func node(ofRow rowID: Int64, in rowIDs: [Int64]) -> Int32? {
+            guard !nodes.isEmpty else { return nil }
+            let guess = rowID &- firstRowID
+            if guess >= 0, guess < Int64(nodes.count), rowIDs[nodes.lowerBound + Int(guess)] == rowID {
+                return Int32(nodes.lowerBound + Int(guess))
+            }
+            var low = nodes.lowerBound, high = nodes.upperBound
+            while low < high {
+                let middle = (low + high) / 2
+                if rowIDs[middle] < rowID { low = middle + 1 } else { high = middle }
+            }
+            return low < nodes.upperBound && rowIDs[low] == rowID ? Int32(low) : nil
+        }
+    }
+
+    /// What linking needs of one relationship of an entity, worked out once per entity rather than per node.
+    private struct LinkPlan {
+        /// The destination root's position in ``roots``.
+        let destinationRoot: Int
+        let storage: LinkStorage
+        /// The inverse's name, and its index per entity ordinal once looked up (-2 until then, -1 for none).
+        let inverse: String?
+        var inverseIndices: [Int]
+
+        /// The inverse's index in the relationships of the entity at `ordinal`.
+        mutating func inverseIndex(in entity: Entity, ordinal: Int32) -> Int? {
+            guard let inverse else { return nil }
+            if inverseIndices[Int(ordinal)] == -2 { inverseIndices[Int(ordinal)] = entity.relationshipIndex(named: inverse) ?? -1 }
+            let index = inverseIndices[Int(ordinal)]
+            return index < 0 ? nil : index
+        }
+    }
+
     /// The graph of every row of a store, its links resolved from the rows' columns and the join tables.
     ///
     /// - Complexity: O(*n*) in the rows and join rows, plus sorting each ordered list by place.
     init(store: RowStore) throws {
         self.init(model: store.model)
-        var nodes: [String: [Int64: Int32]] = [:]
+        let roots = model.entities.filter { $0.parentName == nil }
+        var rootNodes = Array(repeating: RootNodes(), count: roots.count)
         // What the links need of each row: its id, targets and places.
         var rowIDs: [Int64] = [], targets: [Int64?] = [], positions: [Int64?] = []
-        for root in model.entities where root.parentName == nil {
-            var rootNodes: [Int64: Int32] = [:]
+        for (rootIndex, root) in roots.enumerated() {
+            let start = count
+            // The rows of a table nearly always share an entity, whose name the store then gives as the same string.
+            var last: (name: String, entity: Entity, ordinal: Int32)?
             try store.forEachRow(root: root.name) { row in
-                guard let entity = model.entity(named: row.entity) else { return }
-                rootNodes[row.rowID] = Int32(count)
-                add(entity: entity, values: row.values)
+                if last?.name != row.entity {
+                    guard let entity = model.entity(named: row.entity) else { return }
+                    last = (row.entity, entity, ordinalOf[ObjectIdentifier(entity)]!)
+                }
+                add(entity: last!.entity, ordinal: last!.ordinal, values: row.values)
                 rowIDs.append(row.rowID)
                 targets.append(contentsOf: row.targets)
                 positions.append(contentsOf: row.positions)
             }
-            nodes[root.name] = rootNodes
+            rootNodes[rootIndex] = RootNodes(nodes: start..<count, firstRowID: count > start ? rowIDs[start] : 0)
+        }
+        let rootIndex = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($1.name, $0) })
+        var plans: [[LinkPlan]] = model.entities.map { entity in
+            entity.relationships.map { relationship in
+                LinkPlan(
+                    destinationRoot: rootIndex[model.destination(of: relationship).rootName]!,
+                    storage: model.linkStorage(of: relationship, in: entity), inverse: relationship.inverse,
+                    inverseIndices: Array(repeating: -2, count: model.entities.count))
+            }
         }
         // To-ones from the rows' columns; the to-manys they mirror gathered from the members' rows, in row order.
         var members: [ListKey: [(member: Int32, position: Int64)]] = [:]
         for node in 0..<count {
-            let entity = entities[node]
+            let entity = entities[node], ordinal = Int(ordinals[node])
             for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
                 guard let rowID = targets[linkStarts[node] + index],
-                    let target = nodes[model.destination(of: relationship).rootName]?[rowID]
+                    let target = rootNodes[plans[ordinal][index].destinationRoot].node(ofRow: rowID, in: rowIDs)
                 else { continue }
                 links[linkStarts[node] + index] = target
-                guard let inverse = relationship.inverse, let inverseIndex = entities[Int(target)].relationshipIndex(named: inverse),
-                    entities[Int(target)].relationships[inverseIndex].isToMany
+                let targetEntity = entities[Int(target)]
+                guard let inverseIndex = plans[ordinal][index].inverseIndex(in: targetEntity, ordinal: ordinals[Int(target)]),
+                    targetEntity.relationships[inverseIndex].isToMany
                 else { continue }
                 members[ListKey(node: target, relationship: Int32(inverseIndex)), default: []]
                     .append((Int32(node), positions[linkStarts[node] + index] ?? 0))
@@ -118,9 +173,9 @@ struct ExportGraph {
         }
         var joins: [String: [Int64: [Int64]]] = [:]
         for node in 0..<count {
-            let entity = entities[node]
+            let entity = entities[node], ordinal = Int(ordinals[node])
             for (index, relationship) in entity.relationships.enumerated() where relationship.isToMany {
-                switch model.linkStorage(of: relationship, in: entity) {
+                switch plans[ordinal][index].storage {
                 case .sourceColumn:
                     continue
                 case .memberColumn(_, let isOrdered):
@@ -134,13 +189,15 @@ struct ExportGraph {
                 case .joinTable(let table, let isOwner, let isOrdered):
                     guard isOwner else { continue }
                     if joins[table] == nil { joins[table] = try store.joinMembers(table: table, sources: nil, isOrdered: isOrdered) }
-                    let destination = model.destination(of: relationship).rootName
-                    let members = (joins[table]![rowIDs[node]] ?? []).compactMap { nodes[destination]?[$0] }
+                    let destination = rootNodes[plans[ordinal][index].destinationRoot]
+                    let members = (joins[table]![rowIDs[node]] ?? []).compactMap { destination.node(ofRow: $0, in: rowIDs) }
                     lists[Int(links[linkStarts[node] + index])] = members
                     // The other end's members, in the order of the sources' rows, which is node order.
-                    guard let inverse = relationship.inverse else { continue }
                     for target in members {
-                        guard let inverseIndex = entities[Int(target)].relationshipIndex(named: inverse) else { continue }
+                        guard
+                            let inverseIndex = plans[ordinal][index].inverseIndex(
+                                in: entities[Int(target)], ordinal: ordinals[Int(target)])
+                        else { continue }
                         lists[Int(links[linkStarts[Int(target)] + inverseIndex])].append(Int32(node))
                     }
                 }
@@ -155,7 +212,7 @@ struct ExportGraph {
         nodes.reserveCapacity(objects.count)
         for object in objects {
             nodes[ObjectIdentifier(object)] = Int32(count)
-            add(entity: object.entity, values: object.attributeValues)
+            add(entity: object.entity, ordinal: ordinalOf[ObjectIdentifier(object.entity)]!, values: object.attributeValues)
         }
         for (node, object) in objects.enumerated() {
             object.fireFaults()
