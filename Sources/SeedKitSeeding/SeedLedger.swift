@@ -26,10 +26,9 @@ import SeedKitStore
 /// names) and `objects`: per file, the objects it is home to (key, row id and slot hashes) and the keys of the others
 /// it bears on (``Origins``), with an index of which files bear on which keys. A later launch that reads only the
 /// changed files reads only their parts of `objects`, and carries the other parts into the next ledger as bytes
-/// (``sections(schema:adding:templates:)``). A ledger of the form before (`entity:<Name>` sections, format 2) is
-/// read whole. A store whose ledger cannot be read — damaged, or written by an earlier development version in
-/// another form — is refused with the way forward: `seed --force` seeds over it, or the store is deleted and seeded
-/// afresh.
+/// (``sections(schema:adding:templates:)``). A store whose ledger cannot be read — damaged, or written by an earlier
+/// development version in another form — is refused with the way forward: `seed --force` seeds over it, or the store
+/// is deleted and seeded afresh.
 package struct SeedLedger: Sendable {
     /// The fingerprint of the set last applied; nil when nothing was ever seeded.
     package var fingerprint: String?
@@ -49,8 +48,6 @@ package struct SeedLedger: Sendable {
     /// Which objects each file read bears on, and what is carried from the files not read
     /// (``read(from:schema:carrying:)``); nil when the ledger was read whole, or has none.
     var origins: Origins?
-    /// The form of the ledger as read (``formatVersion`` for one this SeedKit wrote).
-    private(set) var formatVersion = SeedLedger.formatVersion
     /// The seeded objects read (``read(from:schema:)``, ``read(from:schema:carrying:)``).
     private(set) var entries: [Entry] = []
     /// Every entry's slot hashes, each entry's at ``Entry/hashes``: one array for the whole ledger.
@@ -94,8 +91,6 @@ package struct SeedLedger: Sendable {
     static let filesSection = "files"
     static let layoutsSection = "layouts"
     static let objectsSection = "objects"
-    /// The sections of each entity's objects in the ledger's form before (format 2).
-    static let entityPrefix = "entity:"
 
     /// The ledger's summary: fingerprint, files and counts, without the objects.
     ///
@@ -125,7 +120,7 @@ package struct SeedLedger: Sendable {
 
     /// The ledger without the objects of the files `unchanged` names (relative paths in byte order): what a later
     /// launch that reads only the other files plans with. Their parts are kept as bytes, to be carried into the next
-    /// ledger (``Origins/carried``); `origins` is nil for a ledger of the form before, which has no parts.
+    /// ledger (``Origins/carried``).
     ///
     /// - Complexity: O(*n*) in the objects of the other files, plus copying the objects section's bytes.
     static func read(from store: RowStore, schema: SeedSchema, carrying unchanged: [String]) throws -> SeedLedger {
@@ -141,13 +136,6 @@ package struct SeedLedger: Sendable {
         // files' hashes only.
         if let files = sections[Self.filesSection] { try readFiles(files, readsStamps: schema == nil) }
         guard let schema else { return }
-        guard formatVersion >= 3 else {
-            for (name, bytes) in sections where name.hasPrefix(Self.entityPrefix) {
-                let entityName = String(name.dropFirst(Self.entityPrefix.count))
-                try readEntitySection(bytes, entityName: entityName, schema: schema)
-            }
-            return
-        }
         let layouts = try sections[Self.layoutsSection].map { try Self.layouts($0, schema: schema) } ?? []
         if let bytes = sections[Self.objectsSection] {
             try readObjects(bytes, layouts: layouts, schema: schema, carrying: unchanged)
@@ -168,12 +156,10 @@ extension SeedLedger {
 
     private mutating func readSet(_ bytes: [UInt8]) throws {
         guard case .object(let members)? = try? JSONDocument(parsing: bytes).value,
-            let version = members["formatVersion"]?.numberValue?.int64Value,
-            (2...Int64(Self.formatVersion)).contains(version)
+            members["formatVersion"]?.numberValue?.int64Value == Int64(Self.formatVersion)
         else {
-            throw Self.unreadable("its set record is not of format version 2 or \(Self.formatVersion)")
+            throw Self.unreadable("its set record is not of format version \(Self.formatVersion)")
         }
-        formatVersion = Int(version)
         fingerprint = members["fingerprint"]?.stringValue
         appliedAt = members["appliedAt"]?.stringValue
         templates = members["templates"]?.stringValue
@@ -182,7 +168,7 @@ extension SeedLedger {
         }
     }
 
-    /// The version of the ledger's form this SeedKit writes; it reads the one before too.
+    /// The version of the ledger's form this SeedKit writes and reads; nothing released wrote another.
     static let formatVersion = 3
 
     func setBytes() -> [UInt8] {
@@ -236,7 +222,7 @@ extension SeedLedger {
     /// The layout of an entity's entries recorded under `entityName` with these slot names: slots and entity are found
     /// by name and alias; a slot no hash was recorded for gets the hash of what a migration leaves in it (its default,
     /// null, or no members).
-    static func layout(entityName: String, slotNames names: [String], schema: SeedSchema) -> Layout {
+    private static func layout(entityName: String, slotNames names: [String], schema: SeedSchema) -> Layout {
         guard let entity = schema.ordinal(of: entityName)
             ?? schema.model.entities.firstIndex(where: { $0.declaration.aliases.contains(entityName) })
         else { return Layout(entity: nil, recordedCount: names.count, targets: [], fresh: []) }
@@ -260,7 +246,6 @@ extension SeedLedger {
 
     /// Reads one entry: the key's kind, root (but for identity keys, whose root is the entity's), text, the row id,
     /// and a hash per recorded slot; an entry of an entity the model no longer has is read past. Returns its key.
-    @discardableResult
     mutating func readEntry(_ reader: inout LedgerReader, layout: Layout, schema: SeedSchema) throws -> SeedKey? {
         let kind = try reader.byte()
         guard let keyKind = SeedKey.Kind(rawValue: kind) else { throw Self.unreadable("an unknown kind of key \(kind)") }
@@ -283,18 +268,6 @@ extension SeedLedger {
         entries.append(
             Entry(key: key, entity: Int32(entity), rowID: rowID, hashes: start, hashCount: Int32(layout.fresh.count)))
         return key
-    }
-
-    /// Reads one entity's entries of a ledger of the form before (format 2): its slot names, then its entries.
-    private mutating func readEntitySection(_ bytes: [UInt8], entityName: String, schema: SeedSchema) throws {
-        var reader = LedgerReader(bytes: bytes, section: Self.entityPrefix + entityName)
-        let names = try (0..<reader.count()).map { _ in try reader.text() }
-        let layout = Self.layout(entityName: entityName, slotNames: names, schema: schema)
-        let count = try reader.count()
-        entries.reserveCapacity(entries.count + count)
-        hashes.reserveCapacity(hashes.count + count * layout.fresh.count)
-        for _ in 0..<count { try readEntry(&reader, layout: layout, schema: schema) }
-        guard reader.isAtEnd else { throw Self.unreadable("bytes after the last entry of \(entityName)") }
     }
 }
 

@@ -16,8 +16,8 @@ struct ChangedFiles {
     /// Checks that leaving the unchanged files' objects as the ledger has them (``SeedLedger/Carried``) is what
     /// reading them would do, `ledger` being read without their parts (``SeedLedger/read(from:schema:carrying:)``).
     ///
-    /// - Throws: ``ReadEveryFile`` where it could differ: a ledger without parts (of the form before), of another
-    ///   model or template directory; an unchanged file the ledger does not record as settled (a conflict, a kept
+    /// - Throws: ``ReadEveryFile`` where it could differ: a ledger without parts (read whole), of another model or
+    ///   template directory; an unchanged file the ledger does not record as settled (a conflict, a kept
     ///   object) or with another hash; an object both an unchanged file and a changed one (as it is now or as it was)
     ///   bear on.
     /// - Complexity: O(*n* log *m*) in the objects read and the keys their files bore on, against the bearer index.

@@ -152,24 +152,15 @@ struct SeedLedgerTests {
         #expect(nextPartial.origins?.carried?.isSettled == [true, false, true])
     }
 
-    /// A ledger of the form before (format 2: a section per entity) is read whole; it has no parts to read alone.
-    @Test func aLedgerOfTheFormBeforeIsReadWhole() throws {
+    /// A ledger of an earlier development form (format 2: a section per entity) is refused, saying what to do:
+    /// nothing released wrote it, so there is no second reader for it.
+    @Test func aLedgerOfAnEarlierFormatIsRefusedWithTheWayForward() throws {
         let schema = SeedSchema(model: try Fixtures.flatModel())
-        let slots = schema.entities[try #require(schema.ordinal(of: "Item"))]
-        func text(_ text: String) -> [UInt8] { [UInt8(text.utf8.count)] + Array(text.utf8) }
-        var entity = [UInt8(slots.slotCount)] + (0..<slots.slotCount).flatMap { text(slots.name(ofSlot: $0)) }
-        entity += [1, SeedKey.Kind.identity.rawValue] + text("x") + [5]
-        for slot in 0..<slots.slotCount { entity += (0..<8).map { $0 == 0 ? UInt8(slot + 1) : 0 } }
-        let sections: [String: [UInt8]] = [
-            "set": Array(#"{"formatVersion":2,"fingerprint":"f","counts":{"Item":1}}"#.utf8),
-            "files": text("a.template") + text("0123456789abcdef") + text(""), "entity:Item": entity,
-            "origins": [0, 0],
-        ]
-        let read = try SeedLedger(sections: sections, schema: schema)
-        let entry = try #require(read.entries.first)
-        #expect(read.entries.count == 1 && entry.key.text == "x" && entry.key.root == "Item" && entry.rowID == 5)
-        #expect(Array(read.hashes(of: entry)) == (1...slots.slotCount).map(UInt64.init))
-        #expect(try SeedLedger(sections: sections, schema: schema, carrying: ["a.template"]).origins == nil)
+        var sections = try Self.ledger(schema: schema, items: 2).sections(schema: schema)
+        sections["set"] = Array(#"{"formatVersion":2,"fingerprint":"f","counts":{"Item":1}}"#.utf8)
+        let error = try #require(throws: SeedError.self) { try SeedLedger(sections: sections, schema: schema) }
+        #expect(error.message.contains("not of format version 3"))
+        #expect(error.message.contains("--force") && error.message.contains("delete the store"))
     }
 
     @Test(arguments: [
