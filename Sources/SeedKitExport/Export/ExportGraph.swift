@@ -104,19 +104,27 @@ struct ExportGraph {
 
     /// What linking needs of one relationship of an entity, worked out once per entity rather than per node.
     private struct LinkPlan {
-        /// The destination root's position in ``roots``.
+        /// The destination root's position among the roots.
         let destinationRoot: Int
         let storage: LinkStorage
-        /// The inverse's name, and its index per entity ordinal once looked up (-2 until then, -1 for none).
-        let inverse: String?
-        var inverseIndices: [Int]
+        /// The inverse and its index in the destination's relationships, which is its index in every entity under
+        /// the destination too: an entity's relationships start with its ancestors'.
+        let inverse: (name: String, index: Int)?
 
-        /// The inverse's index in the relationships of the entity at `ordinal`.
-        mutating func inverseIndex(in entity: Entity, ordinal: Int32) -> Int? {
-            guard let inverse else { return nil }
-            if inverseIndices[Int(ordinal)] == -2 { inverseIndices[Int(ordinal)] = entity.relationshipIndex(named: inverse) ?? -1 }
-            let index = inverseIndices[Int(ordinal)]
-            return index < 0 ? nil : index
+        init(_ relationship: RelationshipDescription, of entity: Entity, model: EntityModel, destinationRoot: Int) {
+            self.destinationRoot = destinationRoot
+            storage = model.linkStorage(of: relationship, in: entity)
+            let destination = model.destination(of: relationship)
+            inverse = relationship.inverse.flatMap { name in destination.relationshipIndex(named: name).map { (name, $0) } }
+        }
+
+        /// The inverse's index in the relationships of a target, which a store's rows make an entity under the
+        /// destination; nil for no inverse, or a target of another entity.
+        func inverseIndex(in target: Entity) -> Int? {
+            guard let inverse, inverse.index < target.relationships.count,
+                target.relationships[inverse.index].name == inverse.name
+            else { return nil }
+            return inverse.index
         }
     }
 
@@ -146,12 +154,11 @@ struct ExportGraph {
             rootNodes[rootIndex] = RootNodes(nodes: start..<count, firstRowID: count > start ? rowIDs[start] : 0)
         }
         let rootIndex = Dictionary(uniqueKeysWithValues: roots.enumerated().map { ($1.name, $0) })
-        var plans: [[LinkPlan]] = model.entities.map { entity in
+        let plans: [[LinkPlan]] = model.entities.map { entity in
             entity.relationships.map { relationship in
                 LinkPlan(
-                    destinationRoot: rootIndex[model.destination(of: relationship).rootName]!,
-                    storage: model.linkStorage(of: relationship, in: entity), inverse: relationship.inverse,
-                    inverseIndices: Array(repeating: -2, count: model.entities.count))
+                    relationship, of: entity, model: model,
+                    destinationRoot: rootIndex[model.destination(of: relationship).rootName]!)
             }
         }
         // To-ones from the rows' columns; the to-manys they mirror gathered from the members' rows, in row order.
@@ -164,7 +171,7 @@ struct ExportGraph {
                 else { continue }
                 links[linkStarts[node] + index] = target
                 let targetEntity = entities[Int(target)]
-                guard let inverseIndex = plans[ordinal][index].inverseIndex(in: targetEntity, ordinal: ordinals[Int(target)]),
+                guard let inverseIndex = plans[ordinal][index].inverseIndex(in: targetEntity),
                     targetEntity.relationships[inverseIndex].isToMany
                 else { continue }
                 members[ListKey(node: target, relationship: Int32(inverseIndex)), default: []]
@@ -194,10 +201,9 @@ struct ExportGraph {
                     lists[Int(links[linkStarts[node] + index])] = members
                     // The other end's members, in the order of the sources' rows, which is node order.
                     for target in members {
-                        guard
-                            let inverseIndex = plans[ordinal][index].inverseIndex(
-                                in: entities[Int(target)], ordinal: ordinals[Int(target)])
-                        else { continue }
+                        guard let inverseIndex = plans[ordinal][index].inverseIndex(in: entities[Int(target)]) else {
+                            continue
+                        }
                         lists[Int(links[linkStarts[Int(target)] + inverseIndex])].append(Int32(node))
                     }
                 }
