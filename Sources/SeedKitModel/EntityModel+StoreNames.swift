@@ -171,19 +171,14 @@ private struct StoreColumnNames {
     ) -> Bool {
         let key = name.lowercased()
         let property = property ?? name
-        if StoreNames.bookkeepingColumns.contains(key) {
+        let reservation =
+            StoreNames.bookkeepingColumns.contains(key)
+            ? " for the store's own column '\(key)' (the store's names ignore case)"
+            : key.hasPrefix(StoreNames.sqlitePrefix)
+                ? ": column names starting with '\(StoreNames.sqlitePrefix)' (in any case) belong to SQLite" : nil
+        if let reservation {
             clashes.errors.append(
-                ModelError(
-                    .reservedName, entity: entity, property: property,
-                    "name '\(name)' is reserved for the store's own column '\(key)' (the store's names ignore case)"))
-            return false
-        }
-        if key.hasPrefix(StoreNames.sqlitePrefix) {
-            clashes.errors.append(
-                ModelError(
-                    .reservedName, entity: entity, property: property,
-                    "name '\(name)' is reserved: column names starting with '\(StoreNames.sqlitePrefix)' (in any case) "
-                        + "belong to SQLite"))
+                ModelError(.reservedName, entity: entity, property: property, "name '\(name)' is reserved\(reservation)"))
             return false
         }
         guard let other = columns[key] else {
