@@ -45,7 +45,7 @@ extension Decimal {
         // the rest; the text it gets is plain ASCII with no locale in play.
         let canonical = (number.isNegative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e\(exponent)"
         guard let value = Decimal(string: canonical, locale: nil) else { return nil }
-        if digits.count > Self.significantDigitCapacity - 1 {
+        if digits.count == Self.significantDigitCapacity {
             let kept = value.significand.magnitude.description.utf8.reversed().drop { $0 == UInt8(ascii: "0") }
             guard kept.elementsEqual(digits.reversed().drop { $0 == UInt8(ascii: "0") }) else { return nil }
         }
