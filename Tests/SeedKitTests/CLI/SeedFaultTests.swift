@@ -35,7 +35,7 @@ struct SeedFaultTests {
         let pid = try Fixtures.spawnSeed(arguments, in: directory)
         Thread.sleep(forTimeInterval: delay)
         kill(pid, SIGKILL)
-        _ = Fixtures.waitForChild(pid)
+        Fixtures.waitForChild(pid)
     }
 
     /// The soak: 200 runs killed at random instants, a third each of first launches, updates and prunes. After each,

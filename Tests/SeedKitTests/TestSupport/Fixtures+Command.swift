@@ -1,5 +1,6 @@
 import Foundation
 import SeedKit
+import Testing
 
 /// The result of running the built `seed` binary.
 struct CommandResult {
@@ -62,10 +63,11 @@ extension Fixtures {
     }
 
     /// Starts `seed` with `arguments` in `directory` (as `user`, a numeric user id, when given and the tests run as
-    /// root), its output written to the files at `stdoutPath` and `stderrPath`; ``waitForChild(_:)`` ends it.
+    /// root), its output written to the files at `stdoutPath` and `stderrPath`, and its peak resident memory in
+    /// kilobytes to the file at `peakMemoryPath` when given; ``waitForChild(_:)`` ends it.
     static func spawnSeed(
         _ arguments: [String], in directory: URL, asUser user: UInt32? = nil, stdoutPath: String = "/dev/null",
-        stderrPath: String = "/dev/null"
+        stderrPath: String = "/dev/null", peakMemoryPath: String? = nil
     ) throws -> pid_t {
         // sh changes directory and execs seed, so the process is seed's.
         let quoted = ([seedExecutable.path] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: #"'\''"#))'" }
@@ -73,6 +75,8 @@ extension Fixtures {
         if let user, getuid() == 0 {
             command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
         }
+        // GNU time outside setpriv, so it writes its file as the tests' user.
+        if let peakMemoryPath { command = [gnuTime, "--quiet", "--format=%M", "--output=\(peakMemoryPath)"] + command }
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -87,30 +91,55 @@ extension Fixtures {
         return pid
     }
 
-    /// Waits for the child `pid` to end: its exit status (128 + the signal when a signal ended it) and its usage.
-    static func waitForChild(_ pid: pid_t) -> (status: Int32, usage: rusage) {
+    /// Waits for the child `pid` to end: its exit status, 128 + the signal when a signal ended it.
+    @discardableResult
+    static func waitForChild(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return (status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), usage)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
-    /// Runs `seed` with `arguments` in `directory` (as `user` when given, see ``spawnSeed``), measuring the peak
-    /// memory of that one process (`wait4`'s `ru_maxrss`).
-    static func runSeedMeasured(_ arguments: [String], in directory: URL, asUser user: UInt32? = nil) throws -> MeasuredRun {
+    /// GNU time, which measures the peak memory of `seed` alone.
+    ///
+    /// Not `wait4`'s `ru_maxrss`: Linux carries a process's peak across `execve` into the new image's count, and a
+    /// child spawned with `posix_spawn` shares its parent's memory until it execs, so `seed` would report the test
+    /// runner's peak whenever that is the larger. GNU time is small and forks, so the peak it reads is seed's.
+    static let gnuTime = "/usr/bin/time"
+    static var canMeasurePeakMemory: Bool { FileManager.default.isExecutableFile(atPath: gnuTime) }
+    static let peakMemoryUnmeasured: Comment = "GNU time measures seed's peak memory: apt-get install time"
+
+    /// Runs `seed` with `arguments` in `directory` as `user`, a numeric user id, when the tests run as root.
+    static func runSeed(_ arguments: [String], in directory: URL, asUser user: UInt32) throws -> CommandResult {
+        try runSpawned(arguments, in: directory, asUser: user, measuringPeakMemory: false).result
+    }
+
+    /// Runs `seed` with `arguments` in `directory`, measuring the peak memory of that one process with ``gnuTime``.
+    static func runSeedMeasured(_ arguments: [String], in directory: URL) throws -> MeasuredRun {
+        try runSpawned(arguments, in: directory, asUser: nil, measuringPeakMemory: true)
+    }
+
+    private static func runSpawned(
+        _ arguments: [String], in directory: URL, asUser user: UInt32?, measuringPeakMemory: Bool
+    ) throws -> MeasuredRun {
         let output = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        let (stdoutPath, stderrPath) = (output.appendingPathComponent("out").path, output.appendingPathComponent("err").path)
+        let path = { output.appendingPathComponent($0).path }
         let start = ContinuousClock.now
-        let pid = try spawnSeed(arguments, in: directory, asUser: user, stdoutPath: stdoutPath, stderrPath: stderrPath)
-        let (status, usage) = waitForChild(pid)
+        let pid = try spawnSeed(
+            arguments, in: directory, asUser: user, stdoutPath: path("out"), stderrPath: path("err"),
+            peakMemoryPath: measuringPeakMemory ? path("peak") : nil)
+        let status = waitForChild(pid)
         let elapsed = ContinuousClock.now - start
         let result = CommandResult(
-            status: status, stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+            status: status, stdout: (try? String(contentsOfFile: path("out"), encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: path("err"), encoding: .utf8)) ?? "")
+        var peakBytes = 0
+        if measuringPeakMemory {
+            let peak = try String(contentsOfFile: path("peak"), encoding: .utf8)
+            peakBytes = try #require(Int(peak.trimmingCharacters(in: .whitespacesAndNewlines)), "GNU time said: \(peak)") * 1024
+        }
         let (seconds, attoseconds) = elapsed.components
-        return MeasuredRun(
-            result: result, peakBytes: usage.ru_maxrss * 1024, seconds: Double(seconds) + Double(attoseconds) / 1e18)
+        return MeasuredRun(result: result, peakBytes: peakBytes, seconds: Double(seconds) + Double(attoseconds) / 1e18)
     }
 }
 
