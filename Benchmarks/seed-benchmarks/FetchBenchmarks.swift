@@ -16,6 +16,9 @@ private final class FetchItem: ManagedObject {
 private let fetchScale = ProcessInfo.processInfo.environment["SEEDKIT_FETCH_SCALE"].flatMap { Int($0) } ?? 1
 private let fetchItemCount = 1_000_000 / fetchScale
 private let lookupCount = 20_000 / fetchScale
+/// Timed repetitions of each side (`SEEDKIT_FETCH_REPETITIONS`, default 5): two instruction counts that differ only in
+/// the repetitions give the cost of a fetch alone, without the setup, warm-up and teardown (see BENCHMARKS.md).
+private let fetchRepetitions = ProcessInfo.processInfo.environment["SEEDKIT_FETCH_REPETITIONS"].flatMap { Int($0) } ?? 5
 
 private func code(_ index: Int) -> String { "item-\(index)" }
 
@@ -109,11 +112,11 @@ var fetchBenchmarks: [Benchmark] { [
         let store = try identityStore(in: directory)
         let codes = lookupCodes()
         var found = 0
-        let raw = fastestTimes {
+        let raw = fastestTimes(repetitions: fetchRepetitions) {
             found = rawLookups(path: directory.appendingPathComponent("fetch.sqlite").path, codes: codes)
         }
         precondition(found == lookupCount)
-        let seconds = try fastestTimes { found = try predicateFetches(store: store, codes: codes) }
+        let seconds = try fastestTimes(repetitions: fetchRepetitions) { found = try predicateFetches(store: store, codes: codes) }
         precondition(found == lookupCount)
         detail("raw C API: \(format(Double(lookupCount) / raw.wall)) lookups/s; predicate fetch: \(format(Double(lookupCount) / seconds.wall)) fetches/s")
         detail("by thread CPU time: \(format(raw.thread / seconds.thread))x raw-sqlite")
