@@ -3,10 +3,10 @@ import PostgreSQLTestServer
 
 // The `seed` process on the nested shape (~200,000 objects) into PostgreSQL on loopback, against a Python peer in the
 // same run: a first launch into a fresh database against orjson + psycopg COPY of the same rows; a second launch
-// with nothing to do against the first; `seed export` of the database against `seed export` of an SQLite store of the
-// same set. Fastest of 3 each. Needs the release `seed` binary beside this one (`swift build -c release`), a
-// PostgreSQL server (PostgreSQLTestServer: a throwaway cluster, or SEEDKIT_TEST_POSTGRES_URL), python3 with orjson
-// and psycopg.
+// with nothing to do against the first; `seed export` of the database against a psycopg + orjson exporter of the same
+// objects, and against `seed export` of an SQLite store of the same set. Fastest of 3 each. Needs the release `seed`
+// binary beside this one (`swift build -c release`), a PostgreSQL server (PostgreSQLTestServer: a throwaway cluster,
+// or SEEDKIT_TEST_POSTGRES_URL), python3 with orjson and psycopg.
 
 private let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts")
@@ -70,12 +70,29 @@ let seedPostgresBenchmark = Benchmark(
         atPath: directory.appendingPathComponent("export-0.json").path,
         andPath: directory.appendingPathComponent("export-1.json").path)
     guard same else { throw BenchmarkFailure(description: "the PostgreSQL export differs from the SQLite export") }
+    // The peer writes the same objects from the same database; the model as it is stored, so not the same bytes.
+    var peerExport = Double.infinity
+    let peerOutput = directory.appendingPathComponent("export-peer.json")
+    for _ in 0..<3 {
+        let run = try runChild(
+            "/usr/bin/env", ["python3", scripts.appendingPathComponent("psycopg_export.py").path, url, peerOutput.path])
+        guard run.status == 0 else { throw BenchmarkFailure(description: "psycopg_export.py failed: \(run.stderr.suffix(2_000))") }
+        peerExport = min(peerExport, run.seconds)
+    }
+    func objects(_ file: URL) throws -> NSArray? {
+        (try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? NSDictionary)?["objects"] as? NSArray
+    }
+    guard let ours = try objects(directory.appendingPathComponent("export-0.json")),
+          ours.isEqual(try objects(peerOutput))
+    else { throw BenchmarkFailure(description: "psycopg_export.py wrote other objects than seed export") }
 
     let objects = Double(shape.objectCount)
     detail("seed into PostgreSQL: \(format(first)) s, \(format(objects / first)) objects/s; python orjson + psycopg COPY: \(format(peer)) s")
     detail("second launch: \(format(second * 1000)) ms (\(format(second / first * 100)) % of the first)")
     detail("seed export from PostgreSQL: \(format(exports[0])) s; from SQLite: \(format(exports[1])) s; the same bytes")
+    detail("python psycopg + orjson export from PostgreSQL: \(format(peerExport)) s; the same objects")
     report("seed-postgres-nested", value: objects / first, unit: "objects/s", ratio: peer / first, peer: "python-orjson-psycopg-copy")
     report("seed-postgres-nested-second-launch", value: second * 1000, unit: "ms", ratio: second / first, peer: "first-launch")
-    report("export-postgres-nested", value: exports[0] * 1000, unit: "ms", ratio: exports[1] / exports[0], peer: "seed-export-sqlite")
+    report("export-postgres-nested", value: exports[0] * 1000, unit: "ms", ratio: peerExport / exports[0], peer: "python-psycopg-orjson")
+    report("export-postgres-nested-vs-sqlite", value: exports[0] * 1000, unit: "ms", ratio: exports[1] / exports[0], peer: "seed-export-sqlite")
 }
