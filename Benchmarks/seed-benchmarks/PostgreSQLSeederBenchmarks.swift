@@ -8,13 +8,16 @@ import PostgreSQLTestServer
 // binary beside this one (`swift build -c release`), a PostgreSQL server (PostgreSQLTestServer: a throwaway cluster,
 // or SEEDKIT_TEST_POSTGRES_URL), python3 with orjson and psycopg.
 
+/// The department files Django's loaddata is given (with the projects): about 10,600 objects.
+private let djangoDepartments = 100
+
 private let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scripts")
 
 @MainActor
 let seedPostgresBenchmark = Benchmark(
     name: "seed-postgres",
-    summary: "seed process into PostgreSQL, nested shape: first and second launches, export vs orjson + psycopg COPY"
+    summary: "seed process into PostgreSQL, nested shape: first and second launches, export vs psycopg peers and Django loaddata"
 ) {
     guard pythonHas("psycopg"), pythonHas("orjson") else {
         throw BenchmarkFailure(description: "psycopg or orjson is missing: python3 -m pip install 'psycopg[binary]' orjson")
@@ -87,11 +90,35 @@ let seedPostgresBenchmark = Benchmark(
     else { throw BenchmarkFailure(description: "psycopg_export.py wrote other objects than seed export") }
 
     let objects = Double(shape.objectCount)
+    // Django's loaddata of the same kind of data into a database of the same server: the projects and the first
+    // department files only, as it is slow; its rate scales.
+    var loaddata: (objects: Double, seconds: Double)?
+    if pythonHas("django") {
+        let work = directory.appendingPathComponent("django")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let run = try runChild("/usr/bin/env", [
+            "python3", scripts.appendingPathComponent("django_loaddata_postgres.py").path, templates.path,
+            try server.makeDatabase().url.description, work.path, "\(djangoDepartments)",
+        ])
+        let fields = run.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard run.status == 0, fields.count == 2 else {
+            throw BenchmarkFailure(description: "django_loaddata_postgres.py failed: \(run.stderr.suffix(2_000))")
+        }
+        loaddata = (fields[0], fields[1])
+    }
     detail("seed into PostgreSQL: \(format(first)) s, \(format(objects / first)) objects/s; python orjson + psycopg COPY: \(format(peer)) s")
     detail("second launch: \(format(second * 1000)) ms (\(format(second / first * 100)) % of the first)")
     detail("seed export from PostgreSQL: \(format(exports[0])) s; from SQLite: \(format(exports[1])) s; the same bytes")
     detail("python psycopg + orjson export from PostgreSQL: \(format(peerExport)) s; the same objects")
     report("seed-postgres-nested", value: objects / first, unit: "objects/s", ratio: peer / first, peer: "python-orjson-psycopg-copy")
+    if let loaddata {
+        detail("Django loaddata into PostgreSQL: \(Int(loaddata.objects)) objects in \(format(loaddata.seconds)) s (the projects and the first \(djangoDepartments) departments; loaddata alone)")
+        report(
+            "seed-postgres-nested-vs-loaddata", value: objects / first, unit: "objects/s",
+            ratio: objects / first / (loaddata.objects / loaddata.seconds), peer: "django-loaddata")
+    } else {
+        detail("Django loaddata not measured: python3 -m pip install django")
+    }
     report("seed-postgres-nested-second-launch", value: second * 1000, unit: "ms", ratio: second / first, peer: "first-launch")
     report("export-postgres-nested", value: exports[0] * 1000, unit: "ms", ratio: peerExport / exports[0], peer: "python-psycopg-orjson")
     report("export-postgres-nested-vs-sqlite", value: exports[0] * 1000, unit: "ms", ratio: exports[1] / exports[0], peer: "seed-export-sqlite")
