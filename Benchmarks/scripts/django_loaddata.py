@@ -3,7 +3,7 @@
 
 usage: django_loaddata.py TEMPLATES_DIR WORK_DIR [MAX_OBJECTS]
 
-A standalone project in one file: settings, two models mirroring the benchmark model (groups referenced by natural
+A standalone project (django_standalone.py): two models mirroring the benchmark model (groups referenced by natural
 key), the conversion of the templates to a JSON fixture (not timed), `migrate` (not timed), then
 `call_command("loaddata", fixture)` timed. MAX_OBJECTS limits the data to the first files holding that many objects,
 since loaddata is slow; the rate scales. Prints "<objects> <seconds>".
@@ -13,6 +13,8 @@ import json
 import os
 import sys
 import time
+
+from django_standalone import set_up
 
 MODELS = """
 from django.db import models
@@ -42,24 +44,7 @@ class Item(models.Model):
 """
 
 work = sys.argv[2]
-# The app is written into the work directory: Django imports apps by module name.
-os.makedirs(os.path.join(work, "bench"), exist_ok=True)
-with open(os.path.join(work, "bench", "__init__.py"), "w"):
-    pass
-with open(os.path.join(work, "bench", "models.py"), "w") as handle:
-    handle.write(MODELS)
-sys.path.insert(0, work)
-
-import django  # noqa: E402
-from django.conf import settings  # noqa: E402
-
-settings.configure(
-    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(work, "django.sqlite")}},
-    INSTALLED_APPS=["bench"],
-    USE_TZ=True,
-    DEFAULT_AUTO_FIELD="django.db.models.AutoField",
-)
-django.setup()
+set_up(work, "bench", MODELS, {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(work, "django.sqlite")})
 
 from bench.models import Group, Item  # noqa: E402
 from django.core.management import call_command  # noqa: E402

@@ -4,7 +4,7 @@ SeedShapes.swift) as a fixture, through `loaddata`, into a database of the same 
 
 usage: django_loaddata_postgres.py TEMPLATES_DIR CONNINFO_URL WORK_DIR [MAX_DEPARTMENTS]
 
-A standalone project in one file: settings, four models mirroring the shape's model (departments, employees and
+A standalone project (django_standalone.py): four models mirroring the shape's model (departments, employees and
 projects referenced by natural key, each employee's address by its primary key, projects many-to-many), the conversion
 of the templates to a JSON fixture (not timed), the tables made (not timed), then `call_command("loaddata", fixture)`
 timed. MAX_DEPARTMENTS limits the data to the projects and the first department files, since loaddata is slow; the
@@ -16,6 +16,8 @@ import os
 import sys
 import time
 from urllib.parse import unquote, urlparse
+
+from django_standalone import set_up
 
 MODELS = """
 from django.db import models
@@ -68,26 +70,9 @@ class Employee(models.Model):
 """
 
 templates, url, work = sys.argv[1], urlparse(sys.argv[2]), sys.argv[3]
-# The app is written into the work directory: Django imports apps by module name.
-os.makedirs(os.path.join(work, "nested"), exist_ok=True)
-with open(os.path.join(work, "nested", "__init__.py"), "w"):
-    pass
-with open(os.path.join(work, "nested", "models.py"), "w") as handle:
-    handle.write(MODELS)
-sys.path.insert(0, work)
-
-import django  # noqa: E402
-from django.conf import settings  # noqa: E402
-
-settings.configure(
-    DATABASES={"default": {
-        "ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"), "USER": unquote(url.username or ""),
-        "PASSWORD": unquote(url.password or ""), "HOST": url.hostname, "PORT": url.port or 5432}},
-    INSTALLED_APPS=["nested"],
-    USE_TZ=True,
-    DEFAULT_AUTO_FIELD="django.db.models.AutoField",
-)
-django.setup()
+set_up(work, "nested", MODELS, {
+    "ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"), "USER": unquote(url.username or ""),
+    "PASSWORD": unquote(url.password or ""), "HOST": url.hostname, "PORT": url.port or 5432})
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402

@@ -14,21 +14,19 @@ from collections import defaultdict
 import orjson
 
 
-def main(store, output):
-    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    model = db.execute("SELECT value FROM _seedkit_metadata WHERE key = 'model'").fetchone()[0]
-    departments = {i: (n, b) for i, n, b in db.execute('SELECT _id, name, budget FROM Department')}
-    projects = {i: (c, t) for i, c, t in db.execute('SELECT _id, code, title FROM Project')}
-    addresses = {i: (s, c, p) for i, s, c, p in db.execute('SELECT _id, street, city, postcode FROM Address')}
-    employees = {}
+def export(output, model, departments, projects, addresses, employees, links):
+    """Writes the objects of the nested shape's rows to `output` and returns how many there are at the top level.
+
+    departments: id -> (name, budget); projects: id -> (code, title); addresses: id -> (street, city, postcode);
+    employees: id -> (email, name, salary, hired as RFC 3339, department id, address id); links: the (employee id,
+    project id) pairs of the many-to-many.
+    """
     staff = defaultdict(list)
-    for i, email, name, salary, hired, department, address in db.execute(
-            'SELECT _id, email, name, salary, hired, department, address FROM Employee'):
-        employees[i] = (email, name, salary, hired, department, address)
+    for email, _, _, _, department, _ in employees.values():
         if department is not None:
             staff[department].append(email)
     projects_of, members_of = defaultdict(list), defaultdict(list)
-    for source, target in db.execute('SELECT source, target FROM Employee_projects'):
+    for source, target in links:
         projects_of[source].append(projects[target][0])
         members_of[target].append(employees[source][0])
     lines = []
@@ -36,7 +34,7 @@ def main(store, output):
         lines.append({"class": "Department", "name": name, "budget": budget,
                       "employees": [{"class": "Employee", "email": e} for e in sorted(staff[i])]})
     for i, (email, name, salary, hired, department, address) in sorted(employees.items(), key=lambda item: item[1][0]):
-        obj = {"class": "Employee", "email": email, "name": name, "salary": salary, "hired": hired.replace(".000000000Z", "Z")}
+        obj = {"class": "Employee", "email": email, "name": name, "salary": salary, "hired": hired}
         if department is not None:
             obj["department"] = {"class": "Department", "name": departments[department][0]}
         if address is not None:
@@ -54,7 +52,20 @@ def main(store, output):
         handle.write(b'{\n  "format": "seedkit-export",\n  "formatVersion": 1,\n  "model": ' + model.encode() + b',\n  "objects": [\n    ')
         handle.write(b",\n    ".join(orjson.dumps(line, option=orjson.OPT_SORT_KEYS) for line in lines))
         handle.write(b"\n  ]\n}\n")
-    print(len(lines))
+    return len(lines)
+
+
+def main(store, output):
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    model = db.execute("SELECT value FROM _seedkit_metadata WHERE key = 'model'").fetchone()[0]
+    departments = {i: (n, b) for i, n, b in db.execute('SELECT _id, name, budget FROM Department')}
+    projects = {i: (c, t) for i, c, t in db.execute('SELECT _id, code, title FROM Project')}
+    addresses = {i: (s, c, p) for i, s, c, p in db.execute('SELECT _id, street, city, postcode FROM Address')}
+    employees = {i: (email, name, salary, hired.replace(".000000000Z", "Z"), department, address)
+                 for i, email, name, salary, hired, department, address in db.execute(
+                     'SELECT _id, email, name, salary, hired, department, address FROM Employee')}
+    links = db.execute('SELECT source, target FROM Employee_projects').fetchall()
+    print(export(output, model, departments, projects, addresses, employees, links))
 
 
 if __name__ == "__main__":
