@@ -23,7 +23,10 @@ extension SQLiteStore {
     /// - Complexity: O(*n* log *n*) for *n* rows in the tables, per index, once `body` is done.
     package func withIndexesBuiltAfter<Result>(includingForeignKeys: Bool, _ body: () throws -> Result) throws -> Result {
         precondition(connection.isInsideTransaction, "indexes are dropped and built inside the caller's transaction")
-        let indexes = schema.tables.keys.sorted().flatMap { schema.tables[$0]!.indexes }
+        // A join table's index of targets goes with the foreign keys' indexes: kept, it took a B-tree insertion at a
+        // random place per row, the costliest part of writing a many-to-many.
+        let indexes = (schema.tables.keys.sorted().flatMap { schema.tables[$0]!.indexes }
+            + schema.joinTables.keys.sorted().map { schema.joinTables[$0]!.targetIndex })
             .filter { $0.isIdentity || includingForeignKeys }
         for index in indexes { try connection.execute(sql: "DROP INDEX IF EXISTS \(index.quoted)") }
         let result = try body()

@@ -172,6 +172,11 @@ package struct JoinTableSchema {
 
     var quoted: String { SQLIdentifier.quote(name) }
 
+    /// The index of the targets, for a target's members and for cascades.
+    var targetIndex: IndexSchema {
+        IndexSchema(name: StoreNames.targetIndex(joinTable: name), table: name, columns: ["target"], isIdentity: false)
+    }
+
     var creationSQL: [String] {
         let reference = "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
         return [
@@ -181,7 +186,7 @@ package struct JoinTableSchema {
             "target" INTEGER NOT NULL REFERENCES \(SQLIdentifier.quote(targetTable))("_id") \(reference), \
             "position" INTEGER, PRIMARY KEY ("source", "target")) WITHOUT ROWID
             """,
-            "CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quote(StoreNames.targetIndex(joinTable: name))) ON \(quoted) (\"target\")",
+            targetIndex.creationSQL,
         ]
     }
 }

@@ -109,6 +109,13 @@ package struct StoreLayout {
         package let columns: [String]
         /// Whether it is the identity index, which is unique.
         package let isIdentity: Bool
+
+        package init(name: String, table: String, columns: [String], isIdentity: Bool) {
+            self.name = name
+            self.table = table
+            self.columns = columns
+            self.isIdentity = isIdentity
+        }
     }
 
     /// A join table: a row per pair, `position` the target's place in an ordered source relationship.
