@@ -78,11 +78,8 @@ struct PostgreSQLSchema {
 
     /// Every entity table's indexes (its identity's, then its foreign keys'), then the join tables' on `target`.
     var indexes: [PostgreSQLIndex] {
-        tables.keys.sorted().flatMap { tables[$0]!.indexes } + joinTables.keys.sorted().map(Self.targetIndex)
-    }
-
-    static func targetIndex(joinTable name: String) -> PostgreSQLIndex {
-        PostgreSQLIndex(name: StoreNames.targetIndex(joinTable: name), table: name, columns: ["target"], isIdentity: false)
+        tables.keys.sorted().flatMap { tables[$0]!.indexes }
+            + joinTables.keys.sorted().map { PostgreSQLIndex(joinTables[$0]!.targetIndex) }
     }
 
     /// Every reference between tables: the entity tables' to-ones, then the join tables' two ends.
@@ -166,7 +163,7 @@ struct PostgreSQLTable {
     }
 }
 
-/// An index of an entity table: the unique one of its identity, or one of a foreign key.
+/// An index of an entity table (the unique one of its identity, or one of a foreign key), or of a join table's targets.
 struct PostgreSQLIndex {
     let name: String
     let table: String
@@ -175,6 +172,13 @@ struct PostgreSQLIndex {
 
     var creationSQL: String {
         "CREATE \(isIdentity ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
+    }
+}
+
+extension PostgreSQLIndex {
+    /// An index of the layout whose columns are the table's as they are, such as a join table's.
+    init(_ index: StoreLayout.Index) {
+        self.init(name: index.name, table: index.table, columns: index.columns, isIdentity: index.isIdentity)
     }
 }
 

@@ -58,7 +58,7 @@ extension PostgreSQLStore {
                 try connection.execute(sql: "DROP TABLE \(quoted(name)) CASCADE")
             case .createJoinTable(let name):
                 try connection.execute(sql: PostgreSQLSchema.joinTableCreationSQL(name))
-                try connection.execute(sql: PostgreSQLSchema.targetIndex(joinTable: name).creationSQL)
+                try connection.execute(sql: PostgreSQLIndex(schema.joinTables[name]!.targetIndex).creationSQL)
             }
         }
         try reconcileForeignKeys(old: PostgreSQLSchema(model: storedModel))

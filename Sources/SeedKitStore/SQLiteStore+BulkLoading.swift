@@ -12,10 +12,11 @@ extension SQLiteStore {
     /// restores the indexes with the rest. Inside `body`, no identity index refuses a duplicate identity: the unique
     /// index refuses it when it is built, after the rows are in.
     ///
-    /// - Parameter includingForeignKeys: Whether the indexes of foreign keys are dropped too. Pass true only when every
-    ///   row goes in after the rows it references, or the connection does not check foreign keys: while a deferred
-    ///   reference waits for its row, SQLite checks each row inserted into the referenced table against the referring
-    ///   tables, which without the foreign key's index is a scan of the referring table per inserted row.
+    /// - Parameter includingForeignKeys: Whether the indexes of foreign keys are dropped too, a join table's index of
+    ///   its targets among them. Pass true only when every row goes in after the rows it references, or the
+    ///   connection does not check foreign keys: while a deferred reference waits for its row, SQLite checks each row
+    ///   inserted into the referenced table against the referring tables, which without the foreign key's index is a
+    ///   scan of the referring table per inserted row.
     /// - Throws: What `body` throws; ``DatabaseError`` from dropping or building an index. When two rows have one
     ///   identity the error is ``SQLiteResultCode/constraintUnique``, and its message names the table and one of
     ///   the identities.
@@ -23,11 +24,8 @@ extension SQLiteStore {
     /// - Complexity: O(*n* log *n*) for *n* rows in the tables, per index, once `body` is done.
     package func withIndexesBuiltAfter<Result>(includingForeignKeys: Bool, _ body: () throws -> Result) throws -> Result {
         precondition(connection.isInsideTransaction, "indexes are dropped and built inside the caller's transaction")
-        // A join table's index of targets goes with the foreign keys' indexes: kept, it took a B-tree insertion at a
-        // random place per row, the costliest part of writing a many-to-many.
-        let indexes = (schema.tables.keys.sorted().flatMap { schema.tables[$0]!.indexes }
-            + schema.joinTables.keys.sorted().map { schema.joinTables[$0]!.targetIndex })
-            .filter { $0.isIdentity || includingForeignKeys }
+        // A join table's index of targets goes too: kept, each join row would go into it at a random place.
+        let indexes = schema.indexes.filter { $0.isIdentity || includingForeignKeys }
         for index in indexes { try connection.execute(sql: "DROP INDEX IF EXISTS \(index.quoted)") }
         let result = try body()
         for index in indexes {

@@ -31,7 +31,9 @@ package struct StoreSchema {
         }
         var joinTables: [String: JoinTableSchema] = [:]
         for (name, table) in layout.joinTables {
-            joinTables[name] = JoinTableSchema(name: try Self.identifier(name), sourceTable: table.source, targetTable: table.target)
+            joinTables[name] = JoinTableSchema(
+                name: try Self.identifier(name), sourceTable: table.source, targetTable: table.target,
+                targetIndex: table.targetIndex)
         }
         var layouts: [String: EntityLayout] = [:]
         for entity in model.entities {
@@ -66,6 +68,11 @@ package struct StoreSchema {
         } catch let error as InvalidSQLIdentifierError {
             throw StoreError(.invalidSchema, "\(error)")
         }
+    }
+
+    /// Every index: each entity table's (its identity's, then its foreign keys'), then each join table's of targets.
+    var indexes: [IndexSchema] {
+        tables.keys.sorted().flatMap { tables[$0]!.indexes } + joinTables.keys.sorted().map { joinTables[$0]!.targetIndex }
     }
 
     /// The statements that create the schema in an empty database.
@@ -170,12 +177,9 @@ package struct JoinTableSchema {
     let sourceTable: String
     let targetTable: String
 
-    var quoted: String { SQLIdentifier.quote(name) }
+    let targetIndex: IndexSchema
 
-    /// The index of the targets, for a target's members and for cascades.
-    var targetIndex: IndexSchema {
-        IndexSchema(name: StoreNames.targetIndex(joinTable: name), table: name, columns: ["target"], isIdentity: false)
-    }
+    var quoted: String { SQLIdentifier.quote(name) }
 
     var creationSQL: [String] {
         let reference = "ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"

@@ -102,20 +102,14 @@ package struct StoreLayout {
         }
     }
 
-    /// An index of a root entity's table: the unique one of its identity, or one of a foreign key.
+    /// An index of a root entity's table (the unique one of its identity, or one of a foreign key), or of a join
+    /// table's targets.
     package struct Index: Equatable {
         package let name: String
         package let table: String
         package let columns: [String]
         /// Whether it is the identity index, which is unique.
         package let isIdentity: Bool
-
-        package init(name: String, table: String, columns: [String], isIdentity: Bool) {
-            self.name = name
-            self.table = table
-            self.columns = columns
-            self.isIdentity = isIdentity
-        }
     }
 
     /// A join table: a row per pair, `position` the target's place in an ordered source relationship.
@@ -124,6 +118,11 @@ package struct StoreLayout {
         /// The root entity of the owner end's rows, in `source`.
         package let source: String
         package let target: String
+
+        /// The index of its targets, for a target's members and for cascades (the primary key starts with `source`).
+        package var targetIndex: Index {
+            Index(name: StoreNames.targetIndex(joinTable: name), table: name, columns: ["target"], isIdentity: false)
+        }
     }
 
     /// Lays out `model`.
