@@ -147,14 +147,12 @@ struct BadInputCommandTests {
         return try Fixtures.runSeedMeasured(["validate"], in: directory).peakBytes
     }
 
-    /// Deep nesting, numbers past every type's range and lone surrogates: each a located error, in little memory
-    /// and time, and nothing written.
-    /// The nesting is deep enough that its text (2 MB) outweighs the noise in a process's peak (about 1 MB between
-    /// runs of the same command), so the bound tells a reader that stops at its limit from one that holds every level.
-    @Test(.enabled(if: Fixtures.canMeasurePeakMemory, Fixtures.peakMemoryUnmeasured))
-    func hostileValuesAreLocatedErrors() throws {
+    /// Deep nesting, numbers past every type's range and lone surrogates, one file each. The nesting is deep enough
+    /// that its text (2 MB) outweighs the noise in a process's peak (about 1 MB between runs of the same command), so
+    /// a memory bound tells a reader that stops at its limit from one that holds every level.
+    private static let hostileFiles: [String: String] = {
         let depth = 1_000_000
-        let files = [
+        return [
             "deep.template": #"{"class": "Reading", "label": "x", "count": "# + String(repeating: "[", count: depth)
                 + String(repeating: "]", count: depth) + "}",
             "count.template": #"[{"class": "Reading", "count": 9223372036854775807}, {"class": "Reading", "count": 9223372036854775808}]"#,
@@ -166,14 +164,16 @@ struct BadInputCommandTests {
             "low.template": #"{"class": "Reading", "label": "\udc00b"}"#,
             "pair.template": #"{"class": "Reading", "label": "\ud800\u0041"}"#,
         ]
-        let directory = try hostileSet(files)
+    }()
+
+    /// Each hostile value is a located error, and nothing is written.
+    @Test func hostileValuesAreLocatedErrors() throws {
+        let directory = try hostileSet(Self.hostileFiles)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let baseline = try baselineBytes()
-        let inputBytes = files.values.reduce(0) { $0 + $1.utf8.count }
         for arguments in [["validate"], []] {
-            let run = try Fixtures.runSeedMeasured(arguments, in: directory)
-            #expect(run.result.status == 1)
-            #expect(run.result.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("Templates/") } == [
+            let result = try Fixtures.runSeed(arguments, in: directory)
+            #expect(result.status == 1)
+            #expect(result.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("Templates/") } == [
                 "Templates/amount.template:1:32: number has 40 significant digits; none holds more than 38 exactly (39 below 2^128)",
                 "Templates/count.template:1:84: /1/count: attribute 'count' of Reading: 9223372036854775808 is out of range for integer (-9223372036854775808...9223372036854775807)",
                 "Templates/deep.template:1:556: nesting deeper than 512",
@@ -184,10 +184,23 @@ struct BadInputCommandTests {
                 #"Templates/pair.template:1:32: unpaired surrogate \uD800"#,
                 "Templates/ratio.template:1:31: number out of range",
             ])
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
+    }
+
+    /// The hostile values are refused within four times their text's memory above a run's floor, and in little time.
+    @Test(.enabled(if: Fixtures.canMeasurePeakMemory, Fixtures.peakMemoryUnmeasured))
+    func hostileValuesAreRefusedInLittleMemoryAndTime() throws {
+        let directory = try hostileSet(Self.hostileFiles)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let baseline = try baselineBytes()
+        let inputBytes = Self.hostileFiles.values.reduce(0) { $0 + $1.utf8.count }
+        for arguments in [["validate"], []] {
+            let run = try Fixtures.runSeedMeasured(arguments, in: directory)
+            #expect(run.result.status == 1)
             #expect(run.peakBytes <= baseline + 4 * inputBytes, "\(arguments): \(run.peakBytes) bytes at peak")
             #expect(run.seconds < 30, "\(arguments): \(run.seconds) s")
         }
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("seed.sqlite").path))
     }
 
     /// A template of one 100 MB string, valid or ending in a lone surrogate.
