@@ -6,8 +6,7 @@
 ///     }
 ///
 /// A run reports as it goes, on the thread that runs it: each template file checked, then every thousand or so
-/// objects written. It reports nothing when it finds its set already applied. A first launch of a flat set into a new
-/// store (see ``Seeder``) writes each file's objects as soon as the file is checked, and reports files only.
+/// objects written. It reports nothing when it finds its set already applied.
 public struct SeedProgress: Sendable, Equatable {
     public enum Phase: String, Sendable {
         /// Reading the template files and checking what they say; counts files.
