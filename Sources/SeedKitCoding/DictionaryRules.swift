@@ -51,9 +51,11 @@ package enum DictionaryRules {
 
     /// The value a dictionary states for an attribute: nil for `null` where the attribute is optional.
     package static func attribute(_ value: JSON, of entity: Entity, at index: Int) -> Result<AttributeValue?, Problem> {
-        let attribute = entity.attributes[index]
+        // The attribute's fields are read where they are: a copy of the attribute costs a retain and a release for
+        // each of its strings and arrays, once per value read.
         if case .null = value {
-            guard attribute.isOptional else {
+            guard entity.attributes[index].isOptional else {
+                let attribute = entity.attributes[index]
                 return .failure(
                     Problem(
                         kind: .missingValue,
@@ -62,15 +64,13 @@ package enum DictionaryRules {
             return .success(nil)
         }
         do {
-            // The check here, not in the value's reader: the usual format costs a comparison, not another call; and
-            // only the attribute's fields are passed, so that it is not copied.
-            let dateFormat = attribute.dateFormat
+            // The check here, not in the value's reader: the usual format costs a comparison, not another call.
+            let type = entity.attributes[index].type, dateFormat = entity.attributes[index].dateFormat
             return .success(
                 dateFormat == .iso8601
-                    ? try AttributeValue(json: value, as: attribute.type)
-                    : try AttributeValue(json: value, as: attribute.type, dateFormat: dateFormat))
+                    ? try AttributeValue(json: value, as: type) : try AttributeValue(json: value, as: type, dateFormat: dateFormat))
         } catch {
-            return .failure(problem(error, "attribute '\(attribute.name)' of \(entity.name)"))
+            return .failure(problem(error, "attribute '\(entity.attributes[index].name)' of \(entity.name)"))
         }
     }
 
@@ -107,10 +107,26 @@ package enum DictionaryRules {
     /// Whether a relationship's value, or a to-many's element, is an identity value rather than an object: a string,
     /// number or boolean where the relationship is given by identity (``RelationshipDescription/isByIdentity``).
     package static func isIdentityValue(_ value: JSON, for relationship: RelationshipDescription) -> Bool {
-        guard relationship.isByIdentity else { return false }
+        relationship.isByIdentity && isIdentityValue(value)
+    }
+
+    /// Whether a value is of a kind that states an identity (a string, number or boolean), where the relationship is
+    /// given by identity.
+    package static func isIdentityValue(_ value: JSON) -> Bool {
         switch value {
         case .string, .number, .bool: return true
         default: return false
+        }
+    }
+
+    /// Whether a relationship's value has the relationship's shape: what ``shape(of:for:of:destination:)`` finds no
+    /// problem with, decided from the relationship's two flags alone.
+    package static func hasShape(_ value: JSON, isToMany: Bool, isByIdentity: Bool) -> Bool {
+        switch value {
+        case .null: true
+        case .array: isToMany
+        case .object: !isToMany
+        case .string, .number, .bool: !isToMany && isByIdentity
         }
     }
 
@@ -129,34 +145,30 @@ package enum DictionaryRules {
     /// objects for a to-many, an object for a to-one, or identity values for a relationship given by identity); nil
     /// when the shape is right.
     package static func shape(of value: JSON, for relationship: RelationshipDescription, of entity: Entity, destination: Entity) -> Problem? {
+        if hasShape(value, isToMany: relationship.isToMany, isByIdentity: relationship.isByIdentity) { return nil }
         var byIdentity: String { relationship.isByIdentity ? " or their \(destination.identity[0]) values" : "" }
         // How the model could take an identity value it does not: worked out for a problem only.
         var optIn: String { relationship.isByIdentity || relationship.owns ? "" : identityOptIn(value, destination: destination) }
         if relationship.isToMany {
-            switch value {
-            case .array, .null: return nil
-            case .object:
+            // Not an array nor null.
+            if case .object = value {
                 return Problem(
                     kind: .cardinalityMismatch,
                     message: "an object for to-many relationship '\(relationship.name)' of \(entity.name); expected an array of \(destination.name) objects\(byIdentity)")
-            default:
-                return Problem(
-                    kind: isIdentityValue(value, for: relationship) ? .cardinalityMismatch : .typeMismatch,
-                    message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects\(byIdentity), got \(value.kindDescription)\(optIn)")
             }
+            return Problem(
+                kind: isIdentityValue(value, for: relationship) ? .cardinalityMismatch : .typeMismatch,
+                message: "to-many relationship '\(relationship.name)' of \(entity.name): expected an array of \(destination.name) objects\(byIdentity), got \(value.kindDescription)\(optIn)")
         }
-        switch value {
-        case .object, .null: return nil
-        case _ where isIdentityValue(value, for: relationship): return nil
-        case .array:
+        // Not an object, null, nor an identity value the relationship takes.
+        if case .array = value {
             return Problem(
                 kind: .cardinalityMismatch,
                 message: "an array for to-one relationship '\(relationship.name)' of \(entity.name); expected one \(destination.name) object\(byIdentity.isEmpty ? "" : " or its \(destination.identity[0])") or null")
-        default:
-            return Problem(
-                kind: .typeMismatch,
-                message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)\(optIn)")
         }
+        return Problem(
+            kind: .typeMismatch,
+            message: "to-one relationship '\(relationship.name)' of \(entity.name): expected a \(destination.name) object or null, got \(value.kindDescription)\(optIn)")
     }
 
     /// The `"$ref"` of a reference object: the id it names, or what is wrong with it.

@@ -68,20 +68,30 @@ struct SeedKey: Hashable, Sendable {
         self.init(kind: .identity, root: entity.rootName, text: Self.identityText(values))
     }
 
+    /// The key of an object of `entity`, whose identity is one attribute, with that attribute's value: the key
+    /// ``init(identityOf:values:)`` makes of the one value, without an array made for it.
+    init(identityOf entity: Entity, value: AttributeValue) {
+        self.init(kind: .identity, root: entity.rootName, text: Self.identityText(value))
+    }
+
     /// The text of identity values: a single string as it is, else canonical JSON (an array for several values).
     static func identityText(_ values: [AttributeValue]) -> String {
-        if values.count == 1, case .string(let text) = values[0] { return text }
+        if values.count == 1 { return identityText(values[0]) }
         var text = CanonicalValueText()
-        if values.count == 1 {
-            text.append(values[0])
-        } else {
-            text.bytes.append(UInt8(ascii: "["))
-            for (position, value) in values.enumerated() {
-                if position > 0 { text.bytes.append(UInt8(ascii: ",")) }
-                text.append(value)
-            }
-            text.bytes.append(UInt8(ascii: "]"))
+        text.bytes.append(UInt8(ascii: "["))
+        for (position, value) in values.enumerated() {
+            if position > 0 { text.bytes.append(UInt8(ascii: ",")) }
+            text.append(value)
         }
+        text.bytes.append(UInt8(ascii: "]"))
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+
+    /// The text of one identity value: a string as it is, else its canonical JSON.
+    static func identityText(_ value: AttributeValue) -> String {
+        if case .string(let text) = value { return text }
+        var text = CanonicalValueText()
+        text.append(value)
         return String(decoding: text.bytes, as: UTF8.self)
     }
 

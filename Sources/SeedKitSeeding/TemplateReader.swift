@@ -28,12 +28,15 @@ struct TemplateReader {
     /// What each key of an object layout is, per layout and entity, so that each key is looked up once per layout
     /// rather than once per object.
     private var plans: [PlanKey: [Member]] = [:]
-    private var lastPlan: (key: PlanKey, members: [Member])?
+    /// The plans used lately, searched before `plans` (see ``plan(_:_:)``); `nextRecentPlan` is the oldest once full.
+    private var recentPlans: [(layout: JSONKeyLayout, entity: Int, members: [Member])] = []
+    private var nextRecentPlan = 0
 
-    /// A layout and an entity; the layout is held, so that its address names no other layout while it is a key.
+    /// A layout and an entity's ordinal; the layout is held, so that its address names no other layout while it is a
+    /// key.
     private struct PlanKey: Hashable {
         let layout: JSONKeyLayout
-        let entity: ObjectIdentifier
+        let entity: Int
 
         static func == (lhs: PlanKey, rhs: PlanKey) -> Bool { lhs.layout === rhs.layout && lhs.entity == rhs.entity }
 
@@ -46,6 +49,8 @@ struct TemplateReader {
     /// How many layouts the plans and shapes are kept for: a set whose objects all have other keys does not grow them
     /// without bound.
     private static let keptLayouts = 256
+    /// How many plans, shapes and class names are searched by comparison before hashing.
+    private static let recentCount = 8
 
     private enum Member {
         case `class`, id, attribute(Int, isIdentity: Bool), relationship(Int), unknown
@@ -59,10 +64,12 @@ struct TemplateReader {
 
     /// By layout, held as in ``PlanKey``.
     private var shapes: [ObjectIdentifier: (layout: JSONKeyLayout, shape: Shape)] = [:]
-    private var lastShape: (layout: JSONKeyLayout, shape: Shape)?
+    private var recentShapes: [(layout: JSONKeyLayout, shape: Shape)] = []
+    private var nextRecentShape = 0
     /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
     /// few short names costs less than hashing one.
-    private var recentClasses: [(name: String, entity: Entity)] = []
+    private var recentClasses: [(name: String, slots: EntitySlots)] = []
+    private var nextRecentClass = 0
 
     init(schema: SeedSchema) {
         self.schema = schema
@@ -145,7 +152,7 @@ struct TemplateReader {
     @discardableResult
     private mutating func read(
         _ json: JSON, into out: inout TemplateRecords, parent: Int32, relationship: Int32, position: Int32,
-        expected: Entity?, owned: Bool
+        expected: EntitySlots?, owned: Bool
     ) -> LinkTarget? {
         func problem(_ failure: DictionaryRules.Problem, _ tokens: [String] = [], isAtKey: Bool = false) {
             // Where this dictionary is: below its parent record, or at the top.
@@ -158,7 +165,7 @@ struct TemplateReader {
             out.problems.append(RecordProblem(kind: failure.kind, record: parent, path: path, isAtKey: isAtKey, message: failure.message))
         }
         guard case .object(let members) = json else {
-            problem(DictionaryRules.notAnObject(json, expected: expected))
+            problem(DictionaryRules.notAnObject(json, expected: expected?.entity))
             return nil
         }
         let shape = self.shape(of: members)
@@ -174,19 +181,19 @@ struct TemplateReader {
             }
         }
         let classValue = shape.classPosition.map { members.values[$0] }
-        let entity: Entity
+        let slots: EntitySlots
         if let known = recentEntity(classValue, expected: expected) {
-            entity = known
+            slots = known
         } else {
-            switch DictionaryRules.entity(classValue: classValue, expected: expected, model: schema.model) {
-            case .success(let found): entity = found
+            switch DictionaryRules.entity(classValue: classValue, expected: expected?.entity, model: schema.model) {
+            case .success(let found): slots = schema.slots(of: found)
             case .failure(let failure):
                 problem(failure)
                 return nil
             }
         }
-        let slots = schema.slots(of: entity)
-        let plan = self.plan(members, entity)
+        let entity = slots.entity
+        let plan = self.plan(members, slots)
 
         // Attributes first: a record's values are contiguous.
         let valuesStart = out.values.count
@@ -230,7 +237,10 @@ struct TemplateReader {
             }
         }
         var key: SeedKey?
-        if !entity.identityIndices.isEmpty {
+        if entity.identityIndices.count == 1 {
+            // The usual identity, one attribute: its key without an array of one value made and freed.
+            if let value = out.values[valuesStart + entity.identityIndices[0]] { key = SeedKey(identityOf: entity, value: value) }
+        } else if !entity.identityIndices.isEmpty {
             var identity: [AttributeValue] = []
             identity.reserveCapacity(entity.identityIndices.count)
             for index in entity.identityIndices {
@@ -257,12 +267,18 @@ struct TemplateReader {
         let linksStart = pendingLinks.count
         for (position, member) in plan.enumerated() {
             guard case .relationship(let index) = member else { continue }
-            let key = members.keys[position], value = members.values[position]
-            let description = entity.relationships[index]
-            let destination = schema.model.destination(of: description)
-            if let failure = DictionaryRules.shape(of: value, for: description, of: entity, destination: destination) {
+            let memberPosition = position, value = members.values[position]
+            // The relationship's fields, not the description: copying it costs a retain and a release per string.
+            let isByIdentity = entity.relationships[index].isByIdentity, owns = slots.owns[index]
+            let destination = schema.entities[slots.destinations[index]]
+            if !DictionaryRules.hasShape(value, isToMany: entity.relationships[index].isToMany, isByIdentity: isByIdentity),
+                let failure = DictionaryRules.shape(
+                    of: value, for: entity.relationships[index], of: entity, destination: destination.entity)
+            {
                 out.problems.append(
-                    RecordProblem(kind: failure.kind, record: record, path: [key], isAtKey: false, message: failure.message))
+                    RecordProblem(
+                        kind: failure.kind, record: record, path: [members.keys[memberPosition]], isAtKey: false,
+                        message: failure.message))
                 continue
             }
             let relationshipIndex = Int32(index)
@@ -273,28 +289,30 @@ struct TemplateReader {
                 if elements.isEmpty { pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none)) }
                 for (position, element) in elements.enumerated() {
                     // The flag first: a call per element only where the model allows identity values.
-                    if description.isByIdentity, DictionaryRules.isIdentityValue(element, for: description) {
+                    if isByIdentity, DictionaryRules.isIdentityValue(element) {
                         guard let target = identityTarget(
-                            element, destination: destination, record: record, path: [key, String(position)], into: &out)
+                            element, destination: destination, record: record,
+                            path: { [members.keys[memberPosition], String(position)] }, into: &out)
                         else { continue }
                         pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
                         continue
                     }
                     guard let target = read(
                         element, into: &out, parent: record, relationship: relationshipIndex, position: Int32(position),
-                        expected: destination, owned: description.owns)
+                        expected: destination, owned: owns)
                     else { continue }
                     pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
                 }
             case .object:
                 guard let target = read(
                     value, into: &out, parent: record, relationship: relationshipIndex, position: -1, expected: destination,
-                    owned: description.owns)
+                    owned: owns)
                 else { continue }
                 pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
             default:
                 // The shape is right, so it is an identity value.
-                guard let target = identityTarget(value, destination: destination, record: record, path: [key], into: &out)
+                guard let target = identityTarget(
+                    value, destination: destination, record: record, path: { [members.keys[memberPosition]] }, into: &out)
                 else { continue }
                 pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
             }
@@ -308,26 +326,31 @@ struct TemplateReader {
 
     /// The link of a member named by its identity value alone: the key its identity stub would name.
     private func identityTarget(
-        _ value: JSON, destination: Entity, record: Int32, path: [String], into out: inout TemplateRecords
+        _ value: JSON, destination: EntitySlots, record: Int32, path: () -> [String], into out: inout TemplateRecords
     ) -> LinkTarget? {
-        switch DictionaryRules.identityValue(value, destination: destination) {
+        switch DictionaryRules.identityValue(value, destination: destination.entity) {
         case .success(let identity):
-            return .key(SeedKey(identityOf: destination, values: [identity]), entity: Int32(schema.slots(of: destination).ordinal))
+            return .key(SeedKey(identityOf: destination.entity, value: identity), entity: Int32(destination.ordinal))
         case .failure(let failure):
-            out.problems.append(RecordProblem(kind: failure.kind, record: record, path: path, isAtKey: false, message: failure.message))
+            out.problems.append(RecordProblem(kind: failure.kind, record: record, path: path(), isAtKey: false, message: failure.message))
             return nil
         }
     }
 
-    /// What each key of `members` is for `entity`, worked out once per layout.
-    private mutating func plan(_ members: JSONObject, _ entity: Entity) -> [Member] {
-        let key = PlanKey(layout: members.layout, entity: ObjectIdentifier(entity))
-        // Objects in a row mostly share their layout: the last plan serves without hashing.
-        if let last = lastPlan, last.key == key { return last.members }
+    /// What each key of `members` is for the entity of `slots`, worked out once per layout and entity.
+    private mutating func plan(_ members: JSONObject, _ slots: EntitySlots) -> [Member] {
+        let layout = members.layout
+        // A file's objects alternate between a few layouts (a department, its employees, their addresses): comparing
+        // a few references finds their plans without hashing.
+        for index in recentPlans.indices where recentPlans[index].layout === layout && recentPlans[index].entity == slots.ordinal {
+            return recentPlans[index].members
+        }
+        let key = PlanKey(layout: layout, entity: slots.ordinal)
         let plan: [Member]
         if let known = plans[key] {
             plan = known
         } else {
+            let entity = slots.entity
             plan = members.keys.map { name -> Member in
                 if name == "class" { return .class }
                 if name == "$id" { return .id }
@@ -339,13 +362,13 @@ struct TemplateReader {
             }
             plans[key] = plan
         }
-        lastPlan = (key, plan)
+        Self.remember((layout, slots.ordinal, plan), in: &recentPlans, next: &nextRecentPlan)
         return plan
     }
 
     private mutating func shape(of members: JSONObject) -> Shape {
         let layout = members.layout
-        if let last = lastShape, last.layout === layout { return last.shape }
+        for index in recentShapes.indices where recentShapes[index].layout === layout { return recentShapes[index].shape }
         let shape: Shape
         if let known = shapes[ObjectIdentifier(layout)] {
             shape = known.shape
@@ -354,26 +377,38 @@ struct TemplateReader {
                 classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
             shapes[ObjectIdentifier(layout)] = (layout, shape)
         }
-        lastShape = (layout, shape)
+        Self.remember((layout, shape), in: &recentShapes, next: &nextRecentShape)
         return shape
+    }
+
+    /// Adds `entry` to a list of recent ones, replacing the oldest once the list holds ``recentCount``.
+    private static func remember<Entry>(_ entry: Entry, in recent: inout [Entry], next: inout Int) {
+        if recent.count < recentCount {
+            recent.append(entry)
+        } else {
+            recent[next] = entry
+            next = (next + 1) % recentCount
+        }
     }
 
     /// The entity `"class"` names when it is one named lately and a kind of `expected`, or `"class"` is left out
     /// where only `expected` fits; nil for anything else, which ``DictionaryRules`` then decides (or reports).
-    private mutating func recentEntity(_ classValue: JSON?, expected: Entity?) -> Entity? {
-        guard let classValue else { return expected.flatMap { $0.kinds.count == 1 ? $0 : nil } }
+    private mutating func recentEntity(_ classValue: JSON?, expected: EntitySlots?) -> EntitySlots? {
+        guard let classValue else { return expected.flatMap { $0.entity.kinds.count == 1 ? $0 : nil } }
         guard case .string(let name) = classValue else { return nil }
-        let entity: Entity
-        if let recent = recentClasses.first(where: { $0.name == name }) {
-            entity = recent.entity
-        } else {
-            guard let found = schema.model.entity(named: name) else { return nil }
-            if recentClasses.count == 4 { recentClasses.removeFirst() }
-            recentClasses.append((name, found))
-            entity = found
+        var found: EntitySlots?
+        for index in recentClasses.indices where recentClasses[index].name == name {
+            found = recentClasses[index].slots
+            break
         }
-        guard let expected else { return entity }
-        return schema.isKind(schema.slots(of: entity).ordinal, of: schema.slots(of: expected).ordinal) ? entity : nil
+        if found == nil {
+            guard let entity = schema.model.entity(named: name) else { return nil }
+            let slots = schema.slots(of: entity)
+            Self.remember((name, slots), in: &recentClasses, next: &nextRecentClass)
+            found = slots
+        }
+        guard let found, let expected else { return found }
+        return schema.isKind(found.ordinal, of: expected.ordinal) ? found : nil
     }
 }
 

@@ -287,6 +287,26 @@ struct DictionaryDecodingTests {
         ])
     }
 
+    /// The kinds of value a relationship takes without a problem, by its two flags: what the template reader checks
+    /// each relationship's value against before it asks for the problem's message.
+    @Test func aRelationshipTakesTheKindsOfValueItsFlagsSay() {
+        let values: [(value: JSON, kind: String)] = [
+            (.null, "null"), (.array([]), "array"), (.object(JSONObject()), "object"), (.string("P1"), "string"),
+            (.number(JSONNumber(7)), "number"), (.bool(true), "bool"),
+        ]
+        var taken: [String] = []
+        for isToMany in [false, true] {
+            for isByIdentity in [false, true] {
+                let kinds = values.filter { DictionaryRules.hasShape($0.value, isToMany: isToMany, isByIdentity: isByIdentity) }
+                taken.append("\(isToMany ? "to-many" : "to-one")\(isByIdentity ? " by identity" : ""): \(kinds.map(\.kind).joined(separator: " "))")
+            }
+        }
+        #expect(taken == [
+            "to-one: null object", "to-one by identity: null object string number bool", "to-many: null array",
+            "to-many by identity: null array",
+        ])
+    }
+
     @Test func anIdentityValueWhereTheModelTakesNoneSaysHowItCould() throws {
         let found = try errors(decoding: #"{"class": "Employee", "email": "a@x", "name": "A", "department": "Sales", "projects": ["P1"]}"#)
         #expect(found.map { "\($0.pointer) \($0.message)" }.sorted() == [
