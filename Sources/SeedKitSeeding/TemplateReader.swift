@@ -197,7 +197,9 @@ struct TemplateReader {
 
         // Attributes first: a record's values are contiguous.
         let valuesStart = out.values.count
-        out.values.append(contentsOf: repeatElement(nil, count: entity.attributes.count))
+        // Values are added and removed one at a time here: a record has a few, and the standard library's calls for
+        // several at once (`repeatElement`, slices, `removeLast(_:)`) take generic paths that cost more.
+        for _ in 0..<slots.attributeCount { out.values.append(nil) }
         var stated = SmallIndexSet()
         var id: String?
         var statesMoreThanIdentity = false
@@ -251,11 +253,11 @@ struct TemplateReader {
         }
         // A stub: a reference by identity where a relationship that does not own its members expects an object.
         if parent >= 0, !owned, !statesMoreThanIdentity, let key {
-            out.values.removeSubrange(valuesStart...)
+            for _ in 0..<slots.attributeCount { out.values.removeLast() }
             return .key(key, entity: Int32(slots.ordinal))
         }
         if hasProblem && key == nil && parent >= 0 && !owned && !statesMoreThanIdentity {
-            out.values.removeSubrange(valuesStart...)
+            for _ in 0..<slots.attributeCount { out.values.removeLast() }
             return nil
         }
 
@@ -319,8 +321,9 @@ struct TemplateReader {
         }
         out.records[Int(record)].links = Int32(out.links.count)
         out.records[Int(record)].linkCount = Int32(pendingLinks.count - linksStart)
-        out.links.append(contentsOf: pendingLinks[linksStart...])
-        pendingLinks.removeSubrange(linksStart...)
+        // One at a time, as values are.
+        for index in linksStart..<pendingLinks.count { out.links.append(pendingLinks[index]) }
+        while pendingLinks.count > linksStart { pendingLinks.removeLast() }
         return .record(record)
     }
 
