@@ -51,6 +51,10 @@ struct TemplateReader {
     private static let keptLayouts = 256
     /// How many plans, shapes and class names are searched by comparison before hashing.
     private static let recentCount = 8
+    /// How many records, values and links the last file read had, for the next (see ``records(of:bytes:index:)``).
+    private var lastSizes = (records: 0, values: 0, links: 0)
+    /// The most of each kept in `lastSizes`: a large file is not followed by small ones each given its room.
+    private static let sizesKept = 1024
 
     private enum Member {
         case `class`, id, attribute(Int, isIdentity: Bool), relationship(Int), unknown
@@ -129,6 +133,16 @@ struct TemplateReader {
         } catch {
             out.syntaxError = error
             return out
+        }
+        // Files of a set are alike: room for as many records, values and links as the last file had saves regrowing
+        // the arrays from empty in each (most of the cost of a file of one object).
+        out.records.reserveCapacity(lastSizes.records)
+        out.values.reserveCapacity(lastSizes.values)
+        out.links.reserveCapacity(lastSizes.links)
+        defer {
+            lastSizes = (
+                min(out.records.count, Self.sizesKept), min(out.values.count, Self.sizesKept), min(out.links.count, Self.sizesKept)
+            )
         }
         guard case .array(var elements) = value else {
             read(value, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
