@@ -591,9 +591,15 @@ private struct Walk {
             let name = String(decoding: nameBytes, as: UTF8.self)
             entries.append(DirectoryEntry(name: name, type: type, bytes: nameBytes))
         }
-        // Sorted as positions, so that no name moves (nor its reference count) while most comparisons are of integers.
+        // Sorted as positions, so that no name moves (nor its reference count), and by the prefixes alone where they
+        // differ: reaching an entry in the array for them would copy it, and retain and release its name.
+        let prefixes = entries.map(\.prefix)
         var order = Array(entries.indices)
-        order.sort { entries[$0].precedes(entries[$1]) }
+        order.sort { first, second in
+            let (one, other) = (prefixes[first], prefixes[second])
+            if one != other { return one < other }
+            return entries[first].precedes(entries[second])
+        }
         for entry in order.lazy.map({ entries[$0] }) {
             let relativePath = relativeDirectory.isEmpty ? entry.name : relativeDirectory + "/" + entry.name
             guard entry.isTemplate else {
