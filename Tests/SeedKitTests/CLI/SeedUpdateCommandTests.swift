@@ -78,6 +78,27 @@ struct SeedUpdateCommandTests {
         #expect(try Fixtures.runSeed([], in: directory).stdout.hasPrefix("seed: unchanged"))
     }
 
+    /// An owned object that names its owner from its own side (the inverse of the owning to-one) is owned all the
+    /// same: a later seed finds it as seeded after the objects before it in its file have changed, where a place in
+    /// the file would name another object and insert it again.
+    @Test func anObjectNamingItsOwnerFromItsOwnSideIsFoundWhereverItMoves() throws {
+        func template(_ employees: [String]) -> String {
+            let stated = employees.map { #"{"class": "Employee", "email": "\#($0)@example.com", "name": "\#($0)", "salary": 1}"# }
+            return "[" + (stated + [
+                #"{"class": "Address", "street": "1 Main", "resident": {"class": "Employee", "email": "ann@example.com"}}"#
+            ]).joined(separator: ", ") + "]"
+        }
+        let directory = try directory(template: template(["ann"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        try Fixtures.write(template(["bob", "ann"]), to: "Templates/sales.template", in: directory)
+        let changed = try Fixtures.runSeed([], in: directory)
+        #expect(changed.status == 0)
+        let addressCounts = changed.stdout.split(separator: "\n").first { $0.hasPrefix("Address ") }?.split(separator: " ")
+        #expect(addressCounts == ["Address", "0", "0", "1", "0", "0"], "inserted, updated, unchanged, kept, deleted")
+        #expect(try rows(#"SELECT "street" FROM "Address""#, in: directory) == ["1 Main"])
+    }
+
     /// The application's change to one property and the templates' to another both stay; a property both changed is
     /// a conflict, listed readably and in --json, kept unless --force.
     @Test func conflictsAreThePropertiesBothChanged() throws {
