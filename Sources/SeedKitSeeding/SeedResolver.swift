@@ -430,9 +430,8 @@ struct SeedResolver {
         if slots.owns[relationship] {
             own(target, by: source, through: relationship, link: link)
             touchesTarget = true
-        } else if let inverseName = slots.inverseNames[relationship] {
-            let targetSlots = schema.entities[Int(result.objects[Int(target)].entity)]
-            if let inverse = targetSlots.entity.relationshipIndex(named: inverseName), targetSlots.owns[inverse] {
+        } else if let inverse = slots.inverses[relationship] {
+            if schema.entities[Int(result.objects[Int(target)].entity)].owns[inverse] {
                 own(source, by: target, through: inverse, link: link)
                 touchesTarget = true
             }

@@ -121,8 +121,9 @@ final class EntitySlots: Sendable {
     let destinations: [Int]
     /// Per relationship: whether it owns its targets.
     let owns: [Bool]
-    /// Per relationship: the name of its inverse, if any.
-    let inverseNames: [String?]
+    /// Per relationship: the index of its inverse among the destination's relationships, if it has one — the same
+    /// in every kind of the destination, whose relationships begin with those of its ancestors.
+    let inverses: [Int?]
     /// The attributes an object must state: required, without a default.
     let required: [Int]
 
@@ -131,12 +132,13 @@ final class EntitySlots: Sendable {
         self.ordinal = ordinal
         self.root = root
         attributeCount = entity.attributes.count
-        var toOnes: [ToOne] = [], joins: [Join] = [], routes: [Route] = []
+        var toOnes: [ToOne] = [], joins: [Join] = [], routes: [Route] = [], inverses: [Int?] = []
         var toOneIndex = Array(repeating: -1, count: entity.relationships.count)
         var joinIndex = toOneIndex
         for (index, relationship) in entity.relationships.enumerated() {
             let destination = model.destination(of: relationship)
             let inverse = relationship.inverse.flatMap { destination.relationshipIndex(named: $0) }
+            inverses.append(inverse)
             let destinationRoot = rootOrdinals[destination.rootName]!
             switch model.linkStorage(of: relationship, in: entity) {
             case .sourceColumn:
@@ -173,7 +175,7 @@ final class EntitySlots: Sendable {
         self.joinIndex = joinIndex
         destinations = entity.relationships.map { ordinals[model.destination(of: $0).name]! }
         owns = entity.relationships.map(\.owns)
-        inverseNames = entity.relationships.map(\.inverse)
+        self.inverses = inverses
         required = entity.attributes.indices.filter { !entity.attributes[$0].isOptional && entity.attributes[$0].defaultValue == nil }
     }
 
