@@ -155,14 +155,15 @@ struct SeedPlanner {
     /// The key of an object without identity that an owner holds: the owner's row (or, for an owner the application
     /// deleted, the row it had), the relationship and the place.
     private func ownedKey(_ index: Int) -> SeedKey? {
-        let object = objects[index]
-        let owner = Int(object.owner)
+        // The object's fields read where they are: a copy of it would retain and release its key's strings.
+        let owner = Int(objects[index].owner)
         let ownerRow = plan.rowIDs[owner] > 0 ? plan.rowIDs[owner] : entries[owner] >= 0 ? ledger.entries[Int(entries[owner])].rowID : nil
         guard let ownerRow else { return nil }
         let ownerSlots = schema.entities[Int(objects[owner].entity)]
         return SeedKey(
             ownedBy: schema.roots[ownerSlots.root], row: ownerRow,
-            relationship: ownerSlots.entity.relationships[Int(object.ownerRelationship)].name, position: object.ownerPosition)
+            relationship: ownerSlots.entity.relationships[Int(objects[index].ownerRelationship)].name,
+            position: objects[index].ownerPosition)
     }
 
     // MARK: Deciding
