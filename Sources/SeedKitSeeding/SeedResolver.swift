@@ -479,10 +479,8 @@ struct SeedResolver {
             var position: Int32 = 0
             var placed = Set<Int32>()
             for member in members.stated + members.named where placed.insert(member).inserted {
-                let ownerEntity = schema.entities[Int(result.objects[Int(list.object)].entity)].entity
-                let inverseName = ownerEntity.relationships[Int(list.relationship)].inverse!
-                let memberSlots = schema.entities[Int(result.objects[Int(member)].entity)]
-                let slot = memberSlots.toOneIndex[memberSlots.entity.relationshipIndex(named: inverseName)!]
+                let inverse = schema.entities[Int(result.objects[Int(list.object)].entity)].inverses[Int(list.relationship)]!
+                let slot = schema.entities[Int(result.objects[Int(member)].entity)].toOneIndex[inverse]
                 result.toOnes[Int(result.objects[Int(member)].toOnes) + slot]?.position = position
                 position += 1
             }
