@@ -31,9 +31,8 @@ package struct StoreSchema {
         }
         var joinTables: [String: JoinTableSchema] = [:]
         for (name, table) in layout.joinTables {
-            joinTables[name] = JoinTableSchema(
-                name: try Self.identifier(name), sourceTable: table.source, targetTable: table.target,
-                targetIndex: table.targetIndex)
+            _ = try Self.identifier(name)
+            joinTables[name] = JoinTableSchema(layout: table)
         }
         var layouts: [String: EntityLayout] = [:]
         for entity in model.entities {
@@ -173,11 +172,11 @@ extension StoreLayout.Column {
 
 /// A join table: a row per pair, `position` the target's place in an ordered source relationship.
 package struct JoinTableSchema {
-    let name: String
-    let sourceTable: String
-    let targetTable: String
+    let layout: StoreLayout.JoinTable
 
-    let targetIndex: IndexSchema
+    var name: String { layout.name }
+
+    var targetIndex: IndexSchema { layout.targetIndex }
 
     var quoted: String { SQLIdentifier.quote(name) }
 
@@ -186,8 +185,8 @@ package struct JoinTableSchema {
         return [
             """
             CREATE TABLE \(quoted) (\
-            "source" INTEGER NOT NULL REFERENCES \(SQLIdentifier.quote(sourceTable))("_id") \(reference), \
-            "target" INTEGER NOT NULL REFERENCES \(SQLIdentifier.quote(targetTable))("_id") \(reference), \
+            "source" INTEGER NOT NULL REFERENCES \(SQLIdentifier.quote(layout.source))("_id") \(reference), \
+            "target" INTEGER NOT NULL REFERENCES \(SQLIdentifier.quote(layout.target))("_id") \(reference), \
             "position" INTEGER, PRIMARY KEY ("source", "target")) WITHOUT ROWID
             """,
             targetIndex.creationSQL,
