@@ -157,9 +157,7 @@ struct PostgreSQLTable {
     }
 
     var indexes: [PostgreSQLIndex] {
-        layout.indexes.map {
-            PostgreSQLIndex(name: $0.name, table: $0.table, columns: $0.columns.flatMap(physicalColumns), isIdentity: $0.isIdentity)
-        }
+        layout.indexes.map { PostgreSQLIndex($0, physicalColumns: physicalColumns) }
     }
 }
 
@@ -176,9 +174,10 @@ struct PostgreSQLIndex {
 }
 
 extension PostgreSQLIndex {
-    /// An index of the layout whose columns are the table's as they are, such as a join table's.
-    init(_ index: StoreLayout.Index) {
-        self.init(name: index.name, table: index.table, columns: index.columns, isIdentity: index.isIdentity)
+    /// An index of the layout, over the table's columns for each of the layout's (a join table's are as they are).
+    init(_ index: StoreLayout.Index, physicalColumns: (String) -> [String] = { [$0] }) {
+        self.init(
+            name: index.name, table: index.table, columns: index.columns.flatMap(physicalColumns), isIdentity: index.isIdentity)
     }
 }
 
