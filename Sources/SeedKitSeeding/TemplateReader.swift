@@ -135,23 +135,26 @@ struct TemplateReader {
             return out
         }
         // Files of a set are alike: room for as many records, values and links as the last file had saves regrowing
-        // the arrays from empty in each (most of the cost of a file of one object).
-        out.records.reserveCapacity(lastSizes.records)
-        out.values.reserveCapacity(lastSizes.values)
-        out.links.reserveCapacity(lastSizes.links)
+        // the arrays from empty in each (most of the cost of a file of one object); an array's elements need at least
+        // a record and a link each.
+        func makeRoom(elements: Int) {
+            out.records.reserveCapacity(max(lastSizes.records, elements))
+            out.values.reserveCapacity(lastSizes.values)
+            out.links.reserveCapacity(max(lastSizes.links, elements))
+        }
         defer {
             lastSizes = (
                 min(out.records.count, Self.sizesKept), min(out.values.count, Self.sizesKept), min(out.links.count, Self.sizesKept)
             )
         }
         guard case .array(var elements) = value else {
+            makeRoom(elements: 0)
             read(value, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
             return out
         }
         // Each element goes once it is records: a large file's parsed text and its records are not whole at once.
         value = .null
-        out.records.reserveCapacity(elements.count)
-        out.links.reserveCapacity(elements.count)
+        makeRoom(elements: elements.count)
         for position in elements.indices {
             let element = elements[position]
             elements[position] = .null
