@@ -147,6 +147,7 @@ extension PostgreSQLStoreServerTests {
             }
             let before = try definitions()
             #expect(before.contains { $0.hasPrefix(#""Employee" Employee_pkey PRIMARY KEY"#) })
+            #expect(before.contains { $0.contains(#"INDEX "Employee_projects_target" ON public."Employee_projects""#) })
             let department = try #require(model.entity(named: "Department"))
             try store.bulkLoad {
                 var rows = RowBatch(entity: department)

@@ -67,6 +67,8 @@ struct StoreMigrationTests {
         let context = try storage.newContext(newer)
         let tag = try #require(context.object("Tag", identity: ["title": "new"]))
         #expect(try (tag.value(forKey: "items") as? [ManagedObject])?.map { try $0.value(forKey: "code") as? String } == ["a"])
+        // The new join table comes with its index of targets, as a new store's does.
+        #expect(try storage.indexNames() == ["Item_identity", "Item_owner", "Owner_identity", "Tag_identity", "Tag_items_target"])
     }
 
     @Test(arguments: StoreBackend.available) func renamesThroughAliases(_ backend: StoreBackend) throws {
