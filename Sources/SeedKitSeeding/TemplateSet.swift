@@ -379,7 +379,7 @@ package struct TemplateSet: Sendable {
         var failure: ReadFailure?
         // One byte more than fstat says, so that the read that fills the array also sees the end of the file.
         var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
-            let read = Self.read(descriptor, filling: UnsafeMutableRawBufferPointer(buffer))
+            let read = Self.read(descriptor, filling: UnsafeMutableRawBufferPointer(buffer), endingAt: size)
             count = read ?? 0
             if read == nil { failure = .system }
         }
@@ -399,8 +399,13 @@ package struct TemplateSet: Sendable {
 
     /// Reads until `buffer` is full or the file ends, retrying reads a signal interrupts.
     ///
+    /// - Parameter end: The size `fstat` gave, smaller than `buffer`: a read that stops short there is taken as the
+    ///   end of the file, as a regular file's short read is, which saves the read that would find nothing more — one
+    ///   system call of the few a small template costs. A file grown meanwhile fills the buffer instead.
     /// - Returns: The number of bytes read; nil on an error.
-    private static func read(_ descriptor: Int32, filling buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    private static func read(
+        _ descriptor: Int32, filling buffer: UnsafeMutableRawBufferPointer, endingAt end: Int? = nil
+    ) -> Int? {
         var count = 0
         while count < buffer.count {
             #if canImport(Glibc)
@@ -410,6 +415,7 @@ package struct TemplateSet: Sendable {
             #endif
             if got > 0 {
                 count += got
+                if count == end { return count }
             } else if got == 0 {
                 return count
             } else if errno != EINTR {
