@@ -25,8 +25,13 @@ extension SeedLedger {
     /// in the part of objects no file bears on. The objects section is measured first and its entries written in
     /// place, on all cores: packing allocates the sections and nothing else of their size.
     ///
+    /// - Parameter filesSection: ``filesBytes(of:)`` of the ledger's ``fileRecords``, when packed already (it needs
+    ///   the files alone, so a run packs it while it resolves and plans); else it is packed here.
     /// - Complexity: O(*n*) in the entries and their slots, and the bytes of the parts carried.
-    func sections(schema: SeedSchema, adding insertions: Insertions = Insertions(), templates: TemplateSlots? = nil) -> [String: [UInt8]] {
+    func sections(
+        schema: SeedSchema, adding insertions: Insertions = Insertions(), templates: TemplateSlots? = nil,
+        filesSection: [UInt8]? = nil
+    ) -> [String: [UInt8]] {
         precondition(insertions.objects.isEmpty || templates != nil, "inserted objects are hashed as the templates write them")
         let origins = self.origins ?? Origins(modelFingerprint: schema.model.fingerprint)
         let carried = origins.carried
@@ -74,7 +79,7 @@ extension SeedLedger {
             summary.objectCounts[schema.entities[ordinal].entity.name, default: 0] += count
         }
         return [
-            Self.setSection: summary.setBytes(), Self.filesSection: filesBytes(),
+            Self.setSection: summary.setBytes(), Self.filesSection: filesSection ?? Self.filesBytes(of: fileRecords),
             Self.layoutsSection: Self.layoutsBytes(schema),
             Self.objectsSection: objectsBytes(
                 schema: schema, origins: origins, readFiles: readFiles, homes: homes, items: items,
@@ -245,7 +250,7 @@ extension SeedLedger {
     }
 
     /// The files section: per file its path, hash and stamp (empty for none), in the byte order of the paths.
-    func filesBytes() -> [UInt8] {
+    static func filesBytes(of fileRecords: [TemplateSet.FileRecord]) -> [UInt8] {
         // Each file's hash and stamp texts, in one buffer: the 16 digits, then the stamp up to the next file's start.
         var texts: [UInt8] = []
         var starts: [Int] = []

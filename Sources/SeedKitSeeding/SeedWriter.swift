@@ -32,13 +32,25 @@ struct SeedWriter {
     private static let batchSize = 4096
 
     /// Writes the plan, then the ledger's sections, which `ledger` gives once they are ready.
-    func write(to store: RowStore, ledger: () -> [String: [UInt8]]) throws {
+    ///
+    /// - Parameter bulkLoading: Whether the rows fill empty tables: written inside ``RowStore/bulkLoad(_:)``, so that
+    ///   the store builds its indexes after them — and before the ledger, which is packed while the rows are written
+    ///   and can take longer: the indexes are built meanwhile.
+    func write(to store: RowStore, bulkLoading: Bool = false, ledger: () -> [String: [UInt8]]) throws {
+        if bulkLoading {
+            try store.bulkLoad { try writeRows(to: store) }
+        } else {
+            try writeRows(to: store)
+        }
+        try store.replaceLedger(ledger())
+    }
+
+    private func writeRows(to store: RowStore) throws {
         var deletions: [Int: [Int64]] = [:]
         for (root, rowID) in plan.deletions { deletions[root, default: []].append(rowID) }
         for (root, rowIDs) in deletions.sorted(by: { $0.key < $1.key }) { try store.delete(root: schema.roots[root], rowIDs: rowIDs) }
         try writeUpdates(to: store)
         try writeInserts(to: store)
-        try store.replaceLedger(ledger())
     }
 
     private func writeUpdates(to store: RowStore) throws {

@@ -108,17 +108,22 @@ public struct Seeder {
         // The set goes, its files' contents as they are read: they are in the records then.
         let read = input.readLettingGo(schema: schema, progress: options.progress, only: changed?.indices)
         report.readFileCount = read.paths.count
+        // The ledger's files section needs the files alone: packed on a core that resolving and planning leave free.
+        let filesSection = BackgroundValue { [fileRecords = input.fileRecords] in SeedLedger.filesBytes(of: fileRecords) }
 
         do {
             if options.dryRun {
-                return try dryRun(read, input: input, report: report, options: options, changed: changed, found: serverStore)
+                return try dryRun(
+                    read, input: input, report: report, options: options, changed: changed, found: serverStore,
+                    filesSection: filesSection)
             }
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
         if !storeExists && !isServer {
             // Nil: another process created the store meanwhile; the run starts again, on that store.
-            guard let created = try seedNewStore(read, input: input, report: report, options: options) else {
+            guard let created = try seedNewStore(read, input: input, report: report, options: options, filesSection: filesSection)
+            else {
                 return try run(templates: templates, options: options)
             }
             return (created, nil)
@@ -127,7 +132,11 @@ public struct Seeder {
         let store = try isServer
             ? serverStoreForRun(found: serverStore, model: model, options: options) : openStore(model: model, options: options)
         do {
-            return (try apply(read, input: input, report: report, options: options, to: store, changed: changed), nil)
+            return (
+                try apply(
+                    read, input: input, report: report, options: options, to: store, changed: changed,
+                    filesSection: filesSection), nil
+            )
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
@@ -158,7 +167,9 @@ public struct Seeder {
 
     /// Seeds a store that does not exist yet: built beside its path and linked there when complete. Nil when another
     /// process created the store meanwhile, for the caller to seed that one.
-    private func seedNewStore(_ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions) throws -> SeedReport? {
+    private func seedNewStore(
+        _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, filesSection: BackgroundValue<[UInt8]>
+    ) throws -> SeedReport? {
         // A new store holds nothing to find: the templates are resolved first, and a set with problems creates nothing.
         let objects = try read.resolve(lookUp: nil)
         let issues = (input.issues + objects.issues).sorted()
@@ -172,7 +183,9 @@ public struct Seeder {
         let creation = try SQLiteStore.create(atomicallyAt: storePath, model: read.schema.model, checkingForeignKeys: false) {
             store -> SeedReport? in
             let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: options)
-            try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
+            try write(
+                plan, objects: objects, read: read, input: input, options: options, to: store, bulkLoading: true,
+                filesSection: filesSection)
             return appliedReport(report, plan: plan)
         }
         switch creation {
@@ -186,9 +199,9 @@ public struct Seeder {
     ///
     /// With `changed`, only the changed files were read: the others' objects are carried over from the ledger, or,
     /// where that would not be what reading them gives, ``ReadEveryFile`` is thrown (the transaction rolled back).
-    func apply(
+    private func apply(
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
-        changed: ChangedFiles? = nil
+        changed: ChangedFiles?, filesSection: BackgroundValue<[UInt8]>
     ) throws -> SeedReport {
         do {
             return try store.write {
@@ -214,13 +227,9 @@ public struct Seeder {
                     throw ReadEveryFile()
                 }
                 let isEmpty = try ledger.entries.isEmpty && read.schema.roots.allSatisfy { try store.largestRowID(root: $0) == 0 }
-                if isEmpty {
-                    try store.bulkLoad { try write(plan, objects: objects, read: read, input: input, options: options, to: store) }
-                } else {
-                    try write(
-                        plan, objects: objects, read: read, input: input, options: options, to: store,
-                        carrying: ledger.origins?.carried)
-                }
+                try write(
+                    plan, objects: objects, read: read, input: input, options: options, to: store, bulkLoading: isEmpty,
+                    filesSection: filesSection, carrying: isEmpty ? nil : ledger.origins?.carried)
                 return appliedReport(report, plan: plan)
             }
         } catch let invalid as InvalidTemplates {
@@ -251,10 +260,11 @@ public struct Seeder {
         return SeedLedger()
     }
 
-    /// Writes the plan and the ledger; `carrying` gives the parts of the files not read, as the ledger had them.
+    /// Writes the plan and the ledger — the rows as a bulk load when `bulkLoading` (the tables are empty); `carrying`
+    /// gives the parts of the files not read, as the ledger had them.
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
-        carrying carried: SeedLedger.Carried? = nil
+        bulkLoading: Bool, filesSection: BackgroundValue<[UInt8]>, carrying carried: SeedLedger.Carried? = nil
     ) throws {
         var ledger = plan.ledger
         ledger.fingerprint = input.fingerprint
@@ -274,11 +284,12 @@ public struct Seeder {
             var finished = ledger
             finished.origins = SeedLedger.Origins(
                 files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carried: carried)
-            let packing = finished.sections(schema: schema, adding: plan.insertions, templates: templates)
+            let packing = finished.sections(
+                schema: schema, adding: plan.insertions, templates: templates, filesSection: filesSection.value)
             sections.withLock { $0 = packing }
             packed.signal()
         }
-        try writer.write(to: store) {
+        try writer.write(to: store, bulkLoading: bulkLoading) {
             packed.wait()
             return sections.withLock { $0 }
         }
@@ -291,7 +302,7 @@ public struct Seeder {
     /// - Parameter found: The PostgreSQL store the run found at ``storePath``, with the model it holds.
     private func dryRun(
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, changed: ChangedFiles?,
-        found: (any RowStore)?
+        found: (any RowStore)?, filesSection: BackgroundValue<[UInt8]>
     ) throws -> (report: SeedReport, preview: SeedPreview?) {
         let model = read.schema.model
         let preview: SeedPreview
@@ -304,7 +315,9 @@ public struct Seeder {
         } else {
             preview = try SeedPreview(empty: model)
         }
-        let report = try apply(read, input: input, report: report, options: options, to: preview.after, changed: changed)
+        let report = try apply(
+            read, input: input, report: report, options: options, to: preview.after, changed: changed,
+            filesSection: filesSection)
         return (report, report.status == .applied ? preview : nil)
     }
 
