@@ -165,7 +165,9 @@ struct SeedResolver {
                     SeedObject(
                         entity: entity, key: key, definition: reference, values: Int32(result.values.count),
                         stated: file.records[recordIndex].stated))
-                result.values.append(contentsOf: file.values[values..<values + schema.entities[Int(entity)].attributeCount])
+                // One at a time: appending a slice takes the standard library's generic path, several times the cost
+                // for the few values of a record.
+                for index in values..<values + schema.entities[Int(entity)].attributeCount { result.values.append(file.values[index]) }
                 if let key { byKey[key] = object }
             }
             result.recordObjects[start + recordIndex] = object

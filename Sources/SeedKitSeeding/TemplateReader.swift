@@ -106,10 +106,8 @@ struct TemplateReader {
         }
         var consumed = 0
         while consumed < files.count {
-            let records = results.withLock { results -> TemplateRecords? in
-                defer { results[consumed] = nil }
-                return results[consumed]
-            }
+            // Moved out, not copied: a copy would retain and release each of the file's arrays.
+            let records = results.withLock { $0[consumed].take() }
             guard let records else {
                 fileDone.wait()
                 continue
