@@ -291,19 +291,31 @@ extension SQLiteStore: RowStore {
 
     package func replaceLedger(_ sections: [String: [UInt8]]) throws {
         let ledger = SQLIdentifier.quote(Self.ledgerTable)
-        try connection.execute(sql: """
-            CREATE TABLE IF NOT EXISTS \(ledger) ("section" TEXT PRIMARY KEY, "bytes" BLOB NOT NULL);
-            DELETE FROM \(ledger);
-            """)
+        try connection.execute(sql: "CREATE TABLE IF NOT EXISTS \(ledger) (\"section\" TEXT PRIMARY KEY, \"bytes\" BLOB NOT NULL)")
         // The earlier form's tables go with the first ledger written in this one.
         for table in [Self.earlierLedgerTable, "_seedkit_seed_files", "_seedkit_seed_packed_objects", "_seedkit_seed_objects", "_seedkit_seed_counts", "_seedkit_seed_file_stamps"] {
             try connection.execute(sql: "DROP TABLE IF EXISTS \(SQLIdentifier.quote(table))")
         }
+        // The sections stored now, by name: their rows and lengths (read from the rows' headers, not their bytes).
+        var stored: [String: (rowID: Int64, length: Int)] = [:]
+        let select = try connection.prepare(sql: "SELECT \"section\", rowid, length(\"bytes\") FROM \(ledger)")
+        while try select.step() { stored[select.text(at: 0)] = (select.int64(at: 1), Int(select.int64(at: 2))) }
+        let delete = try connection.cachedStatement(sql: "DELETE FROM \(ledger) WHERE rowid = ?")
+        for (name, row) in stored where sections[name]?.count != row.length {
+            try delete.bind(row.rowID, at: 1)
+            try delete.execute()
+        }
         // Each section's bytes go straight into the pages, not through a binding that SQLite would copy twice while
-        // writing the row: the objects section of a large set is tens of megabytes, at the run's peak of memory.
+        // writing the row: the objects section of a large set is tens of megabytes, at the run's peak of memory. A
+        // section as long as the stored one is written where it differs only: a later run that changes a tenth of the
+        // objects changes about that share of the pages, which is then all its commit writes and checkpoints.
         let insert = try connection.cachedStatement(
             sql: "INSERT INTO \(ledger) (\"section\", \"bytes\") VALUES (?, zeroblob(?))")
         for (name, bytes) in sections.sorted(by: { $0.key < $1.key }) {
+            if let row = stored[name], row.length == bytes.count {
+                try connection.rewriteBlob(bytes, table: Self.ledgerTable, column: "bytes", rowID: row.rowID)
+                continue
+            }
             try insert.bind(name, at: 1)
             try insert.bind(Int64(bytes.count), at: 2)
             try insert.execute()
