@@ -199,9 +199,12 @@ public struct Seeder {
     ///
     /// With `changed`, only the changed files were read: the others' objects are carried over from the ledger, or,
     /// where that would not be what reading them gives, ``ReadEveryFile`` is thrown (the transaction rolled back).
-    private func apply(
+    ///
+    /// - Parameter filesSection: The ledger's files section, when the run packs it meanwhile; else it is packed with
+    ///   the rest of the ledger.
+    func apply(
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, to store: RowStore,
-        changed: ChangedFiles?, filesSection: BackgroundValue<[UInt8]>
+        changed: ChangedFiles? = nil, filesSection: BackgroundValue<[UInt8]>? = nil
     ) throws -> SeedReport {
         do {
             return try store.write {
@@ -264,7 +267,7 @@ public struct Seeder {
     /// gives the parts of the files not read, as the ledger had them.
     private func write(
         _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
-        bulkLoading: Bool, filesSection: BackgroundValue<[UInt8]>, carrying carried: SeedLedger.Carried? = nil
+        bulkLoading: Bool, filesSection: BackgroundValue<[UInt8]>?, carrying carried: SeedLedger.Carried? = nil
     ) throws {
         var ledger = plan.ledger
         ledger.fingerprint = input.fingerprint
@@ -285,7 +288,7 @@ public struct Seeder {
             finished.origins = SeedLedger.Origins(
                 files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carried: carried)
             let packing = finished.sections(
-                schema: schema, adding: plan.insertions, templates: templates, filesSection: filesSection.value)
+                schema: schema, adding: plan.insertions, templates: templates, filesSection: filesSection?.value)
             sections.withLock { $0 = packing }
             packed.signal()
         }
