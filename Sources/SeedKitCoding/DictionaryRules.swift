@@ -113,7 +113,14 @@ package enum DictionaryRules {
     /// Whether a value is of a kind that states an identity (a string, number or boolean), where the relationship is
     /// given by identity.
     package static func isIdentityValue(_ value: JSON) -> Bool {
-        switch value {
+        isIdentityValue(value.kind)
+    }
+
+    /// Whether a value of this kind states an identity (a string, number or boolean), where the relationship is given
+    /// by identity.
+    @inline(__always)
+    package static func isIdentityValue(_ kind: JSONKind) -> Bool {
+        switch kind {
         case .string, .number, .bool: return true
         default: return false
         }
@@ -122,7 +129,13 @@ package enum DictionaryRules {
     /// Whether a relationship's value has the relationship's shape: what ``shape(of:for:of:destination:)`` finds no
     /// problem with, decided from the relationship's two flags alone.
     package static func hasShape(_ value: JSON, isToMany: Bool, isByIdentity: Bool) -> Bool {
-        switch value {
+        hasShape(value.kind, isToMany: isToMany, isByIdentity: isByIdentity)
+    }
+
+    /// Whether a relationship's value of this kind has the relationship's shape, by the rule above.
+    @inline(__always)
+    package static func hasShape(_ kind: JSONKind, isToMany: Bool, isByIdentity: Bool) -> Bool {
+        switch kind {
         case .null: true
         case .array: isToMany
         case .object: !isToMany

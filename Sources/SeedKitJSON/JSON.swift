@@ -49,8 +49,28 @@ extension JSON {
         return nil
     }
 
+    /// What kind of value this is.
+    package var kind: JSONKind {
+        switch self {
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
     /// A short name of the value's kind, for error messages: "null", "a boolean", "a number", …
-    package var kindDescription: String {
+    package var kindDescription: String { kind.description }
+}
+
+/// The kinds of JSON value: what a ``JSON`` is, or a value of a ``JSONTape``.
+package enum JSONKind: UInt8, Sendable {
+    case null, bool, number, string, array, object
+
+    /// A short name of the kind, for error messages: "null", "a boolean", "a number", …
+    package var description: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

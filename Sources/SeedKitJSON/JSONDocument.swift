@@ -31,21 +31,8 @@ public struct JSONDocument: Sendable {
     ///   - maxDepth: How deeply arrays and objects may nest; deeper text is an error rather than a stack overflow.
     /// - Complexity: O(*n*) for *n* bytes; memory for the value tree plus the bytes, which the document keeps.
     public init(parsing bytes: [UInt8], file: String? = nil, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
-        var shapes = JSONKeyShapes()
-        try self.init(parsing: bytes, file: file, shapes: &shapes, maxDepth: maxDepth)
-    }
-
-    /// Parses UTF-8 bytes, matching objects' keys to the layouts `shapes` kept from the documents parsed before, and
-    /// keeping those of this one: documents alike (the files of a template set) share their objects' layouts, and
-    /// neither makes a layout nor hashes a key for objects like the ones before.
-    package init(
-        parsing bytes: [UInt8], file: String?, shapes: inout JSONKeyShapes, maxDepth: Int = JSON.maxNestingDepth
-    ) throws(JSONSyntaxError) {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSON, JSONSyntaxError> in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
-            // Moved in and out, not copied: a copy would make the parser's first change copy every shape.
-            swap(&parser.shapes, &shapes.shapes)
-            defer { swap(&parser.shapes, &shapes.shapes) }
             do throws(JSONParseFailure) {
                 return .success(try parser.parseDocument())
             } catch {
@@ -88,12 +75,4 @@ public struct JSONDocument: Sendable {
         let data = try Data(contentsOf: url)
         try self.init(parsing: data, file: url.path, maxDepth: maxDepth)
     }
-}
-
-/// The key layouts of the objects a parser met, kept from one document to the next (see
-/// ``JSONDocument/init(parsing:file:shapes:maxDepth:)``). A few are kept, the oldest replaced by a new one.
-package struct JSONKeyShapes {
-    var shapes = JSONParser.ObjectShapes()
-
-    package init() {}
 }

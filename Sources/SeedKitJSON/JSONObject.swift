@@ -158,7 +158,7 @@ package final class JSONKeyLayout: @unchecked Sendable {
 
     static let empty = JSONKeyLayout(uniqueKeys: [])
 
-    private(set) var keys: [String]
+    package private(set) var keys: [String]
     /// The position of each key, for layouts of more than ``indexedCount`` keys.
     private var index: [String: Int]?
 

@@ -49,6 +49,12 @@ extension JSONParser {
             capacity *= 2
         }
 
+        /// Removes the last element and returns it; the stack must not be empty.
+        mutating func pop() -> Element {
+            count -= 1
+            return (base + count).move()
+        }
+
         /// Removes the elements from `start` on.
         mutating func removeAll(from start: Int) {
             (base + start).deinitialize(count: count - start)

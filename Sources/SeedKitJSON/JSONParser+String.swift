@@ -27,14 +27,22 @@ extension JSONParser {
 
     /// Reads an object key like ``parseString()`` but without making a `String` of it.
     mutating func skipKey() throws(JSONParseFailure) -> KeyText {
+        let string = try scanString()
+        return KeyText(bytes: string.text, hasEscapes: string.hasEscapes)
+    }
+
+    /// Reads a string like ``parseString()`` but without making a `String` of it: where its text is between the
+    /// quotes, whether that text is all ASCII (known only where it has no escapes), and whether it has escapes.
+    @inline(__always)
+    mutating func scanString() throws(JSONParseFailure) -> (text: Range<Int>, isASCII: Bool, hasEscapes: Bool) {
         let start = index + 1
         let (end, isASCII) = try scanToQuoteOrEscape(from: start)
         guard bytes[end] == UInt8(ascii: "\"") else {
             _ = try parseEscapedString(from: start, firstEscape: end, isASCII: isASCII)
-            return KeyText(bytes: start..<(index - 1), hasEscapes: true)
+            return (start..<(index - 1), false, true)
         }
         index = end + 1
-        return KeyText(bytes: start..<end, hasEscapes: false)
+        return (start..<end, isASCII, false)
     }
 
     /// The position of the closing quote or the first backslash of the string whose text starts at `start`,

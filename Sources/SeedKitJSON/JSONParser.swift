@@ -20,10 +20,11 @@ package struct JSONParser {
         self.maxDepth = maxDepth
     }
 
-    /// An open array or object: where its elements start on the value and key stacks, and where it starts in the text.
+    /// An open array or object: how many members or elements it has so far, where its keys start on the key stack,
+    /// and where it starts in the text.
     private struct OpenContainer {
         var isObject: Bool
-        var valuesStart: Int
+        var count = 0
         var keysStart: Int
         var offset: Int
         /// For an object, the shape its keys have matched so far, if any.
@@ -32,13 +33,19 @@ package struct JSONParser {
 
     /// Reads the whole text as one value, with nothing but whitespace around it.
     mutating func parseDocument() throws(JSONParseFailure) -> JSON {
+        var output = JSONTreeOutput()
+        try parseDocument(into: &output)
+        return output.take()
+    }
+
+    /// Reads the whole text as one value, with nothing but whitespace around it, telling `output` what it reads.
+    mutating func parseDocument<Output: JSONParseOutput & ~Copyable>(into output: inout Output) throws(JSONParseFailure) {
         try rejectByteOrderMark()
-        let value = try parseValue()
+        try parseValue(into: &output)
         skipWhitespace()
         if index < bytes.count {
             throw JSONParseFailure(offset: index, message: "unexpected \(describeByte(at: index)) after the JSON value")
         }
-        return value
     }
 
     /// Refuses text that starts with a UTF-8 byte order mark: RFC 8259 does not allow one in JSON text.
@@ -50,14 +57,23 @@ package struct JSONParser {
 
     /// Reads one value starting at `index` (after optional whitespace).
     package mutating func parseValue() throws(JSONParseFailure) -> JSON {
+        var output = JSONTreeOutput()
+        try parseValue(into: &output)
+        return output.take()
+    }
+
+    /// Reads one value starting at `index` (after optional whitespace), telling `output` its values in document
+    /// order: each scalar, and each array and object as it opens and as it closes.
+    ///
+    /// One loop serves every output (the ``JSON`` tree, the flat ``JSONTape``), so they accept the same text and
+    /// refuse the same with the same words; it is specialized for each, so neither pays for the other.
+    mutating func parseValue<Output: JSONParseOutput & ~Copyable>(into output: inout Output) throws(JSONParseFailure) {
         var containers = ParseStack<OpenContainer>()
-        // Elements and member values of the open containers, innermost last; keys run parallel for objects.
-        var values = ParseStack<JSON>()
+        // Keys of the open objects, innermost last.
         var keys = ParseStack<KeyText>()
         readingValues: while true {
             skipWhitespace()
             guard index < bytes.count else { throw failure(expected: "a value") }
-            var value: JSON
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 guard containers.count < maxDepth else {
@@ -66,13 +82,14 @@ package struct JSONParser {
                 let offset = index
                 index += 1
                 skipWhitespace()
+                output.openObject(at: offset)
                 if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    value = .object(JSONObject())
+                    output.closeObject(layout: .empty, count: 0)
                 } else {
                     containers.push(
                         OpenContainer(
-                            isObject: true, valuesStart: values.count, keysStart: keys.count, offset: offset,
+                            isObject: true, keysStart: keys.count, offset: offset,
                             prediction: shapes.prediction(atDepth: containers.count)))
                     keys.push(try parseKey(afterComma: false, in: &containers[containers.count - 1], keys.count))
                     continue readingValues
@@ -84,36 +101,37 @@ package struct JSONParser {
                 let offset = index
                 index += 1
                 skipWhitespace()
+                output.openArray(at: offset)
                 if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
                     index += 1
-                    value = .array([])
+                    output.closeArray(count: 0)
                 } else {
-                    containers.push(
-                        OpenContainer(isObject: false, valuesStart: values.count, keysStart: keys.count, offset: offset))
+                    containers.push(OpenContainer(isObject: false, keysStart: keys.count, offset: offset))
                     continue readingValues
                 }
             case UInt8(ascii: "\""):
-                value = .string(try parseString())
+                try output.string(&self)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try parseNumber())
+                output.number(try parseNumber())
             case UInt8(ascii: "t"):
                 try parseLiteral("true")
-                value = .bool(true)
+                output.bool(true)
             case UInt8(ascii: "f"):
                 try parseLiteral("false")
-                value = .bool(false)
+                output.bool(false)
             case UInt8(ascii: "n"):
                 try parseLiteral("null")
-                value = .null
+                output.null()
             default:
                 throw failure(expected: "a value")
             }
 
-            // A value is complete: add it to its container, and close every container that ends after it.
+            // A value is complete: count it in its container, and close every container that ends after it.
             // The innermost container is read in place: copying it out for each value costs more than the checks.
             while containers.count > 0 {
-                let isObject = containers[containers.count - 1].isObject
-                values.push(consume value)
+                let top = containers.count - 1
+                containers[top].count += 1
+                let isObject = containers[top].isObject
                 skipWhitespace()
                 let expectation = isObject ? "',' or '}' after object member" : "',' or ']' after array element"
                 guard index < bytes.count else { throw failure(expected: expectation) }
@@ -122,43 +140,40 @@ package struct JSONParser {
                     index += 1
                     skipWhitespace()
                     if isObject {
-                        keys.push(try parseKey(afterComma: true, in: &containers[containers.count - 1], keys.count))
+                        keys.push(try parseKey(afterComma: true, in: &containers[top], keys.count))
                     } else if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
                         throw JSONParseFailure(offset: index, message: "trailing comma in array")
                     }
                     continue readingValues
                 case UInt8(ascii: "}") where isObject:
                     index += 1
-                    let container = containers[containers.count - 1]
-                    value = .object(
-                        try makeObject(
-                            container, depth: containers.count - 1,
-                            memberKeys: keys.elements(from: container.keysStart), values: &values))
+                    let container = containers[top]
+                    let layout = try layout(of: container, depth: top, memberKeys: keys.elements(from: container.keysStart))
                     keys.removeAll(from: container.keysStart)
+                    output.closeObject(layout: layout, count: container.count)
                 case UInt8(ascii: "]") where !isObject:
                     index += 1
-                    value = .array(values.popArray(from: containers[containers.count - 1].valuesStart))
+                    output.closeArray(count: containers[top].count)
                 default:
                     throw failure(expected: expectation)
                 }
-                containers.removeAll(from: containers.count - 1)
+                containers.removeAll(from: top)
             }
-            return value
+            return
         }
     }
 
-    /// Moves the values of a closing object off the value stack into an object with `memberKeys`, rejecting
-    /// duplicate keys.
+    /// The key layout of a closing object with `memberKeys`, rejecting duplicate keys.
     ///
     /// An object with the same keys, in the same order, as a recent one shares that one's key layout, which needs
     /// neither key strings nor hashing; `depth` says where to look for one first.
-    private mutating func makeObject(
-        _ container: OpenContainer, depth: Int, memberKeys: UnsafeBufferPointer<KeyText>, values: inout ParseStack<JSON>
-    ) throws(JSONParseFailure) -> JSONObject {
+    private mutating func layout(
+        of container: OpenContainer, depth: Int, memberKeys: UnsafeBufferPointer<KeyText>
+    ) throws(JSONParseFailure) -> JSONKeyLayout {
         if let shape = shapes.confirmed(container.prediction, memberCount: memberKeys.count)
             ?? shapes.match(memberKeys, in: bytes, depth: depth)
         {
-            return JSONObject(layout: shapes.layout(of: shape), values: values.popArray(from: container.valuesStart))
+            return shapes.layout(of: shape)
         }
         var keys: [String] = []
         keys.reserveCapacity(memberKeys.count)
@@ -166,7 +181,7 @@ package struct JSONParser {
         switch JSONKeyLayout.checking(keys) {
         case .success(let layout):
             shapes.add(memberKeys, layout: layout, in: bytes, depth: depth)
-            return JSONObject(layout: layout, values: values.popArray(from: container.valuesStart))
+            return layout
         case .failure(let duplicate):
             throw duplicateKeyFailure(duplicate.key, inObjectAt: container.offset)
         }

@@ -11,7 +11,8 @@ import SeedKitStore
 ///
 ///     let files = TemplateReader.read(set.files, schema: schema)     // one TemplateRecords per file, in set order
 ///
-/// Each file is parsed and walked once. Syntax errors, values of the wrong type, unknown keys and classes, and
+/// Each file is read onto a tape (``JSONTape``: its values in document order, no ``JSON`` tree made and freed) and
+/// walked once, strings and numbers made only where they become attribute values. Syntax errors, values of the wrong type, unknown keys and classes, and
 /// relationships of the wrong shape are collected as the file's problems (``RecordProblem``), with the rules the
 /// graph decoder applies (``DictionaryRules``); what needs more than one file — references, conflicting statements,
 /// missing required values — is the resolve stage's to find.
@@ -22,9 +23,10 @@ struct TemplateReader {
     /// The links of the records being read, innermost last: a record's links are moved to the file's array when it
     /// is done, so that each record's links are contiguous though it nests other records between them.
     private var pendingLinks: [RecordLink] = []
-    /// The key layouts of the files read so far: files of a set are alike, so their objects share layouts
-    /// (``JSONObject``) across files, and the plans and shapes below serve them all.
-    private var keyShapes = JSONKeyShapes()
+    /// The file being read, reused from one file to the next; it keeps the key layouts of the files read so far:
+    /// files of a set are alike, so their objects share layouts across files, and the plans and shapes below serve
+    /// them all.
+    private let tape = JSONTape()
     /// What each key of an object layout is, per layout and entity, so that each key is looked up once per layout
     /// rather than once per object.
     private var plans: [PlanKey: [Member]] = [:]
@@ -70,9 +72,9 @@ struct TemplateReader {
     private var shapes: [ObjectIdentifier: (layout: JSONKeyLayout, shape: Shape)] = [:]
     private var recentShapes: [(layout: JSONKeyLayout, shape: Shape)] = []
     private var nextRecentShape = 0
-    /// The entities of the class names met lately: an object's and its stubs' classes alternate, and comparing a
-    /// few short names costs less than hashing one.
-    private var recentClasses: [(name: String, slots: EntitySlots)] = []
+    /// The entities of the class names met lately, by their UTF-8: an object's and its stubs' classes alternate, and
+    /// comparing a few short names where they lie in the text costs less than making a string and hashing it.
+    private var recentClasses: [(name: [UInt8], slots: EntitySlots)] = []
     private var nextRecentClass = 0
 
     init(schema: SeedSchema) {
@@ -125,9 +127,8 @@ struct TemplateReader {
             shapes.removeAll(keepingCapacity: true)
         }
         var out = TemplateRecords(file: index)
-        var value: JSON
         do {
-            value = try JSONDocument(parsing: bytes, file: file.displayPath, shapes: &keyShapes).value
+            try tape.read(bytes, file: file.displayPath)
         } catch {
             out.syntaxError = error
             return out
@@ -145,28 +146,26 @@ struct TemplateReader {
                 min(out.records.count, Self.sizesKept), min(out.values.count, Self.sizesKept), min(out.links.count, Self.sizesKept)
             )
         }
-        guard case .array(var elements) = value else {
+        guard tape.kind(of: 0) == .array else {
             makeRoom(elements: 0)
-            read(value, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
+            read(0, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
             return out
         }
-        // Each element goes once it is records: a large file's parsed text and its records are not whole at once.
-        value = .null
-        makeRoom(elements: elements.count)
-        for position in elements.indices {
-            let element = elements[position]
-            elements[position] = .null
-            read(
-                element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
+        let count = tape.count(of: 0)
+        makeRoom(elements: count)
+        var element = 1
+        for position in 0..<count {
+            read(element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
+            element = tape.next(after: element)
         }
         return out
     }
 
-    /// Reads the dictionary at a place: at the top of the file (`parent` -1), or nested in `parent`'s
-    /// `relationship`; returns what a link to it names, nil after a problem.
+    /// Reads the dictionary at the tape's `entry`, at a place: at the top of the file (`parent` -1), or nested in
+    /// `parent`'s `relationship`; returns what a link to it names, nil after a problem.
     @discardableResult
     private mutating func read(
-        _ json: JSON, into out: inout TemplateRecords, parent: Int32, relationship: Int32, position: Int32,
+        _ entry: Int, into out: inout TemplateRecords, parent: Int32, relationship: Int32, position: Int32,
         expected: EntitySlots?, owned: Bool
     ) -> LinkTarget? {
         func problem(_ failure: DictionaryRules.Problem, _ tokens: [String] = [], isAtKey: Bool = false) {
@@ -179,14 +178,20 @@ struct TemplateReader {
             path += (failure.isAtClassKey ? ["class"] : []) + tokens
             out.problems.append(RecordProblem(kind: failure.kind, record: parent, path: path, isAtKey: isAtKey, message: failure.message))
         }
-        guard case .object(let members) = json else {
-            problem(DictionaryRules.notAnObject(json, expected: expected?.entity))
+        guard tape.kind(of: entry) == .object else {
+            problem(DictionaryRules.notAnObject(tape.json(at: entry), expected: expected?.entity))
             return nil
         }
-        let shape = self.shape(of: members)
+        let layout = tape.layout(of: entry)
+        let shape = self.shape(of: layout)
         if let referencePosition = shape.referencePosition {
-            let reference = members.values[referencePosition]
-            switch DictionaryRules.reference(reference, members: members) {
+            let reference = member(referencePosition, of: entry)
+            // The usual reference, a string alone, without the object made to check it.
+            let result =
+                tape.kind(of: reference) == .string && tape.count(of: entry) == 1
+                ? .success(tape.string(at: reference))
+                : DictionaryRules.reference(tape.json(at: reference), members: tape.json(at: entry).objectValue!)
+            switch result {
             case .success(let id):
                 if parent < 0 { out.topLevelReferences.append((id, position)) }
                 return .id(id)
@@ -195,12 +200,14 @@ struct TemplateReader {
                 return nil
             }
         }
-        let classValue = shape.classPosition.map { members.values[$0] }
+        let classEntry = shape.classPosition.map { member($0, of: entry) }
         let slots: EntitySlots
-        if let known = recentEntity(classValue, expected: expected) {
+        if let known = recentEntity(classEntry, expected: expected) {
             slots = known
         } else {
-            switch DictionaryRules.entity(classValue: classValue, expected: expected?.entity, model: schema.model) {
+            switch DictionaryRules.entity(
+                classValue: classEntry.map { tape.json(at: $0) }, expected: expected?.entity, model: schema.model)
+            {
             case .success(let found): slots = schema.slots(of: found)
             case .failure(let failure):
                 problem(failure)
@@ -208,7 +215,8 @@ struct TemplateReader {
             }
         }
         let entity = slots.entity
-        let plan = self.plan(members, slots)
+        let plan = self.plan(layout, slots)
+        let keys = layout.keys
 
         // Attributes first: a record's values are contiguous.
         let valuesStart = out.values.count
@@ -219,27 +227,29 @@ struct TemplateReader {
         var id: String?
         var statesMoreThanIdentity = false
         var hasProblem = false
+        var next = entry + 1
         for (position, member) in plan.enumerated() {
-            let value = members.values[position]
+            let value = next
+            next = tape.next(after: value)
             switch member {
             case .class:
                 continue
             case .id:
-                if let failure = DictionaryRules.idProblem(value) {
+                if tape.kind(of: value) == .string {
+                    id = tape.string(at: value)
+                } else if let failure = DictionaryRules.idProblem(tape.json(at: value)) {
                     problem(failure, ["$id"])
                     hasProblem = true
-                } else if case .string(let text) = value {
-                    id = text
                 }
                 statesMoreThanIdentity = true
             case .attribute(let index, let isIdentity):
                 if !isIdentity { statesMoreThanIdentity = true }
-                switch DictionaryRules.attribute(value, of: entity, at: index) {
+                switch DictionaryRules.attribute(tape.json(at: value), of: entity, at: index) {
                 case .success(let read):
                     out.values[valuesStart + index] = read
                     stated.insert(index)
                 case .failure(let failure):
-                    problem(failure, [members.keys[position]])
+                    problem(failure, [keys[position]])
                     hasProblem = true
                     // Stated, though unreadable: reported once, not also as missing.
                     stated.insert(index)
@@ -247,8 +257,8 @@ struct TemplateReader {
             case .relationship:
                 statesMoreThanIdentity = true
             case .unknown:
-                let key = members.keys[position]
-                problem(DictionaryRules.unknownKey(key, value: value, of: entity), [key], isAtKey: true)
+                let key = keys[position]
+                problem(DictionaryRules.unknownKey(key, value: tape.json(at: value), of: entity), [key], isAtKey: true)
                 statesMoreThanIdentity = true
                 hasProblem = true
             }
@@ -282,34 +292,41 @@ struct TemplateReader {
                 entity: Int32(slots.ordinal), key: key, id: id, values: Int32(valuesStart), stated: stated, parent: parent,
                 relationship: relationship, position: position))
         let linksStart = pendingLinks.count
+        next = entry + 1
         for (position, member) in plan.enumerated() {
+            let value = next
+            next = tape.next(after: value)
             guard case .relationship(let index) = member else { continue }
-            let memberPosition = position, value = members.values[position]
+            let memberPosition = position, kind = tape.kind(of: value)
             // The relationship's fields, not the description: copying it costs a retain and a release per string.
             let isByIdentity = entity.relationships[index].isByIdentity, owns = slots.owns[index]
             let destination = schema.entities[slots.destinations[index]]
-            if !DictionaryRules.hasShape(value, isToMany: entity.relationships[index].isToMany, isByIdentity: isByIdentity),
+            if !DictionaryRules.hasShape(kind, isToMany: entity.relationships[index].isToMany, isByIdentity: isByIdentity),
                 let failure = DictionaryRules.shape(
-                    of: value, for: entity.relationships[index], of: entity, destination: destination.entity)
+                    of: tape.json(at: value), for: entity.relationships[index], of: entity, destination: destination.entity)
             {
                 out.problems.append(
                     RecordProblem(
-                        kind: failure.kind, record: record, path: [members.keys[memberPosition]], isAtKey: false,
+                        kind: failure.kind, record: record, path: [keys[memberPosition]], isAtKey: false,
                         message: failure.message))
                 continue
             }
             let relationshipIndex = Int32(index)
-            switch value {
+            switch kind {
             case .null:
                 pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none))
-            case .array(let elements):
-                if elements.isEmpty { pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none)) }
-                for (position, element) in elements.enumerated() {
-                    // The flag first: a call per element only where the model allows identity values.
-                    if isByIdentity, DictionaryRules.isIdentityValue(element) {
+            case .array:
+                let count = tape.count(of: value)
+                if count == 0 { pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: .none)) }
+                var nextElement = value + 1
+                for position in 0..<count {
+                    let element = nextElement
+                    nextElement = tape.next(after: element)
+                    // The flag first: a look at the element only where the model allows identity values.
+                    if isByIdentity, DictionaryRules.isIdentityValue(tape.kind(of: element)) {
                         guard let target = identityTarget(
                             element, destination: destination, record: record,
-                            path: { [members.keys[memberPosition], String(position)] }, into: &out)
+                            path: { [keys[memberPosition], String(position)] }, into: &out)
                         else { continue }
                         pendingLinks.append(RecordLink(relationship: relationshipIndex, position: Int32(position), target: target))
                         continue
@@ -329,7 +346,7 @@ struct TemplateReader {
             default:
                 // The shape is right, so it is an identity value.
                 guard let target = identityTarget(
-                    value, destination: destination, record: record, path: { [members.keys[memberPosition]] }, into: &out)
+                    value, destination: destination, record: record, path: { [keys[memberPosition]] }, into: &out)
                 else { continue }
                 pendingLinks.append(RecordLink(relationship: relationshipIndex, position: -1, target: target))
             }
@@ -342,11 +359,12 @@ struct TemplateReader {
         return .record(record)
     }
 
-    /// The link of a member named by its identity value alone: the key its identity stub would name.
+    /// The link of a member named by its identity value alone (at the tape's `entry`): the key its identity stub
+    /// would name.
     private func identityTarget(
-        _ value: JSON, destination: EntitySlots, record: Int32, path: () -> [String], into out: inout TemplateRecords
+        _ entry: Int, destination: EntitySlots, record: Int32, path: () -> [String], into out: inout TemplateRecords
     ) -> LinkTarget? {
-        switch DictionaryRules.identityValue(value, destination: destination.entity) {
+        switch DictionaryRules.identityValue(tape.json(at: entry), destination: destination.entity) {
         case .success(let identity):
             return .key(SeedKey(identityOf: destination.entity, value: identity), entity: Int32(destination.ordinal))
         case .failure(let failure):
@@ -355,9 +373,15 @@ struct TemplateReader {
         }
     }
 
-    /// What each key of `members` is for the entity of `slots`, worked out once per layout and entity.
-    private mutating func plan(_ members: JSONObject, _ slots: EntitySlots) -> [Member] {
-        let layout = members.layout
+    /// The entry of the member at `position` of the object at `entry`.
+    private func member(_ position: Int, of entry: Int) -> Int {
+        var member = entry + 1
+        for _ in 0..<position { member = tape.next(after: member) }
+        return member
+    }
+
+    /// What each key of `layout` is for the entity of `slots`, worked out once per layout and entity.
+    private mutating func plan(_ layout: JSONKeyLayout, _ slots: EntitySlots) -> [Member] {
         // A file's objects alternate between a few layouts (a department, its employees, their addresses): comparing
         // a few references finds their plans without hashing.
         for index in recentPlans.indices where recentPlans[index].layout === layout && recentPlans[index].entity == slots.ordinal {
@@ -369,7 +393,7 @@ struct TemplateReader {
             plan = known
         } else {
             let entity = slots.entity
-            plan = members.keys.map { name -> Member in
+            plan = layout.keys.map { name -> Member in
                 if name == "class" { return .class }
                 if name == "$id" { return .id }
                 if let index = entity.attributeIndex(forKey: name) {
@@ -384,15 +408,14 @@ struct TemplateReader {
         return plan
     }
 
-    private mutating func shape(of members: JSONObject) -> Shape {
-        let layout = members.layout
+    private mutating func shape(of layout: JSONKeyLayout) -> Shape {
         for index in recentShapes.indices where recentShapes[index].layout === layout { return recentShapes[index].shape }
         let shape: Shape
         if let known = shapes[ObjectIdentifier(layout)] {
             shape = known.shape
         } else {
             shape = Shape(
-                classPosition: members.keys.firstIndex(of: "class"), referencePosition: members.keys.firstIndex(of: "$ref"))
+                classPosition: layout.keys.firstIndex(of: "class"), referencePosition: layout.keys.firstIndex(of: "$ref"))
             shapes[ObjectIdentifier(layout)] = (layout, shape)
         }
         Self.remember((layout, shape), in: &recentShapes, next: &nextRecentShape)
@@ -409,20 +432,23 @@ struct TemplateReader {
         }
     }
 
-    /// The entity `"class"` names when it is one named lately and a kind of `expected`, or `"class"` is left out
-    /// where only `expected` fits; nil for anything else, which ``DictionaryRules`` then decides (or reports).
-    private mutating func recentEntity(_ classValue: JSON?, expected: EntitySlots?) -> EntitySlots? {
-        guard let classValue else { return expected.flatMap { $0.entity.kinds.count == 1 ? $0 : nil } }
-        guard case .string(let name) = classValue else { return nil }
+    /// The entity `"class"` (the tape's `classEntry`) names when it is one named lately and a kind of `expected`, or
+    /// `"class"` is left out where only `expected` fits; nil for anything else, which ``DictionaryRules`` then decides
+    /// (or reports).
+    private mutating func recentEntity(_ classEntry: Int?, expected: EntitySlots?) -> EntitySlots? {
+        guard let classEntry else { return expected.flatMap { $0.entity.kinds.count == 1 ? $0 : nil } }
+        guard tape.kind(of: classEntry) == .string else { return nil }
         var found: EntitySlots?
-        for index in recentClasses.indices where recentClasses[index].name == name {
+        for index in recentClasses.indices
+        where recentClasses[index].name.withUnsafeBufferPointer({ tape.string(at: classEntry, is: $0) }) {
             found = recentClasses[index].slots
             break
         }
         if found == nil {
+            let name = tape.string(at: classEntry)
             guard let entity = schema.model.entity(named: name) else { return nil }
             let slots = schema.slots(of: entity)
-            Self.remember((name, slots), in: &recentClasses, next: &nextRecentClass)
+            Self.remember((Array(name.utf8), slots), in: &recentClasses, next: &nextRecentClass)
             found = slots
         }
         guard let found, let expected else { return found }

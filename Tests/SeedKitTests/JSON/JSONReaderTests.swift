@@ -237,31 +237,6 @@ struct JSONReaderTests {
     /// Documents parsed one after another sharing the layouts they met read as each does alone: the same values, a
     /// duplicate key found even in an object whose other keys a layout of an earlier document has, and keys that
     /// differ from an earlier document's only by an escape or their order kept apart.
-    @Test func documentsSharingLayoutsReadAsAlone() throws {
-        let texts = [
-            #"[{"class": "A", "name": "x", "n": 1}, {"class": "A", "name": "y", "n": 2}]"#,
-            #"{"class": "A", "name": "z", "n": 3, "more": {"class": "B"}}"#,
-            #"[{"class": "A", "n": 4, "name": "w"}, {"cl\u0061ss": "A", "name": "v", "n": 5}]"#,
-            #"{"class": "A", "name": "u", "name": 6}"#,
-            #"[{"class": "A", "name": "t", "n": 7}]"#,
-        ]
-        var shapes = JSONKeyShapes()
-        for text in texts {
-            let alone = Result { try JSONDocument(parsing: text).value }
-            let shared = Result { try JSONDocument(parsing: Array(text.utf8), file: nil, shapes: &shapes).value }
-            switch (alone, shared) {
-            case (.success(let alone), .success(let shared)):
-                #expect(alone == shared, "\(text)")
-                #expect(alone.text(style: .compact) == shared.text(style: .compact), "key order: \(text)")
-            case (.failure(let alone), .failure(let shared)):
-                #expect(alone.localizedDescription == shared.localizedDescription, "\(text)")
-            default:
-                Issue.record("\(text): alone \(alone), shared \(shared)")
-            }
-        }
-        #expect(error(texts[3]) == "1:29: duplicate key 'name' (first at 1:16)")
-    }
-
     @Test func readsRepeatedRecordsExactly() throws {
         // Records with the same keys share the key layout of the first one: each must still get its
         // own values, whatever the nesting, and records with other keys, key orders or escapes must not be mixed up.

@@ -1,0 +1,299 @@
+import Foundation
+
+/// A JSON text read into a flat list of its values, in document order, with no ``JSON`` value made: for a reader
+/// that walks a document once and keeps little of it as it is (the seeding read stage), and makes a value's string
+/// or number only where it needs one.
+///
+///     let tape = JSONTape()
+///     try tape.read(Array(#"[{"class": "Department", "name": "Sales"}]"#.utf8), file: "sales.template")
+///     tape.kind(of: 0)                        // .array, and tape.count(of: 0) == 1 element
+///     let department = 1                      // an array's or object's first element or member follows it
+///     tape.layout(of: department).keys        // ["class", "name"]
+///     tape.string(at: department + 1)         // "Department"
+///     tape.next(after: department + 1)        // 3, the entry of "Sales"
+///
+/// An array or object is an entry followed by the entries of its elements or members, and knows where they end, so
+/// the value after one is found in one step (``next(after:)``). An object's keys are its key layout, shared with the
+/// objects before it that have the same keys, as in ``JSONObject``. The text is read by the same parser as
+/// ``JSONDocument``: it accepts and refuses the same, and says the same of what it refuses.
+///
+/// A tape is reused from one text to the next: its memory and the key layouts it met are kept. It holds the text
+/// until the next, to make strings from. Not `Sendable`: one reader at a time.
+///
+/// - Complexity: reading is O(*n*) in the text, with one 16-byte entry per value; every accessor is O(1), but
+///   ``json(at:)``, O(*n*) in the value.
+package final class JSONTape {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var kind: JSONKind
+        /// For a string: ``isASCII`` and ``hasEscapes``; for a boolean, ``isTrue``.
+        @usableFromInline var flags: UInt8 = 0
+        /// A string's first byte; a number's index in `numbers`; an array's or object's count.
+        @usableFromInline var first: UInt32 = 0
+        /// The byte after a string's last (its closing quote); for an array or object, the entry after its last
+        /// element's or member's.
+        @usableFromInline var second: UInt32 = 0
+        /// An object's key layout's index in `layouts`.
+        @usableFromInline var third: UInt32 = 0
+
+        @usableFromInline static let isASCII: UInt8 = 1
+        @usableFromInline static let hasEscapes: UInt8 = 2
+        @usableFromInline static let isTrue: UInt8 = 1
+    }
+
+    // Unchecked: a tape has one reader at a time (it is not `Sendable`), and a check of each access to the class's
+    // properties costs more than the access itself.
+
+    /// The entries, `count` of them in memory with room for `capacity`.
+    @exclusivity(unchecked) @usableFromInline var entries: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var numbers: [JSONNumber] = []
+    @exclusivity(unchecked) private var layouts: [JSONKeyLayout] = []
+    /// The text read, which strings are made from.
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    /// The key lists of the objects met, kept from one text to the next.
+    @exclusivity(unchecked) private var shapes = JSONParser.ObjectShapes()
+
+    /// The largest text a tape reads: its offsets are 32 bits.
+    package static let maximumTextSize = Int(UInt32.max)
+
+    package init() {
+        capacity = 64
+        entries = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        entries.deallocate()
+    }
+
+    /// Reads `text` in place of the text before: the value it holds is entry 0.
+    ///
+    /// - Parameters:
+    ///   - file: The path to show in a syntax error's location.
+    ///   - maxDepth: How deeply arrays and objects may nest; deeper text is an error rather than a stack overflow.
+    /// - Throws: ``JSONSyntaxError`` for what ``JSONDocument`` refuses, and for a text of ``maximumTextSize`` bytes
+    ///   or more; the tape is then empty.
+    package func read(_ text: [UInt8], file: String?, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
+        count = 0
+        numbers.removeAll(keepingCapacity: true)
+        layouts.removeAll(keepingCapacity: true)
+        self.text = text
+        var shapes = JSONParser.ObjectShapes()
+        // Moved in and out, not copied: a copy would make the parser's first change copy every shape.
+        swap(&shapes, &self.shapes)
+        let failure = text.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
+            guard buffer.count < Self.maximumTextSize else {
+                return JSONSyntaxError(
+                    location: SourceLocation(offset: 0, in: buffer, file: file),
+                    message: "a text of 4 GiB or more is not read; split it into smaller files")
+            }
+            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+            var output = TapeOutput(tape: self)
+            swap(&parser.shapes, &shapes)
+            defer { swap(&parser.shapes, &shapes) }
+            do throws(JSONParseFailure) {
+                try parser.parseDocument(into: &output)
+                return nil
+            } catch {
+                return JSONSyntaxError(location: SourceLocation(offset: error.offset, in: buffer, file: file), message: error.message)
+            }
+        }
+        swap(&shapes, &self.shapes)
+        if let failure {
+            count = 0
+            throw failure
+        }
+    }
+
+    /// What the value at `entry` is.
+    @inlinable @inline(__always)
+    package func kind(of entry: Int) -> JSONKind {
+        entries[entry].kind
+    }
+
+    /// The entry of the value after the one at `entry` and everything in it.
+    @inlinable @inline(__always)
+    package func next(after entry: Int) -> Int {
+        let kind = entries[entry].kind
+        return kind == .array || kind == .object ? Int(entries[entry].second) : entry + 1
+    }
+
+    /// How many elements the array, or members the object, at `entry` has; they follow it, the first at `entry + 1`.
+    @inlinable @inline(__always)
+    package func count(of entry: Int) -> Int {
+        Int(entries[entry].first)
+    }
+
+    /// The keys of the object at `entry`, in the order of its members.
+    package func layout(of entry: Int) -> JSONKeyLayout {
+        layouts[Int(entries[entry].third)]
+    }
+
+    /// The string at `entry`.
+    package func string(at entry: Int) -> String {
+        let string = entries[entry]
+        return text.withUnsafeBufferPointer { buffer in
+            if string.flags & Entry.hasEscapes == 0 {
+                return JSONParser.string(
+                    ofValidUTF8: UnsafeBufferPointer(rebasing: buffer[Int(string.first)..<Int(string.second)]),
+                    isASCII: string.flags & Entry.isASCII != 0)
+            }
+            var parser = JSONParser(bytes: buffer, maxDepth: 1)
+            parser.index = Int(string.first) - 1
+            // Cannot fail: the string was read once already.
+            return (try? parser.parseString()) ?? ""
+        }
+    }
+
+    /// Whether the string at `entry` is `other`, compared by their UTF-8 without making a `String`.
+    package func string(at entry: Int, is other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let string = entries[entry]
+        guard string.flags & Entry.hasEscapes == 0, Int(string.second - string.first) == other.count else {
+            return string.flags & Entry.hasEscapes != 0 && Array(self.string(at: entry).utf8).elementsEqual(other)
+        }
+        guard let start = other.baseAddress else { return true }
+        return text.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + Int(string.first), start, other.count) == 0
+        }
+    }
+
+    /// The boolean at `entry`.
+    package func bool(at entry: Int) -> Bool {
+        entries[entry].flags & Entry.isTrue != 0
+    }
+
+    /// The number at `entry`.
+    package func number(at entry: Int) -> JSONNumber {
+        numbers[Int(entries[entry].first)]
+    }
+
+    /// The value at `entry` as ``JSON``, everything in it included.
+    ///
+    /// - Complexity: O(1) for a scalar (but the string it makes); O(*n*) in an array or object, on a heap-allocated
+    ///   stack rather than the call stack.
+    package func json(at entry: Int) -> JSON {
+        switch kind(of: entry) {
+        case .null: return .null
+        case .bool: return .bool(bool(at: entry))
+        case .number: return .number(number(at: entry))
+        case .string: return .string(string(at: entry))
+        case .array, .object: return container(at: entry)
+        }
+    }
+
+    /// The array or object at `entry` as ``JSON``.
+    private func container(at entry: Int) -> JSON {
+        var output = JSONTreeOutput()
+        // The entries after which the open arrays and objects close, innermost last.
+        var closing: [(end: Int, entry: Int)] = []
+        var position = entry
+        let end = next(after: entry)
+        while position < end {
+            switch kind(of: position) {
+            case .array, .object: closing.append((next(after: position), position))
+            default: output.scalar(json(at: position))
+            }
+            position += 1
+            while let innermost = closing.last, innermost.end == position {
+                closing.removeLast()
+                if kind(of: innermost.entry) == .array {
+                    output.closeArray(count: count(of: innermost.entry))
+                } else {
+                    output.closeObject(layout: layout(of: innermost.entry), count: count(of: innermost.entry))
+                }
+            }
+        }
+        return output.take()
+    }
+
+    /// Adds an entry, making room for it when there is none.
+    @inline(__always)
+    fileprivate func append(_ entry: Entry) {
+        if count == capacity { grow() }
+        (entries + count).initialize(to: entry)
+        count += 1
+    }
+
+    /// Doubles the room for entries; apart from `append` so that appending inlines to a few instructions.
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = larger
+        capacity *= 2
+    }
+
+    /// Completes the entry of an array or object at `entry` once its elements or members are read.
+    @inline(__always)
+    fileprivate func close(_ entry: Int, count elements: Int, layout: JSONKeyLayout?) {
+        entries[entry].first = UInt32(elements)
+        entries[entry].second = UInt32(count)
+        if let layout { entries[entry].third = UInt32(index(of: layout)) }
+    }
+
+    /// The index of `layout` in `layouts`, added when it is not one of the last few: objects alike follow each other.
+    @inline(__always)
+    private func index(of layout: JSONKeyLayout) -> Int {
+        for index in layouts.indices.suffix(4).reversed() where layouts[index] === layout { return index }
+        layouts.append(layout)
+        return layouts.count - 1
+    }
+
+    @inline(__always)
+    fileprivate func append(_ number: JSONNumber) {
+        append(Entry(kind: .number, first: UInt32(numbers.count)))
+        numbers.append(number)
+    }
+}
+
+/// What the parser tells a tape: entries appended in document order, an array's or object's completed as it closes.
+private struct TapeOutput: JSONParseOutput, ~Copyable {
+    let tape: JSONTape
+    /// The entries of the open arrays and objects, innermost last.
+    var open = JSONParser.ParseStack<Int>()
+
+    @inline(__always)
+    mutating func string(_ parser: inout JSONParser) throws(JSONParseFailure) {
+        let string = try parser.scanString()
+        tape.append(
+            JSONTape.Entry(
+                kind: .string,
+                flags: (string.isASCII ? JSONTape.Entry.isASCII : 0) | (string.hasEscapes ? JSONTape.Entry.hasEscapes : 0),
+                first: UInt32(string.text.lowerBound), second: UInt32(string.text.upperBound)))
+    }
+
+    @inline(__always)
+    mutating func number(_ value: JSONNumber) { tape.append(value) }
+
+    @inline(__always)
+    mutating func bool(_ value: Bool) {
+        tape.append(JSONTape.Entry(kind: .bool, flags: value ? JSONTape.Entry.isTrue : 0))
+    }
+
+    @inline(__always)
+    mutating func null() { tape.append(JSONTape.Entry(kind: .null)) }
+
+    @inline(__always)
+    mutating func openArray(at offset: Int) {
+        open.push(tape.count)
+        tape.append(JSONTape.Entry(kind: .array))
+    }
+
+    @inline(__always)
+    mutating func closeArray(count: Int) {
+        tape.close(open.pop(), count: count, layout: nil)
+    }
+
+    @inline(__always)
+    mutating func openObject(at offset: Int) {
+        open.push(tape.count)
+        tape.append(JSONTape.Entry(kind: .object))
+    }
+
+    @inline(__always)
+    mutating func closeObject(layout: JSONKeyLayout, count: Int) {
+        tape.close(open.pop(), count: count, layout: layout)
+    }
+}
