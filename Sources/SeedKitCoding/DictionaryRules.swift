@@ -74,6 +74,14 @@ package enum DictionaryRules {
         }
     }
 
+    /// The value the ``JSONTape``'s `entry` states for an attribute, as ``attribute(_:of:at:)`` reads the value
+    /// there; a string, number or boolean of the attribute's type is read where it lies, without the value made.
+    package static func attribute(at entry: Int, of tape: JSONTape, of entity: Entity, at index: Int) -> Result<AttributeValue?, Problem> {
+        let type = entity.attributes[index].type, dateFormat = entity.attributes[index].dateFormat
+        if let value = AttributeValue(tape: tape, entry: entry, as: type, dateFormat: dateFormat) { return .success(value) }
+        return attribute(tape.json(at: entry), of: entity, at: index)
+    }
+
     /// The problem of a value an attribute's reader refused, its message after `subject`.
     private static func problem(_ error: AttributeValueError, _ subject: String) -> Problem {
         Problem(kind: error.isOutOfRange ? .outOfRange : .typeMismatch, message: "\(subject): \(error.message)")

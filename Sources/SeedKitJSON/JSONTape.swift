@@ -148,13 +148,18 @@ package final class JSONTape {
 
     /// Whether the string at `entry` is `other`, compared by their UTF-8 without making a `String`.
     package func string(at entry: Int, is other: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUTF8(ofStringAt: entry) { utf8 in
+            utf8.count == other.count && (other.isEmpty || memcmp(utf8.baseAddress!, other.baseAddress!, other.count) == 0)
+        } ?? Array(string(at: entry).utf8).elementsEqual(other)
+    }
+
+    /// Calls `body` with the UTF-8 of the string at `entry` where it lies in the text, when it has no escapes (and so
+    /// is its own UTF-8); nil for a string with escapes.
+    package func withUTF8<Result>(ofStringAt entry: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         let string = entries[entry]
-        guard string.flags & Entry.hasEscapes == 0, Int(string.second - string.first) == other.count else {
-            return string.flags & Entry.hasEscapes != 0 && Array(self.string(at: entry).utf8).elementsEqual(other)
-        }
-        guard let start = other.baseAddress else { return true }
+        guard string.flags & Entry.hasEscapes == 0 else { return nil }
         return text.withUnsafeBufferPointer { buffer in
-            memcmp(buffer.baseAddress! + Int(string.first), start, other.count) == 0
+            body(UnsafeBufferPointer(rebasing: buffer[Int(string.first)..<Int(string.second)]))
         }
     }
 

@@ -130,6 +130,38 @@ extension AttributeValue {
         self = .date(try Timestamp(epoch: number, format: dateFormat))
     }
 
+    /// Reads a value of `type` from the ``JSONTape``'s `entry` as ``init(json:as:dateFormat:)`` reads the value there,
+    /// without making that value: nil where the entry is not a string, number or boolean that `type` takes as it is
+    /// written, for that reader to decide (and say what is wrong).
+    ///
+    /// The attributes of a template are read this way: a date is read from the text, and no ``JSON`` is made and
+    /// taken apart for a value.
+    package init?(tape: JSONTape, entry: Int, as type: AttributeType, dateFormat: AttributeDescription.DateFormat) {
+        switch (type, tape.kind(of: entry)) {
+        case (.string, .string):
+            self = .string(tape.string(at: entry))
+        case (.integer, .number):
+            guard let value = tape.number(at: entry).int64Value else { return nil }
+            self = .integer(value)
+        case (.double, .number):
+            let value = tape.number(at: entry).doubleValue
+            guard value.isFinite else { return nil }
+            self = .double(value)
+        case (.bool, .bool):
+            self = .bool(tape.bool(at: entry))
+        case (.date, .string) where dateFormat == .iso8601:
+            guard let timestamp = tape.withUTF8(ofStringAt: entry, { try? Timestamp(parsingISO8601UTF8: $0) }), let timestamp else {
+                return nil
+            }
+            self = .date(timestamp)
+        case (.decimal, .number):
+            guard let value = tape.number(at: entry).decimalValue else { return nil }
+            self = .decimal(ScaledDecimal(value))
+        default:
+            return nil
+        }
+    }
+
     /// The value as templates and dictionaries write it in `dateFormat`: ``json``, but a date as a number of seconds
     /// or milliseconds when the format says so.
     package func json(dateFormat: AttributeDescription.DateFormat) -> JSON {

@@ -33,15 +33,22 @@ extension Timestamp {
     /// - Complexity: O(*n*), where *n* is the length of `text`.
     package init(parsingISO8601 text: some StringProtocol) throws(ISO8601ParseError) {
         let parsed = text.utf8.withContiguousStorageIfAvailable { bytes in
-            Result { () throws(ISO8601ParseError) in try RFC3339Parser.parse(bytes) }
+            Result { () throws(ISO8601ParseError) in try Timestamp(parsingISO8601UTF8: bytes) }
         }
         if let parsed {
             self = try parsed.get()
         } else {
             self = try Array(text.utf8).withUnsafeBufferPointer { bytes throws(ISO8601ParseError) in
-                try RFC3339Parser.parse(bytes)
+                try Timestamp(parsingISO8601UTF8: bytes)
             }
         }
+    }
+
+    /// Parses the UTF-8 of an ISO 8601 date-time, as ``init(parsingISO8601:)`` parses its text.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of bytes.
+    package init(parsingISO8601UTF8 bytes: UnsafeBufferPointer<UInt8>) throws(ISO8601ParseError) {
+        self = try RFC3339Parser.parse(bytes)
     }
 
     /// The canonical RFC 3339 text of the timestamp: UTC, 'Z', and the fraction of a second only when there is one,

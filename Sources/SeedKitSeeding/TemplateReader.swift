@@ -244,7 +244,7 @@ struct TemplateReader {
                 statesMoreThanIdentity = true
             case .attribute(let index, let isIdentity):
                 if !isIdentity { statesMoreThanIdentity = true }
-                switch DictionaryRules.attribute(tape.json(at: value), of: entity, at: index) {
+                switch DictionaryRules.attribute(at: value, of: tape, of: entity, at: index) {
                 case .success(let read):
                     out.values[valuesStart + index] = read
                     stated.insert(index)
