@@ -60,11 +60,11 @@ package final class JSONTape {
 
     package init() {
         capacity = 64
-        entries = .allocate(capacity: capacity)
+        entries = Self.reallocate(nil, capacity: capacity)
     }
 
     deinit {
-        entries.deallocate()
+        free(entries)
     }
 
     /// Reads `text` in place of the text before: the value it holds is entry 0.
@@ -223,11 +223,17 @@ package final class JSONTape {
     /// Doubles the room for entries; apart from `append` so that appending inlines to a few instructions.
     @inline(never)
     private func grow() {
-        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: entries, count: count)
-        entries.deallocate()
-        entries = larger
         capacity *= 2
+        entries = Self.reallocate(entries, capacity: capacity)
+    }
+
+    /// Memory for `capacity` entries, keeping those of `entries`: `realloc`, since entries are plain bytes, so that
+    /// a large tape grows in place (the C library remaps its pages) rather than being copied beside itself.
+    private static func reallocate(_ entries: UnsafeMutablePointer<Entry>?, capacity: Int) -> UnsafeMutablePointer<Entry> {
+        guard let memory = realloc(entries, capacity * MemoryLayout<Entry>.stride) else {
+            fatalError("out of memory for a JSON tape of \(capacity) entries")
+        }
+        return memory.bindMemory(to: Entry.self, capacity: capacity)
     }
 
     /// Completes the entry of an array or object at `entry` once its elements or members are read.
