@@ -70,11 +70,13 @@ package final class JSONTape {
     /// Reads `text` in place of the text before: the value it holds is entry 0.
     ///
     /// - Parameters:
-    ///   - file: The path to show in a syntax error's location.
+    ///   - file: The path to show in a syntax error's location, made only for one.
     ///   - maxDepth: How deeply arrays and objects may nest; deeper text is an error rather than a stack overflow.
     /// - Throws: ``JSONSyntaxError`` for what ``JSONDocument`` refuses, and for a text of ``maximumTextSize`` bytes
     ///   or more; the tape is then empty.
-    package func read(_ text: [UInt8], file: String?, maxDepth: Int = JSON.maxNestingDepth) throws(JSONSyntaxError) {
+    package func read(
+        _ text: [UInt8], file: @autoclosure () -> String?, maxDepth: Int = JSON.maxNestingDepth
+    ) throws(JSONSyntaxError) {
         count = 0
         numbers.removeAll(keepingCapacity: true)
         layouts.removeAll(keepingCapacity: true)
@@ -85,7 +87,7 @@ package final class JSONTape {
         let failure = text.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
             guard buffer.count < Self.maximumTextSize else {
                 return JSONSyntaxError(
-                    location: SourceLocation(offset: 0, in: buffer, file: file),
+                    location: SourceLocation(offset: 0, in: buffer, file: file()),
                     message: "a text of 4 GiB or more is not read; split it into smaller files")
             }
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
@@ -96,7 +98,7 @@ package final class JSONTape {
                 try parser.parseDocument(into: &output)
                 return nil
             } catch {
-                return JSONSyntaxError(location: SourceLocation(offset: error.offset, in: buffer, file: file), message: error.message)
+                return JSONSyntaxError(location: SourceLocation(offset: error.offset, in: buffer, file: file()), message: error.message)
             }
         }
         swap(&shapes, &self.shapes)

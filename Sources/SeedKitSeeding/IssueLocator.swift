@@ -18,7 +18,6 @@ import SeedKitStore
 final class IssueLocator {
     private struct FileInfo {
         let relativePath: String
-        let displayPath: String
         let hash: UInt64
         let identity: FileIdentity?
         var bytes: [UInt8]
@@ -27,29 +26,30 @@ final class IssueLocator {
     private var files: [FileInfo]
     /// The directory's path, which a file's relative path follows: a file's path is made only to read it again.
     private let directoryPath: String
+    /// The directory as given, which a file's path is shown in.
+    private let displayDirectory: String
     private var documents: [Int: JSONDocument?] = [:]
 
     /// A locator of problems in `files`, keeping their contents or (`keepsContents` false) reading a file again to
     /// locate a problem in it.
     init(files: [TemplateSet.File], directory: URL, keepsContents: Bool) {
         directoryPath = directory.path
+        displayDirectory = files.first?.displayDirectory ?? directory.relativePath
         self.files = files.map {
-            FileInfo(
-                relativePath: $0.relativePath, displayPath: $0.displayPath, hash: $0.contentHash, identity: $0.identity,
-                bytes: keepsContents ? $0.bytes : [])
+            FileInfo(relativePath: $0.relativePath, hash: $0.contentHash, identity: $0.identity, bytes: keepsContents ? $0.bytes : [])
         }
     }
 
     var fileCount: Int { files.count }
 
     /// The path of a file as shown.
-    func path(of file: Int) -> String { files[file].displayPath }
+    func path(of file: Int) -> String { TemplateSet.displayPath(of: files[file].relativePath, in: displayDirectory) }
 
     /// A located issue; without line and column when the file cannot be read again unchanged.
     func issue(_ code: Diagnostic.Code, file: Int, pointer: JSONPointer, isAtKey: Bool, message: String) -> Diagnostic {
         let location = self.location(file: file, pointer: pointer, isAtKey: isAtKey)
         return Diagnostic(
-            code, file: files[file].displayPath, line: location?.line, column: location?.column, pointer: pointer,
+            code, file: path(of: file), line: location?.line, column: location?.column, pointer: pointer,
             message: message)
     }
 
@@ -57,7 +57,7 @@ final class IssueLocator {
     func place(file: Int, pointer: JSONPointer) -> Diagnostic.Place {
         let location = self.location(file: file, pointer: pointer, isAtKey: false)
         return Diagnostic.Place(
-            file: files[file].displayPath, line: location?.line, column: location?.column, pointer: pointer)
+            file: path(of: file), line: location?.line, column: location?.column, pointer: pointer)
     }
 
     /// Where `pointer` (or its key) is in the file, else its nearest ancestor that is; nil when the file is gone.
@@ -82,7 +82,7 @@ final class IssueLocator {
         {
             bytes = read
         }
-        let document = bytes.isEmpty ? nil : try? JSONDocument(parsing: bytes, file: files[file].displayPath)
+        let document = bytes.isEmpty ? nil : try? JSONDocument(parsing: bytes, file: path(of: file))
         documents[file] = document
         return document
     }

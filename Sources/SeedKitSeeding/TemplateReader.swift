@@ -55,6 +55,8 @@ struct TemplateReader {
     private static let recentCount = 8
     /// How many records, values and links the last file read had, for the next (see ``records(of:bytes:index:)``).
     private var lastSizes = (records: 0, values: 0, links: 0)
+    /// The most values the file being read has had at once: a stub's are made, then removed when it is one.
+    private var mostValues = 0
     /// The most of each kept in `lastSizes`: a large file is not followed by small ones each given its room.
     private static let sizesKept = 1024
 
@@ -139,11 +141,12 @@ struct TemplateReader {
         func makeRoom(elements: Int) {
             out.records.reserveCapacity(max(lastSizes.records, elements))
             out.values.reserveCapacity(lastSizes.values)
+            mostValues = 0
             out.links.reserveCapacity(max(lastSizes.links, elements))
         }
         defer {
             lastSizes = (
-                min(out.records.count, Self.sizesKept), min(out.values.count, Self.sizesKept), min(out.links.count, Self.sizesKept)
+                min(out.records.count, Self.sizesKept), min(mostValues, Self.sizesKept), min(out.links.count, Self.sizesKept)
             )
         }
         guard tape.kind(of: 0) == .array else {
@@ -223,6 +226,7 @@ struct TemplateReader {
         // Values are added and removed one at a time here: a record has a few, and the standard library's calls for
         // several at once (`repeatElement`, slices, `removeLast(_:)`) take generic paths that cost more.
         for _ in 0..<slots.attributeCount { out.values.append(nil) }
+        mostValues = max(mostValues, out.values.count)
         var stated = SmallIndexSet()
         var id: String?
         var statesMoreThanIdentity = false

@@ -29,8 +29,9 @@ package struct TemplateSet: Sendable {
     package struct File: Sendable {
         /// The path below the directory, with `/` separators: the file's name in the ledger.
         package var relativePath: String
-        /// The path to show in diagnostics: the directory as given, joined with the relative path.
-        package var displayPath: String
+        /// The directory as given, which ``displayPath`` joins with the relative path: one string every file of a set
+        /// shares, a file's own path made only where it is shown.
+        package var displayDirectory: String
         /// The contents; empty for a file not read because its stamp said it was unchanged (see ``isRead``).
         package var bytes: [UInt8]
         /// The FNV-1a hash of the bytes (``StableHash``).
@@ -45,6 +46,15 @@ package struct TemplateSet: Sendable {
 
         /// The hash of the bytes as 16 hex digits, as the ledger records it.
         public var hash: String { StableHash.text(of: contentHash) }
+
+        /// The path to show in diagnostics: the directory as given, joined with the relative path.
+        package var displayPath: String { TemplateSet.displayPath(of: relativePath, in: displayDirectory) }
+    }
+
+    /// The path to show of `relativePath` in a directory given as `displayDirectory`.
+    static func displayPath(of relativePath: String, in displayDirectory: String) -> String {
+        relativePath.isEmpty
+            ? displayDirectory : displayDirectory == "." ? relativePath : displayDirectory + "/" + relativePath
     }
 
     /// What a ledger recorded of a file: its relative path, the hash of its contents, and its stamp when it was read
@@ -237,6 +247,10 @@ package struct TemplateSet: Sendable {
         let readTime = Stamp.now
         var walk = try Walk(directory: directory, readTime: readTime)
         try walk.walk(relativeDirectory: "")
+        // Files are opened from the directory, by their relative paths: no path is made per file.
+        let root = open(walk.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { throw SeedError("cannot open the template directory \(walk.displayPath)") }
+        defer { close(root) }
         let found = walk.found
         let recorded = known.isEmpty ? [] : FileRecord.indices(of: found.lazy.map(\.relativePath), in: known)
         // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
@@ -254,10 +268,10 @@ package struct TemplateSet: Sendable {
                 {
                     results[offset] = .success(
                         File(
-                            relativePath: entry.relativePath, displayPath: walked.display(entry.relativePath), bytes: [],
+                            relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: [],
                             contentHash: record.hash, stamp: stamp, isRead: false, identity: entry.identity))
                 } else {
-                    let read = Self.read(walked.path(of: entry.relativePath), expecting: entry.identity, readTime: readTime)
+                    let read = Self.read(entry.relativePath, in: root, expecting: entry.identity, readTime: readTime)
                     contents.append((offset, read))
                 }
             }
@@ -266,7 +280,7 @@ package struct TemplateSet: Sendable {
                 let entry = found[range.lowerBound + content.offset]
                 results[content.offset] = content.read.map { read in
                     File(
-                        relativePath: entry.relativePath, displayPath: walked.display(entry.relativePath), bytes: read.bytes,
+                        relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: read.bytes,
                         contentHash: hash, stamp: read.stamp, identity: entry.identity)
                 }
             }
@@ -359,13 +373,13 @@ package struct TemplateSet: Sendable {
         read(path, expecting: identity, readTime: Stamp.now).map(\.bytes)
     }
 
-    /// The bytes of the regular file at `path`, and its stamp as of `readTime`, or why they cannot be read; when
-    /// `identity` is given, the file opened must be that one (checked on the open descriptor, so no link swapped in
-    /// after the walk can lead the read elsewhere).
+    /// The bytes of the regular file at `path` (relative to the open `directory`, or to the working directory), and
+    /// its stamp as of `readTime`, or why they cannot be read; when `identity` is given, the file opened must be that
+    /// one (checked on the open descriptor, so no link swapped in after the walk can lead the read elsewhere).
     static func read(
-        _ path: String, expecting identity: FileIdentity?, readTime: timespec
+        _ path: String, in directory: Int32 = AT_FDCWD, expecting identity: FileIdentity?, readTime: timespec
     ) -> Result<(bytes: [UInt8], stamp: Stamp?), ReadFailure> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = openat(directory, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.system) }
         defer { close(descriptor) }
         var status = stat()
@@ -477,7 +491,7 @@ private struct Walk {
 
     /// The path to show for a file.
     func display(_ relativePath: String) -> String {
-        relativePath.isEmpty ? displayPath : displayPath == "." ? relativePath : displayPath + "/" + relativePath
+        TemplateSet.displayPath(of: relativePath, in: displayPath)
     }
 
     /// The status of the file a template path found with this `lstat` status leads to, or why it is refused: a

@@ -51,7 +51,7 @@ private let fuzzSchema = SeedSchema(model: fuzzModel)
 /// pipeline finds problems, after checking that each is located inside the text.
 private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
     let file = TemplateSet.File(
-        relativePath: "fuzz.template", displayPath: "fuzz.template", bytes: bytes, contentHash: StableHash.value(of: bytes))
+        relativePath: "fuzz.template", displayDirectory: ".", bytes: bytes, contentHash: StableHash.value(of: bytes))
     let read = SeedRead(files: [file], directory: URL(fileURLWithPath: "/"), schema: fuzzSchema, keepsContents: true)
     do {
         let objects = try read.resolve(lookUp: nil)

@@ -144,7 +144,7 @@ struct FlatSetSpec {
             start += size
             let bytes = (objects.count == 1 ? objects[0] : .array(objects)).serialized(style: .pretty)
             let path = "part-\(number).template"
-            files.append(TemplateSet.File(relativePath: path, displayPath: path, bytes: bytes, contentHash: StableHash.value(of: bytes)))
+            files.append(TemplateSet.File(relativePath: path, displayDirectory: ".", bytes: bytes, contentHash: StableHash.value(of: bytes)))
         }
         return files
     }
