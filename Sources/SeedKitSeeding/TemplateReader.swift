@@ -12,10 +12,10 @@ import SeedKitStore
 ///     let files = TemplateReader.read(set.files, schema: schema)     // one TemplateRecords per file, in set order
 ///
 /// Each file is read onto a tape (``JSONTape``: its values in document order, no ``JSON`` tree made and freed) and
-/// walked once, strings and numbers made only where they become attribute values. Syntax errors, values of the wrong type, unknown keys and classes, and
-/// relationships of the wrong shape are collected as the file's problems (``RecordProblem``), with the rules the
-/// graph decoder applies (``DictionaryRules``); what needs more than one file — references, conflicting statements,
-/// missing required values — is the resolve stage's to find.
+/// walked once, strings and numbers made only where they become attribute values. Syntax errors, values of the wrong
+/// type, unknown keys and classes, and relationships of the wrong shape are collected as the file's problems
+/// (``RecordProblem``), with the rules the graph decoder applies (``DictionaryRules``); what needs more than one file
+/// — references, conflicting statements, missing required values — is the resolve stage's to find.
 ///
 /// - Complexity: O(*n*) in the size of the files, spread over the cores.
 struct TemplateReader {
