@@ -22,6 +22,9 @@ public final class Entity: Sendable, CustomStringConvertible {
     public let identity: [String]
     /// Indices into ``attributes`` of the identity attributes.
     package let identityIndices: [Int]
+    /// Each attribute's default value, by index: the values a new object starts with, shared by all of them until
+    /// one changes its own copy.
+    package let defaultValues: [AttributeValue?]
 
     /// How templates and dictionaries spell this entity's keys: its own style, else its parent's, else the model's.
     public let keyStyle: KeyStyle
@@ -56,6 +59,7 @@ public final class Entity: Sendable, CustomStringConvertible {
         self.attributes = attributes
         self.relationships = relationships
         self.identity = identity
+        self.defaultValues = attributes.map(\.defaultValue)
         func indices(_ names: [(name: String, aliases: [String])], _ key: (String) -> String) -> [String: Int] {
             var table: [String: Int] = [:]
             for (index, property) in names.enumerated() {

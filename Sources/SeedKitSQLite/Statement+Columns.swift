@@ -58,6 +58,20 @@ extension Statement {
         return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
+    /// The text at `column`, counted from 0, as ``text(at:)`` reads it, or nil for NULL: one call into SQLite fewer
+    /// than ``isNull(at:)`` before ``text(at:)`` for a value that is there, the usual case of a row's strings.
+    ///
+    /// - Complexity: O(*n*) in the text's UTF-8 length: one copy, out of SQLite.
+    package func optionalText(at column: Int) -> String? {
+        let index = Int32(column)
+        guard let start = sqlite3_column_text(handle, index) else {
+            // NULL has no text; any other value without one is a conversion SQLite could not make, "" to text(at:).
+            return sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : ""
+        }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+
     /// SQLite's UTF-8 bytes of the text at `column`, uncopied: valid until the next step, reset or conversion of that
     /// column. For comparing a text against a known one without building a `String`.
     @inlinable

@@ -26,9 +26,10 @@ extension Statement {
     /// The attribute value of `type` at `column`, counted from 0; nil for NULL or a value that doesn't read as
     /// `type` (which only a foreign writer can leave).
     package func attribute(at column: Int, as type: AttributeType) -> AttributeValue? {
-        if isNull(at: column) { return nil }
+        // A string, the usual value, tells NULL apart as it is read; the others ask first.
+        if type != .string, isNull(at: column) { return nil }
         switch type {
-        case .string: return .string(text(at: column))
+        case .string: return optionalText(at: column).map(AttributeValue.string)
         case .integer: return .integer(int64(at: column))
         case .double: return .double(double(at: column))
         case .bool: return .bool(int64(at: column) != 0)

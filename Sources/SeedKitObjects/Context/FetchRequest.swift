@@ -20,17 +20,19 @@ public struct FetchRequest: Sendable, Hashable {
     /// How many of the sorted objects to skip.
     public var offset: Int
     public var limit: Int?
+}
 
+// In an extension, so the struct keeps its memberwise initializer: assigning the properties one by one makes the
+// optimizer copy the whole request and destroy the original (a retain and a release of each reference) in every
+// caller it inlines into, where delegating hands the values over as they are.
+extension FetchRequest {
     public init(
         _ entityName: String, predicate: FetchPredicate? = nil, sortedBy: [SortKey] = [], offset: Int = 0,
         limit: Int? = nil, includesSubentities: Bool = true
     ) {
-        self.entityName = entityName
-        self.predicate = predicate
-        self.sortedBy = sortedBy
-        self.offset = offset
-        self.limit = limit
-        self.includesSubentities = includesSubentities
+        self.init(
+            entityName: entityName, includesSubentities: includesSubentities, predicate: predicate, sortedBy: sortedBy,
+            offset: offset, limit: limit)
     }
 }
 

@@ -16,14 +16,22 @@ import SeedKitModel
 /// - Complexity: O(1) to register; O(*q*) for the first lookup or change after *q* registrations, then O(1) on average.
 struct IdentityIndex {
     private var objects: [IdentityKey: ManagedObject] = [:]
-    /// Registered objects not indexed yet, in registration order, with their identity values when the caller had them.
-    private var queue: [(object: ManagedObject, identity: [AttributeValue]?)] = []
+    /// Registered objects not indexed yet, in registration order.
+    ///
+    /// An array of references alone, not of pairs with their values: a fetch queues every object it reads, and the
+    /// context's end destroys the queue, which for pairs goes through the element type's generic destruction, an
+    /// object at a time.
+    private var queue: [ManagedObject] = []
+    /// The identity values callers gave with queued objects, by position in ``queue``, in order; the others are
+    /// indexed by the values they have when indexed.
+    private var queuedIdentities: [(position: Int, values: [AttributeValue])] = []
 
     /// Queues a registered object, to be indexed by `identity` (its identity values) or, when nil, by the values it
     /// has when indexed.
     mutating func register(_ object: ManagedObject, identity: [AttributeValue]?) {
         guard !object.entity.identityIndices.isEmpty else { return }
-        queue.append((object, identity))
+        if let identity { queuedIdentities.append((queue.count, identity)) }
+        queue.append(object)
     }
 
     /// The object indexed under `key`.
@@ -32,9 +40,10 @@ struct IdentityIndex {
         return objects[key]
     }
 
-    /// Makes room for `count` more objects.
+    /// Makes room for `count` more objects registered with their identity values.
     mutating func reserve(_ count: Int) {
         queue.reserveCapacity(queue.count + count)
+        queuedIdentities.reserveCapacity(queuedIdentities.count + count)
     }
 
     /// Moves `object` from its old identity values (when it held their entry) to its current ones.
@@ -53,7 +62,8 @@ struct IdentityIndex {
     /// Forgets every entry, to index `objects` in their order when next needed.
     mutating func reset(to objects: [ManagedObject]) {
         self.objects = [:]
-        queue = objects.map { ($0, nil) }
+        queue = objects
+        queuedIdentities = []
     }
 
     private mutating func remove(_ object: ManagedObject, identity: [AttributeValue]?) {
@@ -66,10 +76,20 @@ struct IdentityIndex {
     private mutating func indexQueue() {
         guard !queue.isEmpty else { return }
         objects.reserveCapacity(objects.count + queue.count)
-        for (object, identity) in queue {
-            if let identity = identity ?? object.identityValues { index(object, identity: identity) }
+        var given = queuedIdentities.makeIterator()
+        var next = given.next()
+        for (position, object) in queue.enumerated() {
+            let identity: [AttributeValue]?
+            if let (givenPosition, values) = next, givenPosition == position {
+                identity = values
+                next = given.next()
+            } else {
+                identity = object.identityValues
+            }
+            if let identity { index(object, identity: identity) }
         }
         queue.removeAll()
+        queuedIdentities.removeAll()
     }
 
     private mutating func index(_ object: ManagedObject, identity: [AttributeValue]) {

@@ -25,14 +25,11 @@ extension ObjectContext {
     ) throws -> (objects: [ManagedObject], isFinal: Bool) {
         let store = store!
         let hasChanges = hasChanges
-        var fetch = StoreFetch(
-            request: request, entity: entity, predicate: predicate, sortKeys: sortKeys, mayBeFinal: !hasChanges)
-        if let predicate, hasChanges, case let roots = predicate.destinationRoots, !roots.isEmpty,
-            (updatedObjects + deletedObjects).contains(where: { roots.contains($0.entity.rootName) })
-        {
-            // A stored object whose destination changed in memory matches by the new values, which the store can't see.
-            fetch.predicate = nil
-        }
+        // A constant, built once: changing a variable's predicate had every use of it copy the fetch.
+        let fetch = StoreFetch(
+            request: request, entity: entity,
+            predicate: hasChanges && predicate.map(passesChangedDestinations) == true ? nil : predicate,
+            sortKeys: sortKeys, mayBeFinal: !hasChanges)
         if predicate == nil, request.limit == nil, let count = try store.count(fetch) {
             // Growing the registry row by row copies it again and again; one count is far cheaper for a big fetch.
             registered.table(named: entity.rootName).reserve(count)
@@ -50,6 +47,13 @@ extension ObjectContext {
             }
         }
         return (objects, isFinal)
+    }
+
+    /// Whether the predicate's key paths pass through objects whose unsaved changes the store can't see: a stored
+    /// object whose destination changed in memory matches by the new values, so the store must not filter by them.
+    private func passesChangedDestinations(_ predicate: ResolvedPredicate) -> Bool {
+        let roots = predicate.destinationRoots
+        return !roots.isEmpty && (updatedObjects + deletedObjects).contains { roots.contains($0.entity.rootName) }
     }
 
     /// The count of a request in the store, after its offset and up to its limit, or nil when it needs the in-memory

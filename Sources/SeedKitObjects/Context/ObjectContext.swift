@@ -278,8 +278,8 @@ public final class ObjectContext {
         identities.register(object, identity: nil)
     }
 
-    /// Makes room in the identity index for `count` more objects, so that registering many objects at once does not
-    /// grow the index step by step.
+    /// Makes room in the identity index for `count` more objects registered with their identity values, so that
+    /// registering many objects at once does not grow the index step by step.
     package func reserveIdentities(_ count: Int) {
         identities.reserve(count)
     }

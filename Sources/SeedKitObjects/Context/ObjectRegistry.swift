@@ -88,8 +88,8 @@ final class RowTable {
     }
 }
 
-/// The storage of a ``RowTable``.
-private struct Rows {
+/// The storage of a ``RowTable``: not copyable, as its hash table isn't.
+private struct Rows: ~Copyable {
     var positive = NumberedSlots()
     var negative = NumberedSlots()
     var sparse = SparseSlots()
@@ -133,8 +133,8 @@ private struct NumberedSlots {
             // Removing a number the array doesn't cover changes nothing here; it may be in `sparse`.
             guard object != nil, number <= UInt64(2 * max(count + 1, expected) + 1024) else { return false }
             let start = slots.count + 1
-            // Appending one by one: rows arrive in row-id order, so this nearly always appends a single slot.
-            while slots.count < Int(number) { slots.append(nil) }
+            // Rows in row-id order append a single slot; rows at random, a run of empty ones, at once.
+            slots.append(contentsOf: repeatElement(nil, count: Int(number) - slots.count))
             if !sparse.isEmpty {
                 for covered in start...Int(number) {
                     if let moved = sparse.removeValue(for: sign * Int64(covered)) {

@@ -79,18 +79,17 @@ package struct StoreFetch {
     /// Whether the result may be final: false while the context has unsaved changes, which the store cannot see,
     /// so that sorting and limiting are left to the context.
     package var mayBeFinal: Bool
+}
 
+extension StoreFetch {
+    /// Delegates to the memberwise initializer, which hands the values over as they are (see ``FetchRequest``'s).
     package init(
         request: FetchRequest, entity: Entity, predicate: ResolvedPredicate?,
         sortKeys: [(path: AttributePath, ascending: Bool)], mayBeFinal: Bool
     ) {
-        self.entity = entity
-        includesSubentities = request.includesSubentities
-        limit = request.limit
-        offset = request.offset
-        self.predicate = predicate
-        self.sortKeys = sortKeys
-        self.mayBeFinal = mayBeFinal
+        self.init(
+            entity: entity, includesSubentities: request.includesSubentities, limit: request.limit,
+            offset: request.offset, predicate: predicate, sortKeys: sortKeys, mayBeFinal: mayBeFinal)
     }
 }
 

@@ -10,22 +10,33 @@
 /// it over the table (Fibonacci hashing). Number 0 is no object's (``ObjectID`` numbers are row ids, or negative
 /// temporary numbers), so it marks an empty bucket. Removal shifts the entries after it back, leaving no tombstones.
 ///
+/// The table owns its memory and its objects' references by hand, which is why it is not copyable: its entries are
+/// plain numbers and pointers, so that growing moves them without retaining or releasing anything and going away
+/// releases each object once, where an array of optional references was destroyed entry by entry, empty ones
+/// included, through the standard library's generic path.
+///
 /// - Complexity: O(1) on average to look up, set and remove; the table stays at most half full.
-package struct SparseSlots {
+package struct SparseSlots: ~Copyable {
     private struct Entry {
         /// 0 for an empty bucket.
         var number: Int64
-        var object: ManagedObject?
+        /// Retained by the table; nil for an empty bucket.
+        var object: Unmanaged<ManagedObject>?
     }
 
     /// A power of two of buckets, or none.
-    private var entries: [Entry] = []
+    private var entries = UnsafeMutableBufferPointer<Entry>(start: nil, count: 0)
     /// The objects held.
     package private(set) var count = 0
     /// 64 minus the number of bits of a bucket index.
     private var shift = 64
 
     package init() {}
+
+    deinit {
+        for entry in entries { entry.object?.release() }
+        entries.deallocate()
+    }
 
     package var isEmpty: Bool { count == 0 }
 
@@ -35,8 +46,7 @@ package struct SparseSlots {
     package subscript(number: Int64) -> ManagedObject? {
         get {
             guard count > 0 else { return nil }
-            let bucket = find(number)
-            return entries[bucket].number == 0 ? nil : entries[bucket].object
+            return entries[find(number)].object?.takeUnretainedValue()
         }
         set {
             guard let newValue else {
@@ -46,11 +56,14 @@ package struct SparseSlots {
             precondition(number != 0, "0 is no object's number")
             if (count + 1) * 2 > entries.count { grow() }
             let bucket = find(number)
-            if entries[bucket].number == 0 {
+            let old = entries[bucket].object
+            if old == nil {
                 entries[bucket].number = number
                 count += 1
             }
-            entries[bucket].object = newValue
+            // The new reference is taken before the old one goes, which may be the same object.
+            entries[bucket].object = .passRetained(newValue)
+            old?.release()
         }
     }
 
@@ -59,15 +72,16 @@ package struct SparseSlots {
     package mutating func removeValue(for number: Int64) -> ManagedObject? {
         guard count > 0 else { return nil }
         var hole = find(number)
-        guard entries[hole].number != 0 else { return nil }
-        let removed = entries[hole].object
+        // The table's reference passes to the caller.
+        guard let removed = entries[hole].object?.takeRetainedValue() else { return nil }
         count -= 1
         guard count > 0 else {
             // Give the memory back once every object has left, as after a save.
-            self = SparseSlots()
+            entries.deallocate()
+            entries = UnsafeMutableBufferPointer(start: nil, count: 0)
+            shift = 64
             return removed
         }
-        entries[hole].object = nil
         // Each following entry of the run moves into the hole unless its home lies cyclically in (hole, entry].
         let mask = entries.count - 1
         var next = hole
@@ -78,17 +92,17 @@ package struct SparseSlots {
             let start = home(of: number)
             let stays = hole <= next ? (hole < start && start <= next) : (hole < start || start <= next)
             if stays { continue }
-            entries.swapAt(hole, next)
+            entries[hole] = entries[next]
             hole = next
         }
-        entries[hole].number = 0
+        entries[hole] = Entry(number: 0, object: nil)
         return removed
     }
 
     /// Calls `body` with every object, in no particular order.
     package func forEach(_ body: (ManagedObject) -> Void) {
         guard count > 0 else { return }
-        for entry in entries { if let object = entry.object { body(object) } }
+        for entry in entries { if let object = entry.object { body(object.takeUnretainedValue()) } }
     }
 
     /// The bucket holding `number`, or the empty bucket that ends its run.
@@ -105,13 +119,13 @@ package struct SparseSlots {
     }
 
     private mutating func grow() {
-        var old = entries
+        let old = entries
         let bucketCount = max(16, old.count * 2)
-        entries = Array(repeating: Entry(number: 0, object: nil), count: bucketCount)
+        entries = .allocate(capacity: bucketCount)
+        entries.initialize(repeating: Entry(number: 0, object: nil))
         shift = 64 - bucketCount.trailingZeroBitCount
-        for index in old.indices where old[index].number != 0 {
-            // Swapped rather than copied: moving an entry retains and releases nothing.
-            swap(&entries[find(old[index].number)], &old[index])
-        }
+        // Moved as they are: the references stay the table's.
+        for entry in old where entry.number != 0 { entries[find(entry.number)] = entry }
+        old.deallocate()
     }
 }

@@ -34,8 +34,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // The storage is `final`: subclasses declare typed properties over it and never override it, and other modules
     // (the store filling fetched objects, the wrappers inlined into an app) then reach it directly instead of through
-    // the class's dispatch table.
-    @usableFromInline package final var attributeValues: [AttributeValue?]
+    // the class's dispatch table. The attribute values are `@exclusivity(unchecked)` as the id is: every access is a
+    // single read or write that calls out to nothing that reaches the object, and checking each at run time costs a
+    // typed property read, or a fetched object's fill, more than the access itself.
+    @exclusivity(unchecked) @usableFromInline package final var attributeValues: [AttributeValue?]
     @usableFromInline package final var relationshipValues: [RelationshipValue]
     /// The values at the last save (or at insertion), taken before the first change since; nil when unchanged.
     final var snapshot: Snapshot?
@@ -69,7 +71,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(entity: Entity, context: ObjectContext?) {
         self.entity = entity
         self.objectID = ObjectID(entityName: entity.rootName, number: 0)
-        self.attributeValues = entity.attributes.map(\.defaultValue)
+        // The entity's array, shared: the first change copies it, and a fetched object's row replaces it whole.
+        self.attributeValues = entity.defaultValues
         self.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany(RelatedObjects()) : .toOne(nil) }
         if let context { context.register(inserted: self) }
     }

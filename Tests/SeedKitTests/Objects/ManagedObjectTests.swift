@@ -18,6 +18,20 @@ struct ManagedObjectTests {
         #expect(try ann.value(forKey: "hired") as? Date == hired)
     }
 
+    @Test("Objects of an entity start from its default values, and a change is the changed object's alone")
+    func defaultsAreSharedUntilChanged() throws {
+        let context = try Fixtures.companyContext()
+        let ann = Employee(context: context)
+        let bob = Employee(context: context)
+        #expect(ann.address == "" && bob.address == "")
+        ann.address = "1 Main St"
+        bob.name = "Bob"
+        #expect(ann.address == "1 Main St")
+        #expect(bob.address == "", "another object's change leaves this one's defaults as they were")
+        #expect(try context.insert("Employee").value(forKey: "address") as? String == "")
+        #expect(ann.entity.defaultValues[ann.entity.attributeIndex(named: "address")!] == .string(""))
+    }
+
     @Test func plainObjectsOfEntitiesWithoutClasses() throws {
         let context = ObjectContext(model: try EntityModel(Fixtures.fileModelDeclarations))
         let sales = try context.insert("Department", values: ["name": "Sales", "budget": Decimal(string: "1250000.50")!])

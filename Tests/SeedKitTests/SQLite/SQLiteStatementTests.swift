@@ -34,6 +34,18 @@ struct SQLiteStatementTests {
         #expect(try !select.step())
     }
 
+    @Test("A value's optional text is nil for NULL alone, and otherwise the text text(at:) reads", arguments: roundTripValues)
+    func optionalText(value: SQLiteValue) throws {
+        let connection = try makeConnection()
+        let insert = try connection.prepare(sql: "INSERT INTO t (v) VALUES (?)")
+        try insert.bind(value, at: 1)
+        try insert.execute()
+        // The value twice, so that each reader converts a column of its own.
+        let select = try connection.prepare(sql: "SELECT v, v FROM t")
+        #expect(try select.step())
+        #expect(select.optionalText(at: 0) == (value == .null ? nil : select.text(at: 1)))
+    }
+
     @Test("Typed binders and readers round-trip their values")
     func typedRoundTrip() throws {
         let connection = try SQLiteConnection.inMemory()

@@ -29,4 +29,25 @@ struct SQLiteStoreTests {
         let again = try fresh.fetch(FetchRequest("Employee", predicate: FetchKey("name") == "Cyrus"))
         #expect(again.count == 1 && again[0] === cy)
     }
+
+    @Test("A fetched object's strings read NULL as nil and the empty string as itself, each object its own values")
+    func fetchedStringsKeepNullAndEmptyApart() throws {
+        let model = try EntityModel([
+            EntityDescription(
+                "Note", identity: ["key"],
+                attributes: [AttributeDescription("key", .string), AttributeDescription("text", .string, isOptional: true)]),
+        ])
+        let store = try SQLiteStore.inMemory(model: model)
+        let context = store.newContext()
+        for (key, text) in [("missing", nil), ("empty", ""), ("word", "Sales")] as [(String, String?)] {
+            try context.insert("Note", values: ["key": key, "text": text as Any? ?? NSNull()])
+        }
+        try context.save()
+        let fresh = store.newContext()
+        let notes = try fresh.fetch(FetchRequest("Note", sortedBy: [SortKey("key")]))
+        #expect(try notes.map { try $0.value(forKey: "key") as? String } == ["empty", "missing", "word"])
+        #expect(try notes.map { try $0.value(forKey: "text") as? String } == ["", nil, "Sales"])
+        try notes[0].setValue("changed", forKey: "text")
+        #expect(try notes.map { try $0.value(forKey: "text") as? String } == ["changed", nil, "Sales"])
+    }
 }
