@@ -40,8 +40,8 @@ struct SeedResolver {
     private var records: [TemplateRecord] = []
     private var links: [RecordLink] = []
     private var fileParts: [FilePart] = []
-    /// The files' paths as shown.
-    private let paths: [String]
+    /// How many files the set has.
+    private let fileCount: Int
     private var result = SeedObjects()
     private var byKey: [SeedKey: Int32] = [:]
     /// Each `"$id"`'s object and the record stating it (its place is that record's `/$id`).
@@ -56,13 +56,14 @@ struct SeedResolver {
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
-    /// A file's records and links among all, and what it has beside them.
+    /// Where a file's records and links begin among all: eight bytes a file, as a set can have hundreds of thousands.
     private struct FilePart {
         let records: Int32
         let links: Int32
-        let syntaxError: JSONSyntaxError?
-        let topLevelReferences: [(id: String, position: Int32)]
     }
+    /// The few files with a syntax error, or naming top-level objects by `"$ref"`, by index: rare, so kept aside.
+    private var syntaxErrors: [Int: JSONSyntaxError] = [:]
+    private var topLevelReferences: [Int: [(id: String, position: Int32)]] = [:]
 
     private struct ListKey: Hashable {
         let object: Int32
@@ -72,7 +73,7 @@ struct SeedResolver {
     init(schema: SeedSchema, locator: IssueLocator) {
         self.schema = schema
         self.locator = locator
-        paths = (0..<locator.fileCount).map(locator.path(of:))
+        fileCount = locator.fileCount
     }
 
     /// Adds the records of the set's next file: its objects are merged with those of the files before.
@@ -82,23 +83,22 @@ struct SeedResolver {
             // Files of a set are usually alike: room for as many objects in each as in the first saves regrowing.
             // The tables of keys and ids only for as many as the first file has: a set of objects without identity
             // (an owned chain) needs none.
-            func expected(_ count: Int) -> Int { min(count * paths.count, 1 << 22) }
+            func expected(_ count: Int) -> Int { min(count * fileCount, 1 << 22) }
             result.objects.reserveCapacity(expected(file.records.count))
-            result.values.reserveCapacity(min(file.values.count * paths.count, 1 << 24))
+            result.values.reserveCapacity(min(file.values.count * fileCount, 1 << 24))
             byKey.reserveCapacity(expected(file.records.count(where: { $0.key != nil })))
             byID.reserveCapacity(expected(file.records.count(where: { $0.id != nil })))
             result.recordObjects.reserveCapacity(expected(file.records.count))
-            result.fileRecordStarts.reserveCapacity(paths.count + 1)
-            if paths.count > 1 {
+            result.fileRecordStarts.reserveCapacity(fileCount + 1)
+            if fileCount > 1 {
                 records.reserveCapacity(expected(file.records.count))
-                links.reserveCapacity(min(file.links.count * paths.count, 1 << 22))
+                links.reserveCapacity(min(file.links.count * fileCount, 1 << 22))
             }
         }
-        fileParts.append(
-            FilePart(
-                records: Int32(records.count), links: Int32(links.count), syntaxError: file.syntaxError,
-                topLevelReferences: file.topLevelReferences))
-        if paths.count == 1 {
+        if let syntaxError = file.syntaxError { syntaxErrors[file.file] = syntaxError }
+        if !file.topLevelReferences.isEmpty { topLevelReferences[file.file] = file.topLevelReferences }
+        fileParts.append(FilePart(records: Int32(records.count), links: Int32(links.count)))
+        if fileCount == 1 {
             // The set's one file: its arrays are taken as they are, rather than copied beside them.
             records = file.records
             links = file.links
@@ -258,7 +258,7 @@ struct SeedResolver {
 
     private mutating func resolveLinks(lookUp: StoreLookup?) throws {
         let stored = try storedObjects(lookUp: lookUp)
-        for (fileIndex, file) in fileParts.enumerated() {
+        for fileIndex in fileParts.indices {
             let fileRecords = recordRange(ofFile: fileIndex)
             for recordIndex in fileRecords.indices {
                 let record = records[recordIndex]
@@ -305,7 +305,7 @@ struct SeedResolver {
                     route(from: source, through: relationship, to: target, link: link)
                 }
             }
-            for (id, position) in file.topLevelReferences where byID[id] == nil {
+            for (id, position) in topLevelReferences[fileIndex] ?? [] where byID[id] == nil {
                 danglingID(id, at: StatementPlace(file: Int32(fileIndex), record: -1, path: position >= 0 ? [String(position), "$ref"] : ["$ref"]))
             }
         }
@@ -563,11 +563,14 @@ struct SeedResolver {
         for (id, entry) in byID where result.objects[Int(entry.object)].key == nil {
             result.objects[Int(entry.object)].key = SeedKey(kind: .id, root: "", text: id)
         }
+        // Such objects come a file at a time: its path is made once for the run of them.
+        var path = (file: -1, text: "")
         for index in result.objects.indices where result.objects[index].key == nil && result.objects[index].owner < 0 {
             guard let definition = result.objects[index].definition else { continue }
             let place = place(of: definition)
+            if path.file != Int(place.file) { path = (Int(place.file), locator.path(of: Int(place.file))) }
             result.objects[index].key = SeedKey(
-                kind: .location, root: "", text: "\(paths[Int(place.file)])#\(pointer(of: place).description)")
+                kind: .location, root: "", text: "\(path.text)#\(pointer(of: place).description)")
         }
     }
 
@@ -608,7 +611,7 @@ struct SeedResolver {
     /// The file and pointer of a place.
     private func describe(_ place: StatementPlace) -> String {
         let pointer = pointer(of: place)
-        let file = fileParts.count > 1 ? "\(paths[Int(place.file)]) " : ""
+        let file = fileParts.count > 1 ? "\(locator.path(of: Int(place.file))) " : ""
         return "\(file)\(pointer.tokens.isEmpty ? "/" : pointer.description)"
     }
 
@@ -624,11 +627,10 @@ struct SeedResolver {
 
     private func issues() -> [Diagnostic] {
         var issues: [Diagnostic] = []
-        for (index, file) in fileParts.enumerated() {
-            if var syntax = file.syntaxError?.diagnostic {
-                syntax.file = locator.path(of: index)
-                issues.append(syntax)
-            }
+        for (index, syntaxError) in syntaxErrors.sorted(by: { $0.key < $1.key }) {
+            var syntax = syntaxError.diagnostic
+            syntax.file = locator.path(of: index)
+            issues.append(syntax)
         }
         for problem in problems {
             let pointer = pointer(of: problem.place)

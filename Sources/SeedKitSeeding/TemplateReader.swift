@@ -89,7 +89,9 @@ struct TemplateReader {
     static func read(
         _ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void
     ) {
-        let results = Locked([TemplateRecords?](repeating: nil, count: files.count))
+        // Only the files read and not yet handed on, by index: a slot for every file of a large set would cost as
+        // much as its records.
+        let results = Locked([Int: TemplateRecords]())
         let next = Locked(0)
         let fileDone = DispatchSemaphore(value: 0)
         // Files are claimed one at a time, so that a few large files do not leave a core idle.
@@ -111,7 +113,7 @@ struct TemplateReader {
         var consumed = 0
         while consumed < files.count {
             // Moved out, not copied: a copy would retain and release each of the file's arrays.
-            let records = results.withLock { $0[consumed].take() }
+            let records = results.withLock { $0.removeValue(forKey: consumed) }
             guard let records else {
                 fileDone.wait()
                 continue
