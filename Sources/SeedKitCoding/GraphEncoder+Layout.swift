@@ -80,7 +80,7 @@ final class ExportLayout<Output: GraphOutput> {
 
     /// Whether a stub can name the object with these attribute values: its entity has identity and every identity
     /// attribute has a value.
-    func hasIdentity(_ attributeValues: [AttributeValue?]) -> Bool {
+    func hasIdentity(_ attributeValues: AttributeValues) -> Bool {
         guard !identityIndices.isEmpty else { return false }
         for index in identityIndices {
             guard case .some = attributeValues[index] else { return false }

@@ -314,7 +314,7 @@ package struct GraphWalk<Output: GraphOutput> {
 
     /// Which slots ``write(_:layout:parent:backIndex:)`` fills for `object`, decided the same way.
     private func presence(
-        _ attributeValues: [AttributeValue?], _ relationshipValues: [RelationshipValue], layout: ExportLayout<Output>,
+        _ attributeValues: AttributeValues, _ relationshipValues: [RelationshipValue], layout: ExportLayout<Output>,
         id: String?, parent: ManagedObject?, backIndex: Int?
     ) -> UInt64 {
         var presence: UInt64 = id == nil ? 0 : 1
@@ -366,7 +366,7 @@ package struct GraphWalk<Output: GraphOutput> {
     }
 
     private func writeAttributes(
-        _ attributeValues: [AttributeValue?], layout: ExportLayout<Output>, id: String?,
+        _ attributeValues: AttributeValues, layout: ExportLayout<Output>, id: String?,
         into members: inout MembersBuilder<Output.Value>
     ) {
         if let id { members.set(Output.string(id), slot: 0, key: "$id") }

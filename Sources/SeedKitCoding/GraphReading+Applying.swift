@@ -150,7 +150,7 @@ extension GraphReading {
 struct ObjectStates {
     private struct State {
         let object: ManagedObject
-        let attributes: [AttributeValue?]
+        let attributes: AttributeValues
         let relationships: [[ObjectIdentifier]]
     }
 

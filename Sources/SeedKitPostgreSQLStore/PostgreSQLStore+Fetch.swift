@@ -75,7 +75,7 @@ extension PostgreSQLStore {
                 let (stored, version) = try storedRow(row), let entity = model.entity(named: stored.entity)
             else { continue }
             let object = rows.makeObject(entity, rowID: rowID, version: version)
-            object.attributeValues = stored.values
+            object.attributeValues = AttributeValues(stored.values)
             if !entity.relationships.isEmpty {
                 // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing
                 // one is simply nil (-1, loaded).

@@ -271,14 +271,10 @@ extension SQLiteStore {
     private func fill(_ object: ManagedObject, from row: Statement, entity cache: RowEntity) {
         let entity = cache.entity
         let offset = StoreSchema.bookkeepingColumns.count
-        // A new array of the row's values replaces the entity's defaults, which the object shares until then: one
-        // allocation, and no copy of the defaults to overwrite. Reserved, then appended to: `Array(repeating:count:)`
-        // and `Array(unsafeUninitializedCapacity:)` allocate through an unspecialized call of the standard library
-        // that looks the array's type up each time, which costs more than the row's values.
-        var values: [AttributeValue?] = []
-        values.reserveCapacity(cache.attributes.count)
-        for attribute in cache.attributes { values.append(row.attribute(at: attribute.column, as: attribute.type)) }
-        object.attributeValues = values
+        // Straight into the object's storage, over the entity's defaults it starts with.
+        for (index, attribute) in cache.attributes.enumerated() {
+            object.setFetchedValue(row.attribute(at: attribute.column, as: attribute.type), at: index)
+        }
         if !entity.relationships.isEmpty {
             // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing one
             // is simply nil (-1, loaded).

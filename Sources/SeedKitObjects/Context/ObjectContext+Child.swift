@@ -93,7 +93,7 @@ extension ObjectContext {
     func parentValues(of object: ManagedObject) throws -> StoredValues? {
         guard let source = try parent!.lookUp(object.objectID) else { return nil }
         return StoredValues(
-            version: source.rowVersion, attributes: source.attributeValues,
+            version: source.rowVersion, attributes: Array(source.attributeValues),
             foreignKeys: [Int64?](repeating: 0, count: source.entity.relationships.count))
     }
 

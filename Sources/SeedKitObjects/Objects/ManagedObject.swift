@@ -37,7 +37,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // the class's dispatch table. The attribute values are `@exclusivity(unchecked)` as the id is: every access is a
     // single read or write that calls out to nothing that reaches the object, and checking each at run time costs a
     // typed property read, or a fetched object's fill, more than the access itself.
-    @exclusivity(unchecked) @usableFromInline package final var attributeValues: [AttributeValue?]
+    @exclusivity(unchecked) @usableFromInline package final var attributeValues: AttributeValues
     @usableFromInline package final var relationshipValues: [RelationshipValue]
     /// The values at the last save (or at insertion), taken before the first change since; nil when unchanged.
     final var snapshot: Snapshot?
@@ -71,8 +71,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(entity: Entity, context: ObjectContext?) {
         self.entity = entity
         self.objectID = ObjectID(entityName: entity.rootName, number: 0)
-        // The entity's array, shared: the first change copies it, and a fetched object's row replaces it whole.
-        self.attributeValues = entity.defaultValues
+        self.attributeValues = AttributeValues(entity.defaultValues)
         self.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany(RelatedObjects()) : .toOne(nil) }
         if let context { context.register(inserted: self) }
     }
@@ -185,6 +184,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         context.loadFault(of: self, relationship: index)
     }
 
+    /// Gives a fetched object, before it is registered, the value a store read for an attribute: no change is
+    /// recorded. A method of this module, since a write from another module checks its exclusivity at run time.
+    package final func setFetchedValue(_ value: AttributeValue?, at index: Int) {
+        attributeValues[index] = value
+    }
+
     /// Forgets the saved state: called when changes are saved or rolled back.
     final func clearChanges() {
         snapshot = nil
@@ -200,7 +205,14 @@ package enum RelationshipValue {
 }
 
 /// An object's values at a point in time, for rollback.
-struct Snapshot {
-    var attributes: [AttributeValue?]
+///
+/// A class, so that an object without changes carries one empty reference rather than room for a copy of its values.
+final class Snapshot {
+    var attributes: AttributeValues
     var relationships: [RelationshipValue]
+
+    init(attributes: AttributeValues, relationships: [RelationshipValue]) {
+        self.attributes = attributes
+        self.relationships = relationships
+    }
 }
