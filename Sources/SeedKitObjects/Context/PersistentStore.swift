@@ -108,8 +108,6 @@ extension StoreFetch {
 /// - Complexity: O(1) per row besides filling it: a registry lookup by row id, and queueing it for the identity index.
 package struct StoredRows {
     package let context: ObjectContext
-    /// The root entity whose rows are read.
-    package let root: String
     private let table: RowTable
     private let deletedRowIDs: Set<Int64>
     /// The objects of the rows read so far, in the order read; deleted ones left out.
@@ -117,11 +115,13 @@ package struct StoredRows {
 
     init(context: ObjectContext, root: String) {
         self.context = context
-        self.root = root
         table = context.registered.table(named: root)
         deletedRowIDs = context.deleted.isEmpty
             ? [] : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
     }
+
+    /// The root entity whose rows are read: its table's name, rather than a copy of it kept beside the table.
+    package var root: String { table.name }
 
     /// Whether the row needs a new object. When the context has the row's object registered, it goes to
     /// ``objects`` as it is, unsaved changes kept; a row whose object the context deleted is left out.
@@ -137,7 +137,9 @@ package struct StoredRows {
     /// ``ManagedObject/attributeValues`` and ``ManagedObject/faults``, then gives it to ``add(_:)``.
     package func makeObject(_ entity: Entity, rowID: Int64, version: Int64) -> ManagedObject {
         let object = context.instantiate(entity)
-        object.objectID = ObjectID(entityName: root, number: rowID)
+        // The object's id names its entity's root already, which is this one.
+        assert(object.objectID.entityName == root, "a row of \(root)'s table is of an entity of its tree")
+        object.objectID.number = rowID
         object.rowVersion = version
         return object
     }

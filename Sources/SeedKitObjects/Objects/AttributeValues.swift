@@ -28,6 +28,7 @@ package struct AttributeValues: RandomAccessCollection, MutableCollection {
 
     @inlinable
     package subscript(index: Int) -> AttributeValue? {
+        @inline(__always)
         get {
             precondition(index >= 0 && index < endIndex, "attribute index out of range")
             switch index {
@@ -38,6 +39,7 @@ package struct AttributeValues: RandomAccessCollection, MutableCollection {
             default: return overflow[index]
             }
         }
+        @inline(__always)
         set {
             precondition(index >= 0 && index < endIndex, "attribute index out of range")
             switch index {

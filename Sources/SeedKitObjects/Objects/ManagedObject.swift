@@ -186,7 +186,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Gives a fetched object, before it is registered, the value a store read for an attribute: no change is
     /// recorded. A method of this module, since a write from another module checks its exclusivity at run time.
-    package final func setFetchedValue(_ value: AttributeValue?, at index: Int) {
+    package final func setFetchedValue(_ value: consuming AttributeValue?, at index: Int) {
         attributeValues[index] = value
     }
 

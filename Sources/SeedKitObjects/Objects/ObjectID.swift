@@ -2,7 +2,8 @@
 public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The root entity of the object's entity.
     public let entityName: String
-    public let number: Int64
+    /// Settable inside SeedKit, so that a fetched object takes its row id without its entity name being copied again.
+    public internal(set) var number: Int64
 
     package init(entityName: String, number: Int64) {
         self.entityName = entityName
