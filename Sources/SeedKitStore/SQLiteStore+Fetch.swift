@@ -36,6 +36,7 @@ extension SQLiteStore {
     /// Strings, a fetch's usual values, are copied into ``fetchText`` and bound where they lie there: SQLite neither
     /// allocates, copies nor frees them, and the buffer stays as it is until `body` is done. A fetch nested in another
     /// (an object's initializer can fetch) would overwrite it under the outer statement, so it binds copies instead.
+    /// A fetch of a single string, as by an identity, binds it where the string itself lies, with no copy at all.
     private func withBound<Result>(
         _ values: [AttributeValue?], to statement: Statement, _ body: () throws -> Result
     ) throws -> Result {
@@ -43,6 +44,13 @@ extension SQLiteStore {
         guard fetchDepth == 1 else {
             for index in 0..<count { try statement.bind(attribute: values[index], at: index + 1) }
             return try body()
+        }
+        if count == 1, case .string(var text)? = values[0] {
+            // Valid while `body` runs inside: the string's own storage, or a copy on the stack of a small one.
+            return try text.withUTF8 { utf8 in
+                try statement.bind(unsafeText: UnsafeRawBufferPointer(utf8), at: 1)
+                return try body()
+            }
         }
         fetchText.removeAll(keepingCapacity: true)
         for index in 0..<count {
