@@ -135,7 +135,23 @@ struct SeedResolver {
         resolver.checkRequiredAttributes()
         resolver.nameObjectsWithoutIdentity()
         resolver.result.issues = resolver.issues()
+        resolver.releaseTablesInBackground()
         return resolver.result
+    }
+
+    /// Hands the records, links and key tables, which the objects no longer need, to another thread to free: freeing
+    /// them takes about as long as building them did, and the stages after this one need not wait for it.
+    private mutating func releaseTablesInBackground() {
+        var tables = (
+            records: [TemplateRecord](), links: [RecordLink](), byKey: [SeedKey: Int32](),
+            byID: [String: (object: Int32, record: RecordReference)](), laterRecords: [Int32: [RecordReference]]()
+        )
+        swap(&tables.records, &records)
+        swap(&tables.links, &links)
+        swap(&tables.byKey, &byKey)
+        swap(&tables.byID, &byID)
+        swap(&tables.laterRecords, &laterRecords)
+        releaseInBackground(tables)
     }
 
     // MARK: Objects
