@@ -15,9 +15,6 @@ import SeedKitModel
 /// - Complexity: O(1) to read or write a value; copying copies the inline values and shares the array.
 @usableFromInline
 package struct AttributeValues: RandomAccessCollection, MutableCollection {
-    /// How many values live in the object itself.
-    @usableFromInline static let inlineCount = 4
-
     @usableFromInline var inline: (AttributeValue?, AttributeValue?, AttributeValue?, AttributeValue?)
     /// A value per attribute, of which only the fifth and later ones are read: the array the values came from, kept
     /// whole so that it is shared as it is (and gives the count) rather than copied from the fifth value on.
