@@ -114,9 +114,14 @@ extension SeedLedger {
         templates: TemplateSlots?
     ) -> [UInt8] {
         let carried = origins.carried
-        @Sendable func rowID(_ item: Int) -> Int64 { item >= 0 ? entries[item].rowID : templates!.rowIDs[Int(insertions.objects[~item])] }
+        // Unwrapped and taken out of their holders once: the tasks below read them per entry, and reaching them through
+        // an optional or a closure copies them, retaining and releasing what they hold from every core at once.
+        let entries = self.entries, ledgerHashes = self.hashes, inserted = insertions.objects
+        let templateObjects = templates?.objects.objects ?? [], templateRowIDs = templates?.rowIDs ?? []
+        let slotCounts = schema.entities.map(\.slotCount)
+        @Sendable func rowID(_ item: Int) -> Int64 { item >= 0 ? entries[item].rowID : templateRowIDs[Int(inserted[~item])] }
         @Sendable func entity(_ item: Int) -> Int {
-            item >= 0 ? Int(entries[item].entity) : Int(templates!.objects.objects[Int(insertions.objects[~item])].entity)
+            item >= 0 ? Int(entries[item].entity) : Int(templateObjects[Int(inserted[~item])].entity)
         }
         // Per file: the part carried (its index in the carried ledger), or the keys of the others it bears on.
         var carriedParts = [Int?](repeating: nil, count: fileRecords.count)
@@ -211,20 +216,21 @@ extension SeedLedger {
                     let item = items[position]
                     let part = places.itemPart[position]
                     var out = LedgerBuffer(base.base + partsBase + places.partStarts[part] + places.itemStarts[position])
-                    let key = key(item)
                     out.append(count: entity(item))
-                    out.append(byte: key.kind.rawValue)
-                    if key.kind != .identity { out.append(text: key.root) }
-                    out.append(text: key.text)
+                    if item >= 0 {
+                        out.append(key: entries[item].key)
+                    } else if templateObjects[Int(inserted[~item])].key != nil {
+                        out.append(key: templateObjects[Int(inserted[~item])].key!)
+                    } else {
+                        out.append(key: insertions.ownedKeys[inserted[~item]]!)
+                    }
                     out.append(varint: UInt64(bitPattern: rowID(item)))
                     if item >= 0 {
-                        precondition(
-                            Int(entries[item].hashCount) == schema.entities[entity(item)].slotCount,
-                            "an entry has a hash per slot of its entity")
-                        for hash in hashes(of: entries[item]) { out.append(word: hash) }
+                        let start = entries[item].hashes, count = Int(entries[item].hashCount)
+                        precondition(count == slotCounts[entity(item)], "an entry has a hash per slot of its entity")
+                        for index in start..<start + count { out.append(word: ledgerHashes[index]) }
                     } else {
-                        let object = Int(insertions.objects[~item])
-                        templates!.forEachHash(of: object, hasher: &hasher) { out.append(word: $0) }
+                        templates!.forEachHash(of: Int(inserted[~item]), hasher: &hasher) { out.append(word: $0) }
                     }
                 }
             }
@@ -330,8 +336,19 @@ struct LedgerBuffer {
     }
 
     mutating func append(text: String) {
-        var text = text
-        text.withUTF8 { append(text: $0) }
+        // Read in place: `withUTF8` needs a mutable copy of the string, which retains and releases its storage.
+        if text.utf8.withContiguousStorageIfAvailable({ append(text: $0) }) == nil {
+            var text = text
+            text.withUTF8 { append(text: $0) }
+        }
+    }
+
+    /// Appends a key as an entry names it: its kind, its root entity unless it is an identity key (the entry's entity
+    /// says it), and its text.
+    mutating func append(key: SeedKey) {
+        append(byte: key.kind.rawValue)
+        if key.kind != .identity { append(text: key.root) }
+        append(text: key.text)
     }
 
     /// Appends bytes as they are.
