@@ -17,8 +17,9 @@ import Darwin
 /// file is followed when it leads inside the directory; one that leads outside, nowhere or into a loop is refused, and
 /// so is a directory named like a template: each is reported as an issue of the set, so a set cannot read files it
 /// does not hold or silently leave one out. Symbolic links to directories are not walked into, so no link can make the
-/// walk loop. A file is read only if it is still the file the walk found (same device and inode): one swapped for a
-/// link to another file between the walk and the read is refused.
+/// walk loop. A file is read only if it is still the file the walk found (same device and inode), or, where the walk
+/// left a regular file's status to its read, if it is still no symbolic link: one swapped for a link to another file
+/// between the walk and the read is refused.
 ///
 /// Every later launch of an application reads its whole set to find it unchanged, so this is POSIX work, without
 /// Foundation's URL and file manager in the loop, and the files are read and hashed on all cores.
@@ -245,7 +246,8 @@ package struct TemplateSet: Sendable {
         self.directory = directory
         // Taken before the walk, whose status of each file is its stamp: a file changed since is younger than this.
         let readTime = Stamp.now
-        var walk = try Walk(directory: directory, readTime: readTime)
+        // With no stamps to compare, the walk leaves a regular file's status to its read: see `Walk.looksAtFiles`.
+        var walk = try Walk(directory: directory, readTime: readTime, looksAtFiles: !known.isEmpty)
         try walk.walk(relativeDirectory: "")
         // Files are opened from the directory, by their relative paths: no path is made per file.
         let root = open(walk.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -259,7 +261,7 @@ package struct TemplateSet: Sendable {
         DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
             let range = task * 4..<min(task * 4 + 4, found.count)
             var results: [Result<File, ReadFailure>?] = Array(repeating: nil, count: range.count)
-            var contents: [(offset: Int, read: Result<(bytes: [UInt8], stamp: Stamp?), ReadFailure>)] = []
+            var contents: [(offset: Int, read: Result<FileRead, ReadFailure>)] = []
             for (offset, index) in range.enumerated() {
                 let entry = found[index]
                 // The walk's status is the file's now: a known stamp stands for its contents.
@@ -271,7 +273,9 @@ package struct TemplateSet: Sendable {
                             relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: [],
                             contentHash: record.hash, stamp: stamp, isRead: false, identity: entry.identity))
                 } else {
-                    let read = Self.read(entry.relativePath, in: root, expecting: entry.identity, readTime: readTime)
+                    let read = Self.read(
+                        entry.relativePath, in: root, expecting: entry.identity, followingLinks: entry.identity != nil,
+                        readTime: readTime)
                     contents.append((offset, read))
                 }
             }
@@ -281,7 +285,7 @@ package struct TemplateSet: Sendable {
                 results[content.offset] = content.read.map { read in
                     File(
                         relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: read.bytes,
-                        contentHash: hash, stamp: read.stamp, identity: entry.identity)
+                        contentHash: hash, stamp: read.stamp, identity: read.identity)
                 }
             }
             reads.withLock { reads in
@@ -363,6 +367,10 @@ package struct TemplateSet: Sendable {
 
         /// The reason `errno` gives now.
         static var system: ReadFailure { ReadFailure(reason: String(cString: strerror(errno))) }
+
+        /// Another file is at the path than the one the walk found there.
+        static let replaced = ReadFailure(
+            reason: "it was replaced after the directory was listed: the file opened is not the one found there")
     }
 
     /// The bytes of the regular file at `path` (a symbolic link is followed), or why they cannot be read; a FIFO is
@@ -373,20 +381,28 @@ package struct TemplateSet: Sendable {
         read(path, expecting: identity, readTime: Stamp.now).map(\.bytes)
     }
 
-    /// The bytes of the regular file at `path` (relative to the open `directory`, or to the working directory), and
-    /// its stamp as of `readTime`, or why they cannot be read; when `identity` is given, the file opened must be that
-    /// one (checked on the open descriptor, so no link swapped in after the walk can lead the read elsewhere).
+    /// What reading a file gives: its bytes, its stamp, and which file it was.
+    struct FileRead {
+        var bytes: [UInt8]
+        var stamp: Stamp?
+        var identity: FileIdentity
+    }
+
+    /// The bytes of the regular file at `path` (relative to the open `directory`, or to the working directory), its
+    /// stamp as of `readTime` and its identity, or why they cannot be read. When `identity` is given, the file opened
+    /// must be that one (checked on the open descriptor, so no link swapped in after the walk can lead the read
+    /// elsewhere); when links are not followed, a symbolic link at `path` is refused as a file replaced since the
+    /// directory was listed.
     static func read(
-        _ path: String, in directory: Int32 = AT_FDCWD, expecting identity: FileIdentity?, readTime: timespec
-    ) -> Result<(bytes: [UInt8], stamp: Stamp?), ReadFailure> {
-        let descriptor = openat(directory, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.system) }
+        _ path: String, in directory: Int32 = AT_FDCWD, expecting identity: FileIdentity?, followingLinks: Bool = true,
+        readTime: timespec
+    ) -> Result<FileRead, ReadFailure> {
+        let descriptor = openat(directory, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else { return .failure(!followingLinks && errno == ELOOP ? .replaced : .system) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.system) }
-        if let identity, identity != FileIdentity(status) {
-            return .failure(ReadFailure(reason: "it was replaced after the directory was listed: the file opened is not the one found there"))
-        }
+        if let identity, identity != FileIdentity(status) { return .failure(.replaced) }
         let stamp = Stamp.of(status, readTime: readTime)
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(ReadFailure(reason: "not a regular file")) }
         let size = Int(status.st_size)
@@ -405,10 +421,10 @@ package struct TemplateSet: Sendable {
                 guard let count = chunk.withUnsafeMutableBytes({ Self.read(descriptor, filling: $0) }) else { return .failure(.system) }
                 bytes.append(contentsOf: chunk[..<count])
                 // Grown while read: its stamp is not the one of these contents.
-                if count < chunk.count { return .success((bytes, nil)) }
+                if count < chunk.count { return .success(FileRead(bytes: bytes, stamp: nil, identity: FileIdentity(status))) }
             }
         }
-        return .success((bytes, stamp))
+        return .success(FileRead(bytes: bytes, stamp: stamp, identity: FileIdentity(status)))
     }
 
     /// Reads until `buffer` is full or the file ends, retrying reads a signal interrupts.
@@ -456,7 +472,8 @@ private struct Walk {
     /// A file to read: where it is below the directory, which file it was, and its stamp then.
     struct Entry: Sendable {
         var relativePath: String
-        var identity: FileIdentity
+        /// Nil for a regular file the walk did not look at (see ``looksAtFiles``).
+        var identity: FileIdentity?
         /// The stamp of the file the walk found (the link's target for a symbolic link); nil when too recent.
         var stamp: TemplateSet.Stamp?
     }
@@ -469,15 +486,21 @@ private struct Walk {
     let resolvedPrefix: String
     /// The time stamps are taken against (``TemplateSet/Stamp/of(_:readTime:)``).
     let readTime: timespec
+    /// Whether each template's status is taken while walking, for its stamp. Without known stamps to compare (a
+    /// first launch), every file is read, and its read's own `fstat` gives its identity and stamp: the walk takes the
+    /// status of no template the listing calls a regular file — one `lstat` a file fewer, on one core — and the read
+    /// refuses a symbolic link swapped in since, as it refuses any other file than the one walked.
+    let looksAtFiles: Bool
     var found: [Entry] = []
     var issues: [Diagnostic] = []
     /// Files not named like templates, the top-level model file aside.
     var ignored: [String] = []
 
-    init(directory: URL, readTime: timespec) throws(SeedError) {
+    init(directory: URL, readTime: timespec, looksAtFiles: Bool) throws(SeedError) {
         path = directory.path
         displayPath = directory.relativePath
         self.readTime = readTime
+        self.looksAtFiles = looksAtFiles
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, let resolved = realpath(path, nil) else {
             throw SeedError("no template directory at \(displayPath)")
@@ -586,8 +609,8 @@ private struct Walk {
     /// directory is walked where it sorts, so that the files are found in order without sorting their paths.
     ///
     /// - Complexity: O(*n* log *n*) in the number of entries: `lstat` (relative to the open directory, so that no
-    ///   path is made) only for entries named like templates and where the file system leaves the type unknown,
-    ///   `realpath` only for symbolic links named like templates.
+    ///   path is made) only for entries named like templates (when ``looksAtFiles``, or they are no regular files)
+    ///   and where the file system leaves the type unknown, `realpath` only for symbolic links named like templates.
     mutating func walk(relativeDirectory: String) throws(SeedError) {
         let directoryPath = relativeDirectory.isEmpty ? path : path(of: relativeDirectory)
         let descriptor = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -628,6 +651,10 @@ private struct Walk {
                 } else if relativePath != TemplateSet.modelFileName {
                     ignored.append(relativePath)
                 }
+                continue
+            }
+            if !looksAtFiles, entry.type == UInt8(DT_REG) {
+                found.append(Entry(relativePath: relativePath, identity: nil, stamp: nil))
                 continue
             }
             // The file the entry is now, to check at reading time that the file opened is the same one.

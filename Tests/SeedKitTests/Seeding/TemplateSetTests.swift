@@ -140,6 +140,29 @@ struct TemplateSetTests {
         #expect(throws: TemplateSet.ReadFailure.self) { try read.get() }
     }
 
+    /// A first launch's walk leaves a regular file's status to its read, which then follows no link: one swapped in
+    /// for the file after the walk is refused as a replaced file, and the file read names itself by its own status.
+    @Test func aReadThatFollowsNoLinkRefusesALinkAndNamesTheFileItRead() throws {
+        let (root, templates) = try Self.templates(["x.template": "x"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Fixtures.write("secret", to: "outside.template", in: root)
+        let path = templates.appendingPathComponent("x.template").path
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        let read = try TemplateSet.read(path, expecting: nil, followingLinks: false, readTime: TemplateSet.Stamp.now).get()
+        #expect(read.bytes == Array("x".utf8))
+        #expect(read.identity == FileIdentity(status))
+        try FileManager.default.removeItem(atPath: path)
+        try Self.link("x.template", to: "../outside.template", in: templates)
+        let refused = TemplateSet.read(path, expecting: nil, followingLinks: false, readTime: TemplateSet.Stamp.now)
+        #expect(throws: TemplateSet.ReadFailure.self) { try refused.get() }
+        if case .failure(let failure) = refused { #expect(failure.reason.contains("replaced after the directory was listed")) }
+        // The set itself refuses the link as the walk finds it, naming it.
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.isEmpty)
+        #expect(set.issues.map(\.description) == ["\(templates.path)/x.template: a symbolic link leading outside the template directory is refused"])
+    }
+
     /// A swapping race: while a template is swapped back and forth between a file and a link to an outside file, no
     /// set read meanwhile holds the outside file's contents.
     @Test func aSwappingRaceNeverReadsTheOutsideFile() throws {
