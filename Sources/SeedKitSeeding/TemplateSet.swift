@@ -244,10 +244,9 @@ package struct TemplateSet: Sendable {
     /// - Parameter known: The stamp and hash of files, as a ledger recorded them, in the byte order of their paths.
     init(directory: URL, known: [FileRecord]) throws(SeedError) {
         self.directory = directory
-        // Taken before the walk, whose status of each file is its stamp: a file changed since is younger than this.
+        // Taken before the walk: a file changed since is younger than this, and gets no stamp.
         let readTime = Stamp.now
-        // With no stamps to compare, the walk leaves a regular file's status to its read: see `Walk.looksAtFiles`.
-        var walk = try Walk(directory: directory, readTime: readTime, looksAtFiles: !known.isEmpty)
+        var walk = try Walk(directory: directory, readTime: readTime)
         try walk.walk(relativeDirectory: "")
         // Files are opened from the directory, by their relative paths: no path is made per file.
         let root = open(walk.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -264,17 +263,23 @@ package struct TemplateSet: Sendable {
             var contents: [(offset: Int, read: Result<FileRead, ReadFailure>)] = []
             for (offset, index) in range.enumerated() {
                 let entry = found[index]
-                // The walk's status is the file's now: a known stamp stands for its contents.
-                if let stamp = entry.stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }),
-                    record.stamp == stamp
-                {
+                // A regular file's status is taken here, on all cores, only to compare its stamp; else its read's own
+                // serves (see `Walk`). A file that is no longer one is left to the read to refuse.
+                var identity = entry.identity, stamp = entry.stamp
+                if identity == nil, !recorded.isEmpty, let status = Self.regularFileStatus(entry.relativePath, in: root) {
+                    identity = FileIdentity(status)
+                    stamp = Stamp.of(status, readTime: readTime)
+                }
+                // The status is the file's now: a known stamp stands for its contents.
+                if let stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
                     results[offset] = .success(
                         File(
                             relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: [],
-                            contentHash: record.hash, stamp: stamp, isRead: false, identity: entry.identity))
+                            contentHash: record.hash, stamp: stamp, isRead: false, identity: identity))
                 } else {
+                    // Where the walk saw a regular file, no link is followed: one swapped in since is refused.
                     let read = Self.read(
-                        entry.relativePath, in: root, expecting: entry.identity, followingLinks: entry.identity != nil,
+                        entry.relativePath, in: root, expecting: identity, followingLinks: entry.identity != nil,
                         readTime: readTime)
                     contents.append((offset, read))
                 }
@@ -381,6 +386,14 @@ package struct TemplateSet: Sendable {
         read(path, expecting: identity, readTime: Stamp.now).map(\.bytes)
     }
 
+    /// The status of the file at `path` below the open `directory` when it is a regular file (no link followed); nil
+    /// for anything else, or none.
+    private static func regularFileStatus(_ path: String, in directory: Int32) -> stat? {
+        var status = stat()
+        guard fstatat(directory, path, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return status
+    }
+
     /// What reading a file gives: its bytes, its stamp, and which file it was.
     struct FileRead {
         var bytes: [UInt8]
@@ -472,9 +485,10 @@ private struct Walk {
     /// A file to read: where it is below the directory, which file it was, and its stamp then.
     struct Entry: Sendable {
         var relativePath: String
-        /// Nil for a regular file the walk did not look at (see ``looksAtFiles``).
+        /// Nil for a regular file, which the walk does not look at (see ``walk(relativeDirectory:)``).
         var identity: FileIdentity?
-        /// The stamp of the file the walk found (the link's target for a symbolic link); nil when too recent.
+        /// The stamp of the file the walk found (the link's target for a symbolic link); nil when too recent, and for a
+        /// regular file.
         var stamp: TemplateSet.Stamp?
     }
 
@@ -486,21 +500,15 @@ private struct Walk {
     let resolvedPrefix: String
     /// The time stamps are taken against (``TemplateSet/Stamp/of(_:readTime:)``).
     let readTime: timespec
-    /// Whether each template's status is taken while walking, for its stamp. Without known stamps to compare (a
-    /// first launch), every file is read, and its read's own `fstat` gives its identity and stamp: the walk takes the
-    /// status of no template the listing calls a regular file — one `lstat` a file fewer, on one core — and the read
-    /// refuses a symbolic link swapped in since, as it refuses any other file than the one walked.
-    let looksAtFiles: Bool
     var found: [Entry] = []
     var issues: [Diagnostic] = []
     /// Files not named like templates, the top-level model file aside.
     var ignored: [String] = []
 
-    init(directory: URL, readTime: timespec, looksAtFiles: Bool) throws(SeedError) {
+    init(directory: URL, readTime: timespec) throws(SeedError) {
         path = directory.path
         displayPath = directory.relativePath
         self.readTime = readTime
-        self.looksAtFiles = looksAtFiles
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, let resolved = realpath(path, nil) else {
             throw SeedError("no template directory at \(displayPath)")
@@ -608,9 +616,13 @@ private struct Walk {
     /// of the paths: each directory's entries are sorted by name (a directory's as its name and `/`), and a
     /// directory is walked where it sorts, so that the files are found in order without sorting their paths.
     ///
+    /// A template the listing calls a regular file is found without its status, which the set's reading tasks take on
+    /// all cores (for its stamp, when there are stamps to compare) or its read gives: the walk itself, one core's work,
+    /// costs no system call per file.
+    ///
     /// - Complexity: O(*n* log *n*) in the number of entries: `lstat` (relative to the open directory, so that no
-    ///   path is made) only for entries named like templates (when ``looksAtFiles``, or they are no regular files)
-    ///   and where the file system leaves the type unknown, `realpath` only for symbolic links named like templates.
+    ///   path is made) only for entries named like templates that are no regular files and where the file system
+    ///   leaves the type unknown, `realpath` only for symbolic links named like templates.
     mutating func walk(relativeDirectory: String) throws(SeedError) {
         let directoryPath = relativeDirectory.isEmpty ? path : path(of: relativeDirectory)
         let descriptor = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -653,7 +665,7 @@ private struct Walk {
                 }
                 continue
             }
-            if !looksAtFiles, entry.type == UInt8(DT_REG) {
+            if entry.type == UInt8(DT_REG) {
                 found.append(Entry(relativePath: relativePath, identity: nil, stamp: nil))
                 continue
             }
