@@ -205,7 +205,8 @@ struct SeedPlanner {
             let inserted = plan.actions.lazy.filter { $0 == .insert }.count
             plan.ledger.reserveCapacity(
                 entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
-            for index in objects.indices { decide(index, hashes: hashes[index]) }
+            let stored = storedHashesOfObjects()
+            for index in objects.indices { decide(index, hashes: hashes[index], storedHashes: stored[index]) }
             for (name, count) in carried?.counts ?? [:] {
                 if let ordinal = schema.ordinal(of: name) { plan.entityCounts[ordinal].unchanged += count }
             }
@@ -213,8 +214,8 @@ struct SeedPlanner {
         }
     }
 
-    /// Decides one object once every row id is settled.
-    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>) {
+    /// Decides one object once every row id is settled, with its template's slot hashes and its stored row's.
+    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>) {
         let object = objects[index]
         let slots = schema.entities[Int(object.entity)]
         let entityName = slots.entity.name
@@ -242,7 +243,7 @@ struct SeedPlanner {
                 plan.ledger.append(entry!, of: ledger)
                 return
             }
-            let storedHashes = self.storedHashes(stored, slots: slots)
+            let storedHashes = Array(storedHashes)
             let isMerge = plan.actions[index] == .merge
             var written: [Int] = []
             // What the seeder last wrote, slot by slot as the template's class lays them out (a slot that class has
@@ -430,23 +431,48 @@ struct SeedPlanner {
 
     /// The hash of each slot of a stored row, laid out as `slots`.
     private mutating func storedHashes(_ row: StoredRow, slots: EntitySlots) -> [UInt64] {
-        let stored = schema.model.entity(named: row.entity)
         var hashes: [UInt64] = []
         hashes.reserveCapacity(slots.slotCount)
+        Self.appendHashes(of: row, slots: slots, model: schema.model, joins: storedJoins, hasher: &hasher, to: &hashes)
+        return hashes
+    }
+
+    /// Appends the hash of each slot of a stored row, laid out as `slots`, to `hashes`.
+    ///
+    /// A row of the slots' own entity, the usual one, has its values where the slots are; a row of another kind is
+    /// matched to them by name.
+    private static func appendHashes(
+        of row: StoredRow, slots: EntitySlots, model: EntityModel, joins: [String: [Int64: [Int64]]],
+        hasher: inout SlotHasher, to hashes: inout [UInt64]
+    ) {
+        let stored = row.entity == slots.entity.name ? slots.entity : model.entity(named: row.entity)
+        let isSlotsEntity = stored === slots.entity
         for attribute in 0..<slots.attributeCount {
-            let value = stored.flatMap { $0.attributeIndex(named: slots.entity.attributes[attribute].name) }.flatMap { row.values[$0] }
-            hashes.append(hasher.attribute(value))
+            let index = isSlotsEntity ? attribute : stored?.attributeIndex(named: slots.entity.attributes[attribute].name)
+            hashes.append(hasher.attribute(index.flatMap { row.values[$0] }))
         }
         for slot in slots.toOnes {
-            let index = stored?.relationshipIndex(named: slot.name)
+            let index = isSlotsEntity ? slot.relationship : stored?.relationshipIndex(named: slot.name)
             hashes.append(
                 SlotHash.toOne(
                     rowID: index.flatMap { row.targets[$0] }, position: slot.isPositioned ? index.flatMap { row.positions[$0] } : nil))
         }
         for slot in slots.joins {
-            hashes.append(SlotHash.join(storedJoins[slot.table]?[row.rowID] ?? [], isOrdered: slot.isOrdered))
+            hashes.append(SlotHash.join(joins[slot.table]?[row.rowID] ?? [], isOrdered: slot.isOrdered))
         }
-        return hashes
+    }
+
+    /// The slot hashes of the stored row of each object to update or merge that has one, on all cores; none for the
+    /// other objects. Indexed by object.
+    private func storedHashesOfObjects() -> ObjectHashes {
+        let actions = plan.actions, rowIDs = plan.rowIDs, objects = self.objects, schema = self.schema
+        let storedRows = self.storedRows, storedJoins = self.storedJoins
+        return ObjectHashes(count: objects.count) { index, hasher, hashes in
+            guard actions[index] == .update || actions[index] == .merge else { return }
+            let slots = schema.entities[Int(objects[index].entity)]
+            guard let row = storedRows[slots.root]?[rowIDs[index]] else { return }
+            Self.appendHashes(of: row, slots: slots, model: schema.model, joins: storedJoins, hasher: &hasher, to: &hashes)
+        }
     }
 
     /// Reads the rows not read yet, and the join lists their entities own.
@@ -625,26 +651,10 @@ struct TemplateSlots: Sendable {
     }
 
     private func hashes(of list: [Int], including included: @Sendable (Int) -> Bool) -> ObjectHashes {
-        let chunk = 2048
-        let parts = Locked([ObjectHashes](repeating: ObjectHashes(), count: (list.count + chunk - 1) / chunk))
-        DispatchQueue.concurrentPerform(iterations: (list.count + chunk - 1) / chunk) { part in
-            var hasher = SlotHasher()
-            var hashes = ObjectHashes()
-            for object in list[part * chunk..<min(list.count, (part + 1) * chunk)] {
-                hashes.starts.append(Int32(hashes.hashes.count))
-                if included(object) { forEachHash(of: object, hasher: &hasher) { hashes.hashes.append($0) } }
-            }
-            parts.withLock { $0[part] = hashes }
+        ObjectHashes(count: list.count) { position, hasher, hashes in
+            let object = list[position]
+            if included(object) { forEachHash(of: object, hasher: &hasher) { hashes.append($0) } }
         }
-        var all = ObjectHashes()
-        all.starts.reserveCapacity(list.count + 1)
-        for part in parts.withLock({ $0 }) {
-            let offset = Int32(all.hashes.count)
-            all.starts += part.starts.map { $0 + offset }
-            all.hashes += part.hashes
-        }
-        all.starts.append(Int32(all.hashes.count))
-        return all
     }
 }
 
@@ -653,6 +663,33 @@ struct ObjectHashes: Sendable {
     var hashes: [UInt64] = []
     /// Per object, where its hashes start; one more at the end.
     var starts: [Int32] = []
+
+    init() {}
+
+    /// The hashes `append` gives each of `count` objects (by position), made on all cores, a few thousand objects a
+    /// task, each task with its own hasher.
+    ///
+    /// - Complexity: O(*n*) calls of `append`, spread over the cores.
+    init(count: Int, _ append: @Sendable (Int, inout SlotHasher, inout [UInt64]) -> Void) {
+        let chunk = 2048
+        let parts = Locked([ObjectHashes](repeating: ObjectHashes(), count: (count + chunk - 1) / chunk))
+        DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
+            var hasher = SlotHasher()
+            var hashes = ObjectHashes()
+            for position in part * chunk..<min(count, (part + 1) * chunk) {
+                hashes.starts.append(Int32(hashes.hashes.count))
+                append(position, &hasher, &hashes.hashes)
+            }
+            parts.withLock { $0[part] = hashes }
+        }
+        starts.reserveCapacity(count + 1)
+        for part in parts.withLock({ $0 }) {
+            let offset = Int32(hashes.count)
+            starts += part.starts.map { $0 + offset }
+            hashes += part.hashes
+        }
+        starts.append(Int32(hashes.count))
+    }
 
     subscript(object: Int) -> ArraySlice<UInt64> { hashes[Int(starts[object])..<Int(starts[object + 1])] }
 }
