@@ -90,15 +90,36 @@ struct SeedPlanner {
     /// Finds each object's row: by identity in the store, else through the ledger; owners come before what they own.
     private mutating func match() throws {
         var identities: [Int: [(object: Int, values: [AttributeValue])]] = [:]
+        // Objects the ledger names with a row: that row, read whole now (deciding reads it anyway), is theirs while it
+        // holds their identity — one look-up by row id where a look-up by identity and a read would be two.
+        var seeded: [Int: [(object: Int, rowID: Int64)]] = [:]
         for (index, object) in objects.enumerated() {
             guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
             let slots = schema.entities[Int(object.entity)]
             // A table without rows has nothing to find.
             guard nextRowIDs[slots.root] > 1 else { continue }
-            let values = slots.entity.identityIndices.map { resolved.value(of: index, at: $0)! }
-            identities[slots.root, default: []].append((index, values))
+            if store != nil, let entry = ledgerIndex[key] {
+                seeded[slots.root, default: []].append((index, ledger.entries[Int(entry)].rowID))
+                continue
+            }
+            identities[slots.root, default: []].append((index, identityValues(of: index, slots: slots)))
         }
         var found: [Int: StoredIdentity] = [:]
+        for (root, list) in seeded {
+            try read([root: list.map(\.rowID)], recordingGoneRows: false)
+            for (index, rowID) in list {
+                let slots = schema.entities[Int(objects[index].entity)]
+                let values = identityValues(of: index, slots: slots)
+                // Compared as SQL compares them, by their exact bytes: the row another identity took is not this one's.
+                if let row = storedRows[root]?[rowID], let rowEntity = schema.model.entity(named: row.entity),
+                    ExactValues(rowEntity.identityIndices.compactMap { row.values[$0] }) == ExactValues(values)
+                {
+                    found[index] = StoredIdentity(rowID: rowID, entity: row.entity)
+                } else {
+                    identities[root, default: []].append((index, values))
+                }
+            }
+        }
         if let store {
             for (root, asked) in identities {
                 for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: schema.roots[root])) {
@@ -152,6 +173,11 @@ struct SeedPlanner {
         }
     }
 
+    /// The identity values of an object with identity, as the templates state them.
+    private func identityValues(of index: Int, slots: EntitySlots) -> [AttributeValue] {
+        slots.entity.identityIndices.map { resolved.value(of: index, at: $0)! }
+    }
+
     /// The key of an object without identity that an owner holds: the owner's row (or, for an owner the application
     /// deleted, the row it had), the relationship and the place.
     private func ownedKey(_ index: Int) -> SeedKey? {
@@ -174,11 +200,14 @@ struct SeedPlanner {
             var reads: [Int: [Int64]] = [:]
             let actions = plan.actions
             let hashes = templates.hashes { actions[$0] == .update || actions[$0] == .merge }
+            // The objects whose rows are compared: merged ones, and those the templates changed since the ledger.
+            var compared = [Bool](repeating: false, count: objects.count)
             for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
                 let root = schema.entities[Int(objects[index].entity)].root
                 if plan.actions[index] == .merge || ledger.entries[Int(entries[index])].entity != objects[index].entity
                     || !hashes[index].elementsEqual(ledger.hashes(of: ledger.entries[Int(entries[index])]))
                 {
+                    compared[index] = true
                     if storedRows[root]?[plan.rowIDs[index]] == nil, goneRows[root]?.contains(plan.rowIDs[index]) != true {
                         reads[root, default: []].append(plan.rowIDs[index])
                     }
@@ -205,8 +234,10 @@ struct SeedPlanner {
             let inserted = plan.actions.lazy.filter { $0 == .insert }.count
             plan.ledger.reserveCapacity(
                 entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
-            let stored = storedHashesOfObjects()
-            for index in objects.indices { decide(index, hashes: hashes[index], storedHashes: stored[index]) }
+            let stored = storedHashesOfObjects(compared)
+            for index in objects.indices {
+                decide(index, hashes: hashes[index], storedHashes: compared[index] ? stored[index] : nil)
+            }
             for (name, count) in carried?.counts ?? [:] {
                 if let ordinal = schema.ordinal(of: name) { plan.entityCounts[ordinal].unchanged += count }
             }
@@ -214,8 +245,9 @@ struct SeedPlanner {
         }
     }
 
-    /// Decides one object once every row id is settled, with its template's slot hashes and its stored row's.
-    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>) {
+    /// Decides one object once every row id is settled, with its template's slot hashes and its stored row's (nil
+    /// for a row not compared: the templates did not change the object).
+    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>?) {
         let object = objects[index]
         let slots = schema.entities[Int(object.entity)]
         let entityName = slots.entity.name
@@ -237,13 +269,13 @@ struct SeedPlanner {
             let root = slots.root
             let template = Array(precomputed)
             let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
-            guard let stored = storedRows[root]?[plan.rowIDs[index]] else {
-                // Not read: the templates did not change it.
+            guard let compared = storedHashes, let stored = storedRows[root]?[plan.rowIDs[index]] else {
+                // Not compared: the templates did not change it.
                 plan.entityCounts[slots.ordinal].unchanged += 1
                 plan.ledger.append(entry!, of: ledger)
                 return
             }
-            let storedHashes = Array(storedHashes)
+            let storedHashes = Array(compared)
             let isMerge = plan.actions[index] == .merge
             var written: [Int] = []
             // What the seeder last wrote, slot by slot as the template's class lays them out (a slot that class has
@@ -462,29 +494,34 @@ struct SeedPlanner {
         }
     }
 
-    /// The slot hashes of the stored row of each object to update or merge that has one, on all cores; none for the
-    /// other objects. Indexed by object.
-    private func storedHashesOfObjects() -> ObjectHashes {
-        let actions = plan.actions, rowIDs = plan.rowIDs, objects = self.objects, schema = self.schema
+    /// The slot hashes of the stored row of each object `compared` selects, on all cores; none for the other objects.
+    /// Indexed by object.
+    private func storedHashesOfObjects(_ compared: [Bool]) -> ObjectHashes {
+        let rowIDs = plan.rowIDs, objects = self.objects, schema = self.schema
         let storedRows = self.storedRows, storedJoins = self.storedJoins
         return ObjectHashes(count: objects.count) { index, hasher, hashes in
-            guard actions[index] == .update || actions[index] == .merge else { return }
+            guard compared[index] else { return }
             let slots = schema.entities[Int(objects[index].entity)]
             guard let row = storedRows[slots.root]?[rowIDs[index]] else { return }
             Self.appendHashes(of: row, slots: slots, model: schema.model, joins: storedJoins, hasher: &hasher, to: &hashes)
         }
     }
 
-    /// Reads the rows not read yet, and the join lists their entities own.
-    private mutating func read(_ rows: [Int: [Int64]]) throws {
+    /// Reads the rows not read yet, and the join lists their entities own; a row not found is gone, unless it was
+    /// only looked for (`recordingGoneRows` false).
+    private mutating func read(_ rows: [Int: [Int64]], recordingGoneRows: Bool = true) throws {
         guard let store else {
-            for (root, rowIDs) in rows { goneRows[root, default: []].formUnion(rowIDs) }
+            if recordingGoneRows { for (root, rowIDs) in rows { goneRows[root, default: []].formUnion(rowIDs) } }
             return
         }
         for (root, rowIDs) in rows where !rowIDs.isEmpty {
             let found = try store.rows(root: schema.roots[root], rowIDs: rowIDs)
             for (rowID, row) in zip(rowIDs, found) {
-                if let row { storedRows[root, default: [:]][rowID] = row } else { goneRows[root, default: []].insert(rowID) }
+                if let row {
+                    storedRows[root, default: [:]][rowID] = row
+                } else if recordingGoneRows {
+                    goneRows[root, default: []].insert(rowID)
+                }
             }
             var tables: [String: Bool] = [:]
             for slots in schema.entities where slots.root == root {

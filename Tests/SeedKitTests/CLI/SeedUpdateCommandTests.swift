@@ -125,6 +125,41 @@ struct SeedUpdateCommandTests {
         ], "--force writes what the templates changed, not what they did not")
     }
 
+    /// A seeded object is found by its identity, not by the row the ledger gave it: a row whose identity the
+    /// application changed is no longer the object's (kept as deleted or changed by the application, the renamed row
+    /// left as it is), and after the application swapped two identities each object updates the row that now holds
+    /// its own.
+    @Test(arguments: ["renamed", "swapped"])
+    func seededObjectsAreFoundByTheirIdentityNotTheirFormerRow(change: String) throws {
+        let directory = try directory(template: Self.department(salaries: [40000, 41000], streets: ["1 Main", "2 Main"]))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try Fixtures.runSeed(["--quiet"], in: directory).status == 0)
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("seed.sqlite").path)
+        if change == "renamed" {
+            try connection.execute(sql: #"UPDATE "Employee" SET "email" = 'gone@example.com' WHERE "email" = 'e0@example.com'"#)
+        } else {
+            try connection.execute(sql: #"UPDATE "Employee" SET "email" = 'swap' WHERE "email" = 'e0@example.com'"#)
+            try connection.execute(sql: #"UPDATE "Employee" SET "email" = 'e0@example.com' WHERE "email" = 'e1@example.com'"#)
+            try connection.execute(sql: #"UPDATE "Employee" SET "email" = 'e1@example.com' WHERE "email" = 'swap'"#)
+        }
+        try Fixtures.write(
+            Self.department(salaries: [40500, 41500], streets: ["1 Main", "2 Main"]), to: "Templates/sales.template", in: directory)
+        let changed = try Fixtures.runSeed([], in: directory)
+        #expect(changed.status == 0)
+        if change == "renamed" {
+            #expect(changed.stdout.contains("Employee           0        1          0     1        0"), "\(changed.stdout)")
+            #expect(changed.stdout.contains("  Employee[email=e0@example.com] (deleted or changed by the application)\n"))
+            #expect(try rows(#"SELECT "_id", "email", "salary" FROM "Employee" ORDER BY "_id""#, in: directory) == [
+                "1|gone@example.com|40000.0", "2|e1@example.com|41500.0",
+            ])
+        } else {
+            #expect(changed.stdout.contains("Employee           0        2          0     0        0"), "\(changed.stdout)")
+            #expect(try rows(#"SELECT "_id", "email", "salary" FROM "Employee" ORDER BY "_id""#, in: directory) == [
+                "1|e1@example.com|41500.0", "2|e0@example.com|40500.0",
+            ])
+        }
+    }
+
     /// The model file as each lightweight migration changes it — a property added optional, added with a default,
     /// removed (with --allow-data-loss), renamed through an alias — with the templates as they are then written, and
     /// the arguments the run needs.
