@@ -67,7 +67,18 @@ struct SeedPlanner {
         try planner.decide()
         try planner.settleStaleEntries()
         planner.plan.keptObjects.sort()
+        planner.releaseTablesInBackground()
         return planner.plan
+    }
+
+    /// Hands the rows read and the ledger's index, which the plan does not keep, to another thread to free: the
+    /// writer need not wait for them (see ``releaseInBackground(_:)``).
+    private mutating func releaseTablesInBackground() {
+        var tables = (rows: [Int: [Int64: StoredRow]](), joins: [String: [Int64: [Int64]]](), index: [SeedKey: Int32]())
+        swap(&tables.rows, &storedRows)
+        swap(&tables.joins, &storedJoins)
+        swap(&tables.index, &ledgerIndex)
+        releaseInBackground(tables)
     }
 
     private init(set: SeedObjects, schema: SeedSchema, ledger: SeedLedger, store: RowStore?, options: SeedOptions) throws {
@@ -93,14 +104,20 @@ struct SeedPlanner {
         // Objects the ledger names with a row: that row, read whole now (deciding reads it anyway), is theirs while it
         // holds their identity — one look-up by row id where a look-up by identity and a read would be two.
         var seeded: [Int: [(object: Int, rowID: Int64)]] = [:]
+        // Each object's ledger entry as found here (-1 for none), or nil where it is looked for below.
+        var ledgerEntries = [Int32?](repeating: nil, count: objects.count)
         for (index, object) in objects.enumerated() {
             guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
             let slots = schema.entities[Int(object.entity)]
             // A table without rows has nothing to find.
             guard nextRowIDs[slots.root] > 1 else { continue }
-            if store != nil, let entry = ledgerIndex[key] {
-                seeded[slots.root, default: []].append((index, ledger.entries[Int(entry)].rowID))
-                continue
+            if store != nil {
+                let entry = ledgerIndex[key]
+                ledgerEntries[index] = entry ?? -1
+                if let entry {
+                    seeded[slots.root, default: []].append((index, ledger.entries[Int(entry)].rowID))
+                    continue
+                }
             }
             identities[slots.root, default: []].append((index, identityValues(of: index, slots: slots)))
         }
@@ -132,7 +149,7 @@ struct SeedPlanner {
             var key = object.key
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
             if key == nil, object.owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
-            let indexed = key.flatMap { ledgerIndex[$0] } ?? -1
+            let indexed = ledgerEntries[index] ?? key.flatMap { ledgerIndex[$0] } ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
             let entry = indexed >= 0 && schema.entities[Int(ledger.entries[Int(indexed)].entity)].root != root
