@@ -514,6 +514,8 @@ struct SeedPlanner {
     /// The slot hashes of the stored row of each object `compared` selects, on all cores; none for the other objects.
     /// Indexed by object.
     private func storedHashesOfObjects(_ compared: [Bool]) -> ObjectHashes {
+        // A first launch compares no row: no tasks to start, whose threads' allocations would stay in their arenas.
+        guard compared.contains(true) else { return ObjectHashes() }
         let rowIDs = plan.rowIDs, objects = self.objects, schema = self.schema
         let storedRows = self.storedRows, storedJoins = self.storedJoins
         return ObjectHashes(count: objects.count) { index, hasher, hashes in
