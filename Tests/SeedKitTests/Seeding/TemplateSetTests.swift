@@ -123,41 +123,31 @@ struct TemplateSetTests {
         })
     }
 
-    /// A file is read only if the descriptor opened is the file the walk found: one swapped for a link to an outside
-    /// file after the walk is refused, not read.
-    @Test func aFileSwappedForALinkAfterTheWalkIsNotRead() throws {
+    /// A file is read only if it is still the file the walk found: where the walk took its status, the descriptor
+    /// opened must be that file; where it left the status to the read (a regular file), the read follows no link.
+    /// Either way one swapped for a link to an outside file after the walk is refused as replaced, not read, and the
+    /// file read names itself by its own status.
+    @Test(arguments: [true, false])
+    func aFileSwappedForALinkAfterTheWalkIsNotRead(walkTookItsStatus: Bool) throws {
         let (root, templates) = try Self.templates(["x.template": "x"])
         defer { try? FileManager.default.removeItem(at: root) }
         try Fixtures.write("secret", to: "outside.template", in: root)
         let path = templates.appendingPathComponent("x.template").path
         var status = stat()
         #expect(lstat(path, &status) == 0)
-        let walked = FileIdentity(status)
-        #expect((try? TemplateSet.read(path, expecting: walked, readTime: TemplateSet.Stamp.now).get().bytes) == Array("x".utf8))
+        let walked = walkTookItsStatus ? FileIdentity(status) : nil
+        func read() -> Result<TemplateSet.FileRead, TemplateSet.ReadFailure> {
+            TemplateSet.read(path, expecting: walked, followingLinks: walkTookItsStatus, readTime: TemplateSet.Stamp.now)
+        }
+        let first = try read().get()
+        #expect(first.bytes == Array("x".utf8))
+        #expect(first.identity == FileIdentity(status))
         try FileManager.default.removeItem(atPath: path)
         try Self.link("x.template", to: "../outside.template", in: templates)
-        let read = TemplateSet.read(path, expecting: walked, readTime: TemplateSet.Stamp.now)
-        #expect(throws: TemplateSet.ReadFailure.self) { try read.get() }
-    }
-
-    /// A first launch's walk leaves a regular file's status to its read, which then follows no link: one swapped in
-    /// for the file after the walk is refused as a replaced file, and the file read names itself by its own status.
-    @Test func aReadThatFollowsNoLinkRefusesALinkAndNamesTheFileItRead() throws {
-        let (root, templates) = try Self.templates(["x.template": "x"])
-        defer { try? FileManager.default.removeItem(at: root) }
-        try Fixtures.write("secret", to: "outside.template", in: root)
-        let path = templates.appendingPathComponent("x.template").path
-        var status = stat()
-        #expect(lstat(path, &status) == 0)
-        let read = try TemplateSet.read(path, expecting: nil, followingLinks: false, readTime: TemplateSet.Stamp.now).get()
-        #expect(read.bytes == Array("x".utf8))
-        #expect(read.identity == FileIdentity(status))
-        try FileManager.default.removeItem(atPath: path)
-        try Self.link("x.template", to: "../outside.template", in: templates)
-        let refused = TemplateSet.read(path, expecting: nil, followingLinks: false, readTime: TemplateSet.Stamp.now)
+        let refused = read()
         #expect(throws: TemplateSet.ReadFailure.self) { try refused.get() }
         if case .failure(let failure) = refused { #expect(failure.reason.contains("replaced after the directory was listed")) }
-        // The set itself refuses the link as the walk finds it, naming it.
+        // The set itself refuses the link as its walk finds it, naming it.
         let set = try TemplateSet(directory: templates)
         #expect(set.files.isEmpty)
         #expect(set.issues.map(\.description) == ["\(templates.path)/x.template: a symbolic link leading outside the template directory is refused"])
