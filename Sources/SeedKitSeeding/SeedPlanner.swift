@@ -27,7 +27,8 @@ import SeedKitStore
 /// reported; `prune` deletes it unless the application changed it (or `force`). An owned object its owner no longer
 /// holds is deleted with the owner's statement, unless the application changed it.
 ///
-/// - Complexity: O(*n*) in the objects and slots, plus the store reads: identity lookups for objects with identity,
+/// - Complexity: O(*n*) in the objects and slots, plus the store reads: the row of each object with identity that the
+///   ledger names (read by row id, and its identity checked), an identity look-up for the other objects with identity,
 ///   and the rows of objects whose template changed.
 struct SeedPlanner {
     private let schema: SeedSchema
