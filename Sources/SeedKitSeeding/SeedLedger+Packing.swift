@@ -217,13 +217,7 @@ extension SeedLedger {
                     let part = places.itemPart[position]
                     var out = LedgerBuffer(base.base + partsBase + places.partStarts[part] + places.itemStarts[position])
                     out.append(count: entity(item))
-                    if item >= 0 {
-                        out.append(key: entries[item].key)
-                    } else if templateObjects[Int(inserted[~item])].key != nil {
-                        out.append(key: templateObjects[Int(inserted[~item])].key!)
-                    } else {
-                        out.append(key: insertions.ownedKeys[inserted[~item]]!)
-                    }
+                    out.append(key: key(item))
                     out.append(varint: UInt64(bitPattern: rowID(item)))
                     if item >= 0 {
                         let start = entries[item].hashes, count = Int(entries[item].hashCount)
