@@ -164,48 +164,59 @@ package struct TemplateSet: Sendable {
         }
 
         /// The stamp whose ``text`` is `text`; nil for any other text.
+        ///
+        /// Every launch that finds its set unchanged reads a stamp per file, so the numbers are read in one pass over
+        /// the bytes, checking for overflow only from a number's 19th digit on.
         init?(text: UnsafeBufferPointer<UInt8>) {
-            // Six numbers and the separators after each: all signed but the inode, the last.
-            var numbers: (Int64, Int64, Int64, Int64, Int64, UInt64) = (0, 0, 0, 0, 0, 0)
-            var position = 0
-            for field in 0..<6 {
-                let isNegative = field < 5 && position < text.count && text[position] == UInt8(ascii: "-")
-                if isNegative { position += 1 }
-                var value: UInt64 = 0
-                let start = position
-                while position < text.count, text[position] &- UInt8(ascii: "0") < 10 {
-                    let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-                    let (sum, carry) = times.addingReportingOverflow(UInt64(text[position] &- UInt8(ascii: "0")))
-                    guard !overflow, !carry else { return nil }
-                    value = sum
-                    position += 1
-                }
-                guard position > start else { return nil }
-                if field == 5 {
-                    guard position == text.count else { return nil }
-                    numbers.5 = value
-                    break
-                }
-                guard position < text.count, text[position] == Self.separators[field],
-                    value <= (isNegative ? Int64.min.magnitude : UInt64(Int64.max))
-                else { return nil }
-                position += 1
-                let signed = Int64(bitPattern: isNegative ? 0 &- value : value)
-                switch field {
-                case 0: numbers.0 = signed
-                case 1: numbers.1 = signed
-                case 2: numbers.2 = signed
-                case 3: numbers.3 = signed
-                default: numbers.4 = signed
-                }
-            }
+            guard var position = text.baseAddress else { return nil }
+            let end = position + text.count, space = UInt8(ascii: " "), point = UInt8(ascii: ".")
+            guard let size = Self.number(at: &position, end: end, then: space),
+                let modifiedSeconds = Self.number(at: &position, end: end, then: point),
+                let modifiedNanoseconds = Self.number(at: &position, end: end, then: space),
+                let changedSeconds = Self.number(at: &position, end: end, then: point),
+                let changedNanoseconds = Self.number(at: &position, end: end, then: space),
+                let inode = Self.digits(at: &position, end: end), position == end
+            else { return nil }
             self.init(
-                size: numbers.0, modified: Time(seconds: numbers.1, nanoseconds: numbers.2),
-                changed: Time(seconds: numbers.3, nanoseconds: numbers.4), inode: numbers.5)
+                size: size, modified: Time(seconds: modifiedSeconds, nanoseconds: modifiedNanoseconds),
+                changed: Time(seconds: changedSeconds, nanoseconds: changedNanoseconds), inode: inode)
         }
 
-        /// What follows each number of a stamp's text but the last.
-        private static let separators = Array(" . . ".utf8)
+        /// The signed number at `position` and the separator after it, `position` moved past both.
+        @inline(__always)
+        private static func number(
+            at position: inout UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, then separator: UInt8
+        ) -> Int64? {
+            let isNegative = position < end && position.pointee == UInt8(ascii: "-")
+            if isNegative { position += 1 }
+            guard let magnitude = digits(at: &position, end: end),
+                magnitude <= (isNegative ? Int64.min.magnitude : UInt64(Int64.max)),
+                position < end, position.pointee == separator
+            else { return nil }
+            position += 1
+            return Int64(bitPattern: isNegative ? 0 &- magnitude : magnitude)
+        }
+
+        /// The unsigned number whose digits start at `position` (nil for none, or one beyond 64 bits), `position`
+        /// moved past them.
+        @inline(__always)
+        private static func digits(at position: inout UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UInt64? {
+            let start = position
+            var value: UInt64 = 0
+            while position < end, case let digit = position.pointee &- UInt8(ascii: "0"), digit < 10 {
+                if position - start < 18 {
+                    // 18 digits cannot overflow 64 bits: no check for the usual number.
+                    value = value &* 10 &+ UInt64(digit)
+                } else {
+                    let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
+                    guard !overflow, !carry else { return nil }
+                    value = sum
+                }
+                position += 1
+            }
+            return position > start ? value : nil
+        }
 
         init(size: Int64, modified: Time, changed: Time, inode: UInt64) {
             self.size = size
