@@ -36,12 +36,13 @@ extension SeedLedger {
         let origins = self.origins ?? Origins(modelFingerprint: schema.model.fingerprint)
         let carried = origins.carried
         // Each file's index among the carried ledger's, and the reverse.
-        let oldIndices = carried.map { TemplateSet.FileRecord.indices(of: fileRecords.lazy.map(\.path), in: $0.records) }
-            ?? []
+        let oldIndices = carried.map { carried in
+            TemplateSet.FileRecord.indices(of: fileRecords.count, in: carried.records) { fileRecords[$0].path }
+        } ?? []
         var newIndices = [Int?](repeating: nil, count: carried?.records.count ?? 0)
         for (new, old) in oldIndices.enumerated() { if let old { newIndices[old] = new } }
         // Each file's origins if it was read, and the home of each key the files read bear on: the first of them.
-        let read = TemplateSet.FileRecord.indices(of: origins.files.lazy.map(\.path), in: fileRecords)
+        let read = TemplateSet.FileRecord.indices(of: origins.files.count, in: fileRecords) { origins.files[$0].path }
         var readFiles = [Int?](repeating: nil, count: fileRecords.count)
         for (file, index) in read.enumerated() { if let index { readFiles[index] = file } }
         let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? [] })

@@ -26,7 +26,7 @@ struct ChangedFiles {
         guard let origins = ledger.origins, let carried = origins.carried,
             origins.modelFingerprint == schema.model.fingerprint, ledger.templates == input.templatesPath
         else { throw ReadEveryFile() }
-        let recorded = TemplateSet.FileRecord.indices(of: unchanged.lazy.map(\.path), in: ledger.fileRecords)
+        let recorded = TemplateSet.FileRecord.indices(of: unchanged.count, in: ledger.fileRecords) { unchanged[$0].path }
         for ((_, hash), record) in zip(unchanged, recorded) {
             guard let record, ledger.fileRecords[record].hash == hash, carried.isSettled[record] else {
                 throw ReadEveryFile()
@@ -71,7 +71,9 @@ extension SeedInput {
     func changedFiles(since summary: SeedLedger) -> ChangedFiles? {
         guard let set, !summary.fileRecords.isEmpty else { return nil }
         var indices: [Int] = [], unchanged: [(path: String, hash: UInt64)] = []
-        let recorded = TemplateSet.FileRecord.indices(of: set.files.lazy.map(\.relativePath), in: summary.fileRecords)
+        let recorded = TemplateSet.FileRecord.indices(of: set.files.count, in: summary.fileRecords) {
+            set.files[$0].relativePath
+        }
         for (index, file) in set.files.enumerated() {
             if let record = recorded[index], summary.fileRecords[record].hash == file.contentHash {
                 unchanged.append((file.relativePath, file.contentHash))

@@ -69,11 +69,18 @@ package struct TemplateSet: Sendable {
         /// of their paths too (nil for none): both lists are walked once, side by side, hashing no path.
         ///
         /// - Complexity: O(*n* + *m*) comparisons of paths.
-        static func indices(of paths: some Sequence<String>, in records: [FileRecord]) -> [Int?] {
+        static func indices(of paths: [String], in records: [FileRecord]) -> [Int?] {
+            indices(of: paths.count, in: records) { paths[$0] }
+        }
+
+        /// ``indices(of:in:)`` of `count` paths, the one at each index given by `path`: a path read where it lies, in
+        /// a list of files or records, copies no element beside it.
+        static func indices(of count: Int, in records: [FileRecord], path: (Int) -> String) -> [Int?] {
             var indices: [Int?] = []
-            indices.reserveCapacity(paths.underestimatedCount)
+            indices.reserveCapacity(count)
             var next = 0
-            for path in paths {
+            for index in 0..<count {
+                let path = path(index)
                 var order = 1
                 while next < records.count {
                     order = records[next].path.compareBytes(path)
@@ -264,7 +271,7 @@ package struct TemplateSet: Sendable {
         guard root >= 0 else { throw SeedError("cannot open the template directory \(walk.displayPath)") }
         defer { close(root) }
         let found = walk.found
-        let recorded = known.isEmpty ? [] : FileRecord.indices(of: found.lazy.map(\.relativePath), in: known)
+        let recorded = known.isEmpty ? [] : FileRecord.indices(of: found.count, in: known) { found[$0].relativePath }
         // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
         let reads = Locked([Result<File, ReadFailure>?](repeating: nil, count: found.count))
         let walked = walk
@@ -362,10 +369,12 @@ package struct TemplateSet: Sendable {
     func fingerprint(modelFingerprint: String) -> String {
         var text = Array("model \(modelFingerprint)\n".utf8)
         text.reserveCapacity(text.count + files.reduce(0) { $0 + 18 + $1.relativePath.utf8.count })
-        for file in files {
-            StableHash.appendText(of: file.contentHash, to: &text)
+        // Each file's parts taken where they are, copying no file (and retaining none of its arrays).
+        for index in files.indices {
+            StableHash.appendText(of: files[index].contentHash, to: &text)
             text.append(UInt8(ascii: " "))
-            text.append(contentsOf: file.relativePath.utf8)
+            var path = files[index].relativePath
+            path.withUTF8 { text.append(contentsOf: $0) }
             text.append(UInt8(ascii: "\n"))
         }
         return StableHash.hex(of: text)

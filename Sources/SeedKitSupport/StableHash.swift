@@ -110,7 +110,12 @@ package enum StableHash {
 
     /// Appends the 16 hex digits of ``text(of:)`` to `bytes`, making no string.
     package static func appendText(of hash: UInt64, to bytes: inout [UInt8]) {
-        for index in 0..<16 { bytes.append(digit(index, of: hash)) }
+        // One append of the 16 digits, not 16 appends that each check the array's room: a ledger and a set's
+        // fingerprint write one per file.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            for index in 0..<16 { digits[index] = digit(index, of: hash) }
+            bytes.append(contentsOf: UnsafeBufferPointer(digits))
+        }
     }
 
     /// The hex digit at `index` (0 the first) of ``text(of:)``.
