@@ -122,19 +122,31 @@ package struct SeedLedger: Sendable {
     /// launch that reads only the other files plans with. Their parts are kept as bytes, to be carried into the next
     /// ledger (``Origins/carried``).
     ///
+    /// - Parameter files: The ledger's files, when the caller read them already (a summary of the same fingerprint):
+    ///   the files section is then neither read nor decoded again.
     /// - Complexity: O(*n*) in the objects of the other files, plus copying the objects section's bytes.
-    static func read(from store: RowStore, schema: SeedSchema, carrying unchanged: [String]) throws -> SeedLedger {
-        let names = [setSection, filesSection, layoutsSection, objectsSection]
-        return try SeedLedger(sections: store.ledgerSections(named: names), schema: schema, carrying: unchanged)
+    static func read(
+        from store: RowStore, schema: SeedSchema, carrying unchanged: [String], files: [TemplateSet.FileRecord]? = nil
+    ) throws -> SeedLedger {
+        let names = files == nil
+            ? [setSection, filesSection, layoutsSection, objectsSection] : [setSection, layoutsSection, objectsSection]
+        return try SeedLedger(sections: store.ledgerSections(named: names), schema: schema, carrying: unchanged, files: files)
     }
 
     /// Reads the sections; with a schema, the objects too: every file's, or all but those of the files `unchanged`
-    /// names (relative paths in byte order).
-    init(sections: [String: [UInt8]], schema: SeedSchema?, carrying unchanged: [String]? = nil) throws {
+    /// names (relative paths in byte order). `files`, when given, stands for the files section.
+    init(
+        sections: [String: [UInt8]], schema: SeedSchema?, carrying unchanged: [String]? = nil,
+        files: [TemplateSet.FileRecord]? = nil
+    ) throws {
         if let set = sections[Self.setSection] { try readSet(set) }
         // Stamps serve to find files unchanged before the ledger's objects are read: a ledger read whole takes the
         // files' hashes only.
-        if let files = sections[Self.filesSection] { try readFiles(files, readsStamps: schema == nil) }
+        if let files {
+            fileRecords = files
+        } else if let files = sections[Self.filesSection] {
+            try readFiles(files, readsStamps: schema == nil)
+        }
         guard let schema else { return }
         let layouts = try sections[Self.layoutsSection].map { try Self.layouts($0, schema: schema) } ?? []
         if let bytes = sections[Self.objectsSection] {

@@ -12,6 +12,15 @@ struct ChangedFiles {
     let indices: [Int]
     /// The relative paths and hashes of the set's other files, unchanged since the ledger's run.
     let unchanged: [(path: String, hash: UInt64)]
+    /// The ledger's files as the summary these were found against recorded them, and that summary's fingerprint: a
+    /// ledger read later with the same fingerprint records the same paths and hashes (the fingerprint is made of
+    /// them), so its files section need not be decoded again.
+    let recorded: (fingerprint: String?, files: [TemplateSet.FileRecord])
+
+    /// The ledger's files, when `fingerprint` is the one of the summary these were found against.
+    func recordedFiles(ifFingerprintIs fingerprint: String?) -> [TemplateSet.FileRecord]? {
+        fingerprint != nil && fingerprint == recorded.fingerprint ? recorded.files : nil
+    }
 
     /// Checks that leaving the unchanged files' objects as the ledger has them (``SeedLedger/Carried``) is what
     /// reading them would do, `ledger` being read without their parts (``SeedLedger/read(from:schema:carrying:)``).
@@ -82,7 +91,10 @@ extension SeedInput {
             }
         }
         // With every file changed, there is nothing to carry over.
-        return unchanged.isEmpty ? nil : ChangedFiles(indices: indices, unchanged: unchanged)
+        return unchanged.isEmpty
+            ? nil
+            : ChangedFiles(
+                indices: indices, unchanged: unchanged, recorded: (summary.fingerprint, summary.fileRecords))
     }
 }
 

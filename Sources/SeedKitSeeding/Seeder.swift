@@ -210,13 +210,13 @@ public struct Seeder {
             return try store.write {
                 try store.prepareSchema()
                 // Checked under the write lock: another seeder may have applied this set meanwhile.
-                if !options.force && !options.prune, let summary = try? SeedLedger.setRecord(from: store),
-                    summary.fingerprint == input.fingerprint
-                {
-                    return Self.unchangedReport(report, summary: summary)
+                let setRecord = !options.force && !options.prune ? try? SeedLedger.setRecord(from: store) : nil
+                if let setRecord, setRecord.fingerprint == input.fingerprint {
+                    return Self.unchangedReport(report, summary: setRecord)
                 }
                 let ledger = try readLedger(
-                    of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path))
+                    of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path),
+                    files: changed?.recordedFiles(ifFingerprintIs: setRecord?.fingerprint))
                 let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
                 let issues = (input.issues + objects.issues).sorted()
                 // A problem of a file read alone may be one of the set: reading them all says where.
@@ -247,13 +247,14 @@ public struct Seeder {
         let issues: [Diagnostic]
     }
 
-    /// The ledger of the store, whole or without the parts of the files `carrying` names; an unreadable one is an
-    /// error, unless the run is forced (then it starts anew).
+    /// The ledger of the store, whole or without the parts of the files `carrying` names (its files section then
+    /// `files` when given); an unreadable one is an error, unless the run is forced (then it starts anew).
     private func readLedger(
-        of store: RowStore, schema: SeedSchema, options: SeedOptions, carrying: [String]?
+        of store: RowStore, schema: SeedSchema, options: SeedOptions, carrying: [String]?,
+        files: [TemplateSet.FileRecord]?
     ) throws -> SeedLedger {
         do {
-            if let carrying { return try SeedLedger.read(from: store, schema: schema, carrying: carrying) }
+            if let carrying { return try SeedLedger.read(from: store, schema: schema, carrying: carrying, files: files) }
             return try SeedLedger.read(from: store, schema: schema)
         } catch let error as LedgerStorageError {
             guard options.force else { throw SeedLedger.unreadable(error.reason) }

@@ -329,4 +329,46 @@ struct SeederTests {
         #expect(report.entities["Project"]?.updated ?? 0 > 0)
         #expect(try seeder.seed(templates: templates).status == .unchanged)
     }
+
+    /// A later launch finds its changed files against the ledger's summary, read before it takes the store's write
+    /// lock; under the lock it reuses the summary's files only while the ledger is still that one. Here another seeder
+    /// applies a set with one more file in between: the run reads the new ledger's files, carries the unchanged file's
+    /// objects from it, and ends with the store a fresh seed of its templates makes.
+    @Test func aLaterLaunchReadsTheFilesOfALedgerReplacedSinceItsSummary() throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let templates = root.appendingPathComponent("Templates")
+        let model = #"{"entities": {"Item": {"identity": ["code"], "attributes": {"code": "string", "name": "string"}}}}"#
+        func write(_ files: [String: String]) throws {
+            for (code, name) in files {
+                try Fixtures.write(#"[{"class": "Item", "code": "\#(code)", "name": "\#(name)"}]"#, to: "\(code).template", in: templates)
+                try TemplateSetTests.age(templates.appendingPathComponent("\(code).template"))
+            }
+        }
+        try Fixtures.write(model, to: "model.json", in: templates)
+        try write(["a": "Ann", "b": "Bo"])
+        let seeder = Seeder(storePath: root.appendingPathComponent("app.sqlite").path)
+        #expect(try seeder.seed(templates: templates).status == .applied)
+        let summary = try seeder.ledger()
+
+        // Another seeder applies a set of three files; this run's templates change one of the first two.
+        try write(["d": "Di"])
+        #expect(try seeder.seed(templates: templates).status == .applied)
+        try write(["a": "Anna"])
+        let options = SeedOptions()
+        let input = try SeedInput(templates: templates, options: options, known: summary.fileRecords)
+        let changed = try #require(input.changedFiles(since: summary))
+        #expect(changed.indices.map { input.set!.files[$0].relativePath } == ["a.template", "d.template"])
+        let schema = SeedSchema(model: try #require(input.model))
+        let store = try seeder.openStore(model: schema.model, options: options)
+        let report = try seeder.apply(
+            input.read(schema: schema, progress: nil, only: changed.indices), input: input,
+            report: input.report(options: options), options: options, to: store, changed: changed)
+        #expect(report.status == .applied && report.entities["Item"]?.updated == 1)
+
+        let fresh = root.appendingPathComponent("fresh.sqlite").path
+        #expect(try Seeder(storePath: fresh).seed(templates: templates).status == .applied)
+        #expect(try GraphExport().document(of: store) == GraphExport().document(of: SQLiteStore(existingAt: fresh)))
+        #expect(try seeder.seed(templates: templates).status == .unchanged)
+    }
 }
