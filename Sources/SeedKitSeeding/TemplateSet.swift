@@ -675,8 +675,10 @@ private struct Walk {
             if one != other { return one < other }
             return entries[first].precedes(entries[second])
         }
+        // Each path made in one allocation, from the directory's path and `/` made once.
+        let directoryPrefix = relativeDirectory.isEmpty ? "" : relativeDirectory + "/"
         for entry in order.lazy.map({ entries[$0] }) {
-            let relativePath = relativeDirectory.isEmpty ? entry.name : relativeDirectory + "/" + entry.name
+            let relativePath = directoryPrefix.isEmpty ? entry.name : directoryPrefix + entry.name
             guard entry.isTemplate else {
                 if entry.type == UInt8(DT_DIR) {
                     try walk(relativeDirectory: relativePath)
