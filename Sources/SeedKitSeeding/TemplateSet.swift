@@ -666,15 +666,15 @@ private struct Walk {
             let name = String(decoding: nameBytes, as: UTF8.self)
             entries.append(DirectoryEntry(name: name, type: type, bytes: nameBytes))
         }
-        // Sorted as positions, so that no name moves (nor its reference count), and by the prefixes alone where they
-        // differ: reaching an entry in the array for them would copy it, and retain and release its name.
-        let prefixes = entries.map(\.prefix)
-        var order = Array(entries.indices)
-        order.sort { first, second in
-            let (one, other) = (prefixes[first], prefixes[second])
-            if one != other { return one < other }
-            return entries[first].precedes(entries[second])
+        // Sorted as keys that carry each entry's prefix and position, so that no name moves (nor its reference count)
+        // and entries are compared by the prefixes alone where they differ: reaching an entry in the array for them
+        // would copy it, and retain and release its name.
+        var keys = entries.indices.map { (prefix: entries[$0].prefix, position: $0) }
+        keys.sort { first, second in
+            if first.prefix != second.prefix { return first.prefix < second.prefix }
+            return entries[first.position].precedes(entries[second.position])
         }
+        let order = keys.lazy.map(\.position)
         // Each path made in one allocation, from the directory's path and `/` made once.
         let directoryPrefix = relativeDirectory.isEmpty ? "" : relativeDirectory + "/"
         for entry in order.lazy.map({ entries[$0] }) {
