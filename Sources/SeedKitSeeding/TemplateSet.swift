@@ -272,14 +272,22 @@ package struct TemplateSet: Sendable {
         defer { close(root) }
         let found = walk.found
         let recorded = known.isEmpty ? [] : FileRecord.indices(of: found.count, in: known) { found[$0].relativePath }
-        // Files are read and hashed on all cores, four files per task so that their hashes are computed together.
-        let reads = Locked([Result<File, ReadFailure>?](repeating: nil, count: found.count))
-        let walked = walk
-        DispatchQueue.concurrentPerform(iterations: (found.count + 3) / 4) { task in
-            let range = task * 4..<min(task * 4 + 4, found.count)
-            var results: [Result<File, ReadFailure>?] = Array(repeating: nil, count: range.count)
-            var contents: [(offset: Int, read: Result<FileRead, ReadFailure>)] = []
-            for (offset, index) in range.enumerated() {
+        // Files are read and hashed on all cores, in tasks of up to 64 files (fewer where the set is small, so that
+        // every core still gets several tasks), each task's hashes computed four files at a time. A task hands on its
+        // files in order, and stops at a file it cannot read: the set then fails on the first such file in path order.
+        struct Part {
+            var files: [File] = []
+            var failure: (index: Int, reason: String)?
+        }
+        let chunk = min(64, max(4, found.count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
+        let parts = Locked([Part](repeating: Part(), count: (found.count + chunk - 1) / chunk))
+        let displayDirectory = walk.displayPath
+        DispatchQueue.concurrentPerform(iterations: (found.count + chunk - 1) / chunk) { task in
+            var part = Part()
+            part.files.reserveCapacity(chunk)
+            // Where the files read are in `part.files`, and their contents, whose hashes are filled in at the end.
+            var readPositions: [Int] = [], contents: [[UInt8]] = []
+            for index in task * chunk..<min(task * chunk + chunk, found.count) {
                 let entry = found[index]
                 // A regular file's status is taken here, on all cores, only to compare its stamp; else its read's own
                 // serves (see `Walk`). A file that is no longer one is left to the read to refuse.
@@ -290,42 +298,41 @@ package struct TemplateSet: Sendable {
                 }
                 // The status is the file's now: a known stamp stands for its contents.
                 if let stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
-                    results[offset] = .success(
+                    part.files.append(
                         File(
-                            relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: [],
+                            relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: [],
                             contentHash: record.hash, stamp: stamp, isRead: false, identity: identity))
-                } else {
-                    // Where the walk saw a regular file, no link is followed: one swapped in since is refused.
-                    let read = Self.read(
-                        entry.relativePath, in: root, expecting: identity, followingLinks: entry.identity != nil,
-                        readTime: readTime)
-                    contents.append((offset, read))
+                    continue
                 }
-            }
-            let hashes = StableHash.values(of: contents.map { (try? $0.read.get().bytes) ?? [] })
-            for (content, hash) in zip(contents, hashes) {
-                let entry = found[range.lowerBound + content.offset]
-                results[content.offset] = content.read.map { read in
-                    File(
-                        relativePath: entry.relativePath, displayDirectory: walked.displayPath, bytes: read.bytes,
-                        contentHash: hash, stamp: read.stamp, identity: read.identity)
+                // Where the walk saw a regular file, no link is followed: one swapped in since is refused.
+                switch Self.read(
+                    entry.relativePath, in: root, expecting: identity, followingLinks: entry.identity != nil,
+                    readTime: readTime)
+                {
+                case .success(let read):
+                    readPositions.append(part.files.count)
+                    contents.append(read.bytes)
+                    part.files.append(
+                        File(
+                            relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: read.bytes,
+                            contentHash: 0, stamp: read.stamp, identity: read.identity))
+                case .failure(let failure):
+                    part.failure = (index, failure.reason)
                 }
+                if part.failure != nil { break }
             }
-            reads.withLock { reads in
-                for (offset, result) in results.enumerated() { reads[range.lowerBound + offset] = result }
+            for (position, hash) in zip(readPositions, StableHash.values(of: contents)) {
+                part.files[position].contentHash = hash
             }
+            parts.withLock { [part] in $0[task] = part }
         }
         var files: [File] = []
         files.reserveCapacity(found.count)
-        for (entry, read) in zip(found, reads.withLock { $0 }) {
-            switch read {
-            case .success(let file)?:
-                files.append(file)
-            case .failure(let failure)?:
-                throw SeedError("cannot read the template file \(walk.display(entry.relativePath)): \(failure.reason)")
-            case nil:
-                preconditionFailure("every file is read before the results are taken")
+        for part in parts.withLock({ $0 }) {
+            if let failure = part.failure {
+                throw SeedError("cannot read the template file \(walk.display(found[failure.index].relativePath)): \(failure.reason)")
             }
+            files += part.files
         }
         self.files = files
         self.issues = walk.issues.sorted()
