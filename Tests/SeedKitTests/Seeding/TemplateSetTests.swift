@@ -206,16 +206,22 @@ struct TemplateSetTests {
         #expect(set.issues.isEmpty)
     }
 
-    /// A template that is not a regular file (here a FIFO, which would block a plain read) stops the set.
-    @Test func aFileThatCannotBeReadIsAnError() throws {
-        let (root, templates) = try Self.templates(["a.template": "a", "z.template": "z"])
+    /// A template that is not a regular file (here a FIFO, which would block a plain read) stops the set. Of several,
+    /// the first in path order is named, wherever the files are read among the cores' tasks.
+    @Test(arguments: [["m"], ["f0100", "f1900"], ["f1900", "f0001"]])
+    func aFileThatCannotBeReadIsAnError(unreadable: [String]) throws {
+        let files = ["a", "z"] + (unreadable.count > 1 ? (0..<2_000).map { "f" + String(10_000 + $0).dropFirst() } : [])
+        let (root, templates) = try Self.templates(
+            Dictionary(uniqueKeysWithValues: files.filter { !unreadable.contains($0) }.map { ("\($0).template", "[]") }))
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(mkfifo(templates.appendingPathComponent("m.template").path, 0o644) == 0)
+        for name in unreadable {
+            #expect(mkfifo(templates.appendingPathComponent("\(name).template").path, 0o644) == 0)
+        }
         do {
             _ = try TemplateSet(directory: templates)
             Issue.record("no error for the FIFO")
         } catch {
-            #expect(error.message == "cannot read the template file \(templates.path)/m.template: not a regular file")
+            #expect(error.message == "cannot read the template file \(templates.path)/\(unreadable.min()!).template: not a regular file")
         }
     }
 
