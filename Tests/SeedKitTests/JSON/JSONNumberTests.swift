@@ -278,6 +278,22 @@ struct JSONNumberTests {
         #expect(JSONNumber("") == nil)
     }
 
+    /// Integers are written with the digits `String` gives them, at every length and sign.
+    @Test func writesIntegersWithTheirDecimalDigits() {
+        var values: [Int64] = [0, 9, 10, 99, 100, 101, Int64.max, Int64.min, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power, 1 - power]
+        }
+        values += (0..<2_000).map { _ in Int64.random(in: .min ... .max) >> Int64.random(in: 0..<63) }
+        for value in values {
+            var bytes: [UInt8] = []
+            NumberText.appendInteger(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+        }
+    }
+
     @Test func describesNumbersCanonically() {
         let cases: [(JSONNumber, String)] = [
             (JSONNumber(0), "0"), (JSONNumber(-0.0), "0"), (JSONNumber(1.0), "1"), (JSONNumber(-17), "-17"),
