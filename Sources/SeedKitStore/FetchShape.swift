@@ -36,7 +36,7 @@ struct FetchShape: Hashable {
         add(Self.code(fetch.entity))
         add(Self.flags(counting, fetch.includesSubentities, fetch.mayBeFinal, pages) | fetch.sortKeys.count << 4)
         for key in fetch.sortKeys { add(key.path, flag: key.ascending) }
-        if let predicate = fetch.predicate { add(predicate, values: &values) } else { add(Self.noPredicate) }
+        add(fetch.predicate, values: &values)
         if pages {
             // No limit is -1 to SQLite.
             add(value: .integer(Int64(fetch.limit.map { max(0, $0) } ?? -1)), to: &values)
@@ -60,25 +60,29 @@ struct FetchShape: Hashable {
 
     private static let noPredicate = 7
 
-    private mutating func add(_ predicate: ResolvedPredicate, values: inout [AttributeValue?]) {
+    // The predicate is optional here so that a fetch's is used where it lies: unwrapping it copied it (a retain) and
+    // destroyed the copy.
+    private mutating func add(_ predicate: ResolvedPredicate?, values: inout [AttributeValue?]) {
         switch predicate {
-        case .constant(let value):
+        case nil:
+            add(Self.noPredicate)
+        case .constant(let value)?:
             add(0 | (value ? 1 : 0) << 3)
-        case .and(let predicates), .or(let predicates):
-            if case .and = predicate { add(1 | predicates.count << 3) } else { add(2 | predicates.count << 3) }
+        case .and(let predicates)?, .or(let predicates)?:
+            if case .and? = predicate { add(1 | predicates.count << 3) } else { add(2 | predicates.count << 3) }
             for predicate in predicates { add(predicate, values: &values) }
-        case .not(let predicate):
+        case .not(let predicate)?:
             add(3)
             add(predicate, values: &values)
-        case .comparison(let path, let comparison, let value):
+        case .comparison(let path, let comparison, let value)?:
             add(4 | Self.code(comparison) << 3)
             add(path, flag: value != nil)
             if let value { add(value: value, to: &values) }
-        case .among(let path, let list):
+        case .among(let path, let list)?:
             add(5 | list.count << 3)
             add(path, flag: false)
             for member in list { add(value: member, to: &values) }
-        case .string(let path, let match, let pattern, let options):
+        case .string(let path, let match, let pattern, let options)?:
             add(6 | Self.code(match) << 3)
             add(options.rawValue)
             add(path, flag: false)

@@ -277,13 +277,12 @@ extension SQLiteStore {
 
     /// Gives a new object the values of the current row, its relationships left as faults.
     private func fill(_ object: ManagedObject, from row: Statement, entity cache: RowEntity) {
-        let entity = cache.entity
-        let offset = StoreSchema.bookkeepingColumns.count
         // Straight into the object's storage, over the entity's defaults it starts with.
         for (index, attribute) in cache.attributes.enumerated() {
             object.setFetchedValue(row.attribute(at: attribute.column, as: attribute.type), at: index)
         }
-        if !entity.relationships.isEmpty {
+        if !cache.entity.relationships.isEmpty {
+            let offset = StoreSchema.bookkeepingColumns.count
             // To-manies are pending (0); a to-one keeps its destination's row id until it is read, and a missing one
             // is simply nil (-1, loaded).
             var faults = cache.emptyFaults

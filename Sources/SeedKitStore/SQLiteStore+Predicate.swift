@@ -5,12 +5,13 @@ import SeedKitSQLite
 /// The SQL of a fetch over a root entity's table: the joins its key paths need, its condition and its order.
 ///
 ///     LEFT JOIN "Department" AS "j1" ON "j1"."_id" = "Employee"."department"
-///     WHERE "j1"."name" IS ?1 AND ("Employee"."hired" IS NOT NULL AND "Employee"."hired" < ?2)
+///     WHERE "j1"."name" = ?1 AND ("Employee"."hired" IS NOT NULL AND "Employee"."hired" < ?2)
 ///
-/// Every condition is two-valued — true or false, never NULL, whatever is missing — so that `NOT` complements it as
-/// ``ResolvedPredicate/evaluate(_:)`` does. What SQL can't decide as the context would (the order or equality of
-/// decimals, whose stored text is not their numeric order; the order of JSON) is left out as true and marked
-/// inexact: the rows are then candidates, a superset, and the context finishes in memory.
+/// Every condition under a `NOT` is two-valued — true or false, never NULL, whatever is missing — so that `NOT`
+/// complements it as ``ResolvedPredicate/evaluate(_:)`` does; elsewhere a NULL drops its row as false would. What SQL
+/// can't decide as the context would (the order or equality of decimals, whose stored text is not their numeric
+/// order; the order of JSON) is left out as true and marked inexact: the rows are then candidates, a superset, and
+/// the context finishes in memory.
 ///
 /// Parameters are numbered in the order ``FetchShape`` lists a fetch's values: a value left out keeps its number.
 struct FetchQuery {
@@ -28,6 +29,8 @@ struct FetchQuery {
     private var aliases: [String: String] = [:]
     /// The values numbered so far.
     private(set) var valueCount = 0
+    /// How many `NOT`s enclose the condition being made.
+    private var negations = 0
 
     init(schema: StoreSchema, root: String) {
         self.schema = schema
@@ -90,7 +93,9 @@ struct FetchQuery {
             guard parts.allSatisfy(\.isExact) else { return .unknown }
             return Condition(sql: parts.isEmpty ? "0" : "(\(parts.map(\.sql).joined(separator: " OR ")))", isExact: true)
         case .not(let predicate):
+            negations += 1
             let part = condition(predicate)
+            negations -= 1
             guard part.isExact else { return .unknown }
             return Condition(sql: "NOT \(part.sql)", isExact: true)
         case .comparison(let path, let comparison, let value):
@@ -105,13 +110,18 @@ struct FetchQuery {
         case .string(let path, let match, _, let options):
             let column = column(path), pattern = parameter()
             if match == .equals && options.intersection([.caseInsensitive, .diacriticInsensitive]).isEmpty {
-                return Condition(sql: "\(column) IS \(pattern)", isExact: true)
+                return Condition(sql: "\(column) \(equality) \(pattern)", isExact: true)
             }
             let known = options.intersection([.caseInsensitive, .diacriticInsensitive])
             let mode = FetchPredicate.StringMatch.allCases.firstIndex(of: match)! * 4 + known.rawValue
             return Condition(sql: "\(Self.matchFunction)(\(column), \(pattern), \(mode))", isExact: true)
         }
     }
+
+    /// How a column equals a value that is not NULL: `IS`, two-valued, under a `NOT`; elsewhere `=`, whose NULL for a
+    /// missing value drops its row as false would. SQLite reads a unique index, the identity's, as one row for `=`
+    /// only: for `IS` it looks for a next row too.
+    private var equality: String { negations == 0 ? "=" : "IS" }
 
     private mutating func comparison(
         _ path: AttributePath, _ comparison: FetchPredicate.Comparison, _ value: AttributeValue?
@@ -129,7 +139,7 @@ struct FetchQuery {
         case .equal, .notEqual:
             // Decimal text is exact, not canonical: 1.5 and 1.50 are equal numbers with different text.
             guard path.type != .decimal else { return .unknown }
-            return Condition(sql: "\(column) IS \(comparison == .equal ? "" : "NOT ")\(value)", isExact: true)
+            return Condition(sql: "\(column) \(comparison == .equal ? equality : "IS NOT") \(value)", isExact: true)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard path.type.sortsInSQL else { return .unknown }
             return Condition(

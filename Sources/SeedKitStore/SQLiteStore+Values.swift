@@ -26,13 +26,24 @@ extension Statement {
     /// The attribute value of `type` at `column`, counted from 0; nil for NULL or a value that doesn't read as
     /// `type` (which only a foreign writer can leave).
     package func attribute(at column: Int, as type: AttributeType) -> AttributeValue? {
-        // A string, the usual value, tells NULL apart as it is read; the others ask first.
-        if type != .string, isNull(at: column) { return nil }
+        // A string, the usual value, tells NULL apart as it is read, and so does a number other than 0 (what NULL
+        // reads as): only a 0 asks whether it was NULL. The others ask first.
         switch type {
         case .string: return optionalText(at: column).map(AttributeValue.string)
-        case .integer: return .integer(int64(at: column))
-        case .double: return .double(double(at: column))
-        case .bool: return .bool(int64(at: column) != 0)
+        case .integer:
+            let integer = int64(at: column)
+            return integer == 0 && isNull(at: column) ? nil : .integer(integer)
+        case .double:
+            let double = double(at: column)
+            return double == 0 && isNull(at: column) ? nil : .double(double)
+        case .bool:
+            let integer = int64(at: column)
+            return integer == 0 && isNull(at: column) ? nil : .bool(integer != 0)
+        default: break
+        }
+        if isNull(at: column) { return nil }
+        switch type {
+        case .string, .integer, .double, .bool: preconditionFailure("read above")
         case .decimal: return ScaledDecimal(exactly: text(at: column)).map(AttributeValue.decimal)
         case .date: return Timestamp(iso8601: text(at: column)).map(AttributeValue.date)
         case .data: return .data(data(at: column))

@@ -18,14 +18,16 @@ import SeedKitModel
 /// - String conditions fold both sides by their ``StringOptions`` first.
 ///
 /// - Complexity: Evaluating it in memory is O(*k*) in its number of conditions times the length of their key paths.
-public indirect enum FetchPredicate: Sendable, Hashable {
+public enum FetchPredicate: Sendable, Hashable {
     /// Holds for every object (`true`) or none.
     case constant(Bool)
     /// Every predicate holds; true when there are none.
     case and([FetchPredicate])
     /// Some predicate holds; false when there are none.
     case or([FetchPredicate])
-    case not(FetchPredicate)
+    /// The only case boxed, as its recursion needs: a comparison, the usual predicate, lives in its request, so that
+    /// making and dropping one allocates and frees nothing.
+    indirect case not(FetchPredicate)
     /// The value at a key path compared with a value; nil compares as described in the type's summary.
     case comparison(String, Comparison, AttributeValue?)
     /// The value at a key path equals one of the values (`IN`).

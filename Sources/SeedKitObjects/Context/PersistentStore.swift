@@ -109,7 +109,8 @@ extension StoreFetch {
 package struct StoredRows {
     package let context: ObjectContext
     private let table: RowTable
-    private let deletedRowIDs: Set<Int64>
+    /// The row ids of the context's deleted objects of the root entity; nil when it has deleted none, the usual case.
+    private let deletedRowIDs: Set<Int64>?
     /// The objects of the rows read so far, in the order read; deleted ones left out.
     package private(set) var objects: [ManagedObject] = []
 
@@ -117,7 +118,7 @@ package struct StoredRows {
         self.context = context
         table = context.registered.table(named: root)
         deletedRowIDs = context.deleted.isEmpty
-            ? [] : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
+            ? nil : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
     }
 
     /// The root entity whose rows are read: its table's name, rather than a copy of it kept beside the table.
@@ -130,7 +131,7 @@ package struct StoredRows {
             objects.append(registered)
             return false
         }
-        return deletedRowIDs.isEmpty || !deletedRowIDs.contains(rowID)
+        return deletedRowIDs?.contains(rowID) != true
     }
 
     /// A new object of `entity` for a row, of its bound class, with the row's id and version: the store fills its
@@ -144,11 +145,12 @@ package struct StoredRows {
         return object
     }
 
-    /// Registers a filled object and keeps it in ``objects``.
-    package mutating func add(_ object: ManagedObject) {
+    /// Registers a filled object and keeps it in ``objects``, which takes the caller's reference.
+    package mutating func add(_ object: consuming ManagedObject) {
         table[object.objectID.number] = object
         context.registerIdentity(of: object)
-        objects.append(object)
+        // A fetch by identity reads one row: its array is made for it at once rather than grown from empty.
+        if objects.isEmpty { objects = [object] } else { objects.append(object) }
     }
 }
 

@@ -69,10 +69,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// Prefer ``ObjectContext/insert(_:values:)`` for plain objects and `init(context:)` for typed ones.
     public required init(entity: Entity, context: ObjectContext?) {
-        self.entity = entity
         self.objectID = ObjectID(entityName: entity.rootName, number: 0)
         self.attributeValues = AttributeValues(entity.defaultValues)
         self.relationshipValues = entity.relationships.map { $0.isToMany ? .toMany(RelatedObjects()) : .toOne(nil) }
+        // Last, so that the reference the caller passes moves into the property: stored first, it was retained again
+        // and the argument released at the end.
+        self.entity = entity
         if let context { context.register(inserted: self) }
     }
 
