@@ -280,12 +280,6 @@ extension SeedLedger {
     }
 }
 
-/// Memory that concurrent tasks write at disjoint offsets, each its own range: `@unchecked Sendable` is sound because
-/// no byte is written by two tasks, nor read before they all finish.
-private struct DisjointWrites: @unchecked Sendable {
-    let base: UnsafeMutablePointer<UInt8>
-}
-
 /// Writes the parts of a ledger section into memory measured for them: LEB128 varints (seven bits a byte, low bits
 /// first), length-prefixed UTF-8 texts, and 64-bit words little-endian. ``LedgerReader`` reads them.
 struct LedgerBuffer {

@@ -273,66 +273,64 @@ package struct TemplateSet: Sendable {
         let found = walk.found
         let recorded = known.isEmpty ? [] : FileRecord.indices(of: found.count, in: known) { found[$0].relativePath }
         // Files are read and hashed on all cores, in tasks of up to 64 files (fewer where the set is small, so that
-        // every core still gets several tasks), each task's hashes computed four files at a time. A task hands on its
-        // files in order, and stops at a file it cannot read: the set then fails on the first such file in path order.
-        struct Part {
-            var files: [File] = []
-            var failure: (index: Int, reason: String)?
-        }
+        // every core still gets several tasks), each task's hashes computed four files at a time. Each file is made in
+        // its place in the set's one array: no file is copied or held twice. The set fails on the first file it cannot
+        // read in path order.
         let chunk = min(64, max(4, found.count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
-        let parts = Locked([Part](repeating: Part(), count: (found.count + chunk - 1) / chunk))
+        let failures = Locked([(index: Int, reason: String)]())
         let displayDirectory = walk.displayPath
-        DispatchQueue.concurrentPerform(iterations: (found.count + chunk - 1) / chunk) { task in
-            var part = Part()
-            part.files.reserveCapacity(chunk)
-            // Where the files read are in `part.files`, and their contents, whose hashes are filled in at the end.
-            var readPositions: [Int] = [], contents: [[UInt8]] = []
-            for index in task * chunk..<min(task * chunk + chunk, found.count) {
-                let entry = found[index]
-                // A regular file's status is taken here, on all cores, only to compare its stamp; else its read's own
-                // serves (see `Walk`). A file that is no longer one is left to the read to refuse.
-                var identity = entry.identity, stamp = entry.stamp
-                if identity == nil, !recorded.isEmpty, let status = Self.regularFileStatus(entry.relativePath, in: root) {
-                    identity = FileIdentity(status)
-                    stamp = Stamp.of(status, readTime: readTime)
+        let files = [File](unsafeUninitializedCapacity: found.count) { buffer, initializedCount in
+            guard let start = buffer.baseAddress else { return }
+            let base = DisjointWrites(base: start)
+            DispatchQueue.concurrentPerform(iterations: (found.count + chunk - 1) / chunk) { task in
+                // Where the files read are, and their contents, whose hashes are filled in at the end.
+                var readIndices: [Int] = [], contents: [[UInt8]] = []
+                for index in task * chunk..<min(task * chunk + chunk, found.count) {
+                    let entry = found[index]
+                    // A regular file's status is taken here, on all cores, only to compare its stamp; else its read's
+                    // own serves (see `Walk`). A file that is no longer one is left to the read to refuse.
+                    var identity = entry.identity, stamp = entry.stamp
+                    if identity == nil, !recorded.isEmpty, let status = Self.regularFileStatus(entry.relativePath, in: root) {
+                        identity = FileIdentity(status)
+                        stamp = Stamp.of(status, readTime: readTime)
+                    }
+                    // The status is the file's now: a known stamp stands for its contents.
+                    if let stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
+                        (base.base + index).initialize(
+                            to: File(
+                                relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: [],
+                                contentHash: record.hash, stamp: stamp, isRead: false, identity: identity))
+                        continue
+                    }
+                    // Where the walk saw a regular file, no link is followed: one swapped in since is refused.
+                    switch Self.read(
+                        entry.relativePath, in: root, expecting: identity, followingLinks: entry.identity != nil,
+                        readTime: readTime)
+                    {
+                    case .success(let read):
+                        readIndices.append(index)
+                        contents.append(read.bytes)
+                        (base.base + index).initialize(
+                            to: File(
+                                relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: read.bytes,
+                                contentHash: 0, stamp: read.stamp, identity: read.identity))
+                    case .failure(let failure):
+                        failures.withLock { $0.append((index, failure.reason)) }
+                        // A file in its place all the same, so that the array is whole when it is thrown away.
+                        (base.base + index).initialize(
+                            to: File(
+                                relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: [],
+                                contentHash: 0, stamp: nil, isRead: false))
+                    }
                 }
-                // The status is the file's now: a known stamp stands for its contents.
-                if let stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
-                    part.files.append(
-                        File(
-                            relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: [],
-                            contentHash: record.hash, stamp: stamp, isRead: false, identity: identity))
-                    continue
+                for (index, hash) in zip(readIndices, StableHash.values(of: contents)) {
+                    (base.base + index).pointee.contentHash = hash
                 }
-                // Where the walk saw a regular file, no link is followed: one swapped in since is refused.
-                switch Self.read(
-                    entry.relativePath, in: root, expecting: identity, followingLinks: entry.identity != nil,
-                    readTime: readTime)
-                {
-                case .success(let read):
-                    readPositions.append(part.files.count)
-                    contents.append(read.bytes)
-                    part.files.append(
-                        File(
-                            relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: read.bytes,
-                            contentHash: 0, stamp: read.stamp, identity: read.identity))
-                case .failure(let failure):
-                    part.failure = (index, failure.reason)
-                }
-                if part.failure != nil { break }
             }
-            for (position, hash) in zip(readPositions, StableHash.values(of: contents)) {
-                part.files[position].contentHash = hash
-            }
-            parts.withLock { [part] in $0[task] = part }
+            initializedCount = found.count
         }
-        var files: [File] = []
-        files.reserveCapacity(found.count)
-        for part in parts.withLock({ $0 }) {
-            if let failure = part.failure {
-                throw SeedError("cannot read the template file \(walk.display(found[failure.index].relativePath)): \(failure.reason)")
-            }
-            files += part.files
+        if let failure = failures.withLock({ $0.min { $0.index < $1.index } }) {
+            throw SeedError("cannot read the template file \(walk.display(found[failure.index].relativePath)): \(failure.reason)")
         }
         self.files = files
         self.issues = walk.issues.sorted()
