@@ -127,6 +127,7 @@ struct SeedResolver {
     /// not state (nil: the templates must state everything, as `seed validate` checks them).
     consuming func finish(lookUp: StoreLookup?) throws -> SeedObjects {
         var resolver = self
+        resolver.reserveSlots()
         for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
         resolver.ownerLinks = Array(repeating: LinkReference(file: -1, record: -1, link: -1), count: resolver.result.objects.count)
         try resolver.resolveLinks(lookUp: lookUp)
@@ -259,6 +260,18 @@ struct SeedResolver {
             }
         }
         return place(of: result.objects[Int(object)].definition!)
+    }
+
+    /// Sizes the to-one facts and join lists for the objects the records state: grown an object at a time, they would
+    /// hold up to twice the room (6 of a 100,000-link chain's 4.8 MB of facts) while the later stages run.
+    private mutating func reserveSlots() {
+        var toOnes = 0, joins = 0
+        for object in result.objects {
+            toOnes += schema.entities[Int(object.entity)].toOnes.count
+            joins += schema.entities[Int(object.entity)].joins.count
+        }
+        result.toOnes.reserveCapacity(toOnes)
+        result.joins.reserveCapacity(joins)
     }
 
     /// Makes room for an object's to-one facts and join lists, once its entity is settled.
