@@ -77,14 +77,26 @@ public final class SQLiteStore: PersistentStore {
     ///   (`invalidSchema`) or a migration that would lose data (`migrationRefused`). The file is unchanged then.
     /// - Complexity: O(*n*) in the size of the model for a store that is up to date; a migration also
     ///   rewrites the tables it changes.
-    public init(path: String, model: EntityModel, options: Options = Options()) throws {
+    public convenience init(path: String, model: EntityModel, options: Options = Options()) throws {
+        try self.init(model: model, options: options) { configuration in
+            try SQLiteConnection(path: path, configuration: configuration)
+        }
+    }
+
+    /// Opens the store in the database of the connection `connect` opens with the configuration it is given (the
+    /// options' without write-ahead logging), as ``init(path:model:options:)`` describes: the one way a store opens.
+    ///
+    /// - Complexity: As ``init(path:model:options:)``, plus what `connect` costs.
+    init(
+        model: EntityModel, options: Options, connect: (SQLiteConnection.Configuration) throws -> SQLiteConnection
+    ) throws {
         self.model = model
         self.schema = try StoreSchema(model: model)
         self.modelFingerprint = model.fingerprint
         // Write-ahead logging only once the file is known to be empty or a store: switching a file to it writes to it.
         var configuration = options.connection
         configuration.usesWriteAheadLog = false
-        self.connection = try SQLiteConnection(path: path, configuration: configuration)
+        self.connection = try connect(configuration)
         self.options = options
         try defineMatchFunction()
         do {
@@ -93,7 +105,7 @@ public final class SQLiteStore: PersistentStore {
             guard !options.defersSchemaChanges else { return }
             try prepareSchema()
         } catch var error as StoreError {
-            error.path = path
+            error.path = connection.path
             throw error
         }
     }
