@@ -20,7 +20,8 @@ extension SQLiteStore {
     ///   ``init(path:model:options:)`` throws for a database that is not a store of the model.
     /// - Complexity: O(*n*) in the size of `store`'s database, plus reading its schema.
     public static func inMemory(copying store: SQLiteStore) throws -> SQLiteStore {
-        try SQLiteStore(model: store.model, options: Options()) { configuration in
+        // The model's layout is the store's: worked out again, it would cost more than the copy.
+        try SQLiteStore(model: store.model, schema: store.schema, options: Options()) { configuration in
             let copy = try SQLiteConnection.inMemory(configuration: configuration)
             try store.connection.backup(to: copy)
             return copy

@@ -78,7 +78,7 @@ public final class SQLiteStore: PersistentStore {
     /// - Complexity: O(*n*) in the size of the model for a store that is up to date; a migration also
     ///   rewrites the tables it changes.
     public convenience init(path: String, model: EntityModel, options: Options = Options()) throws {
-        try self.init(model: model, options: options) { configuration in
+        try self.init(model: model, schema: StoreSchema(model: model), options: options) { configuration in
             try SQLiteConnection(path: path, configuration: configuration)
         }
     }
@@ -86,12 +86,14 @@ public final class SQLiteStore: PersistentStore {
     /// Opens the store in the database of the connection `connect` opens with the configuration it is given (the
     /// options' without write-ahead logging), as ``init(path:model:options:)`` describes: the one way a store opens.
     ///
+    /// - Parameter schema: The model's layout, `StoreSchema(model: model)`: a copy takes its store's.
     /// - Complexity: As ``init(path:model:options:)``, plus what `connect` costs.
     init(
-        model: EntityModel, options: Options, connect: (SQLiteConnection.Configuration) throws -> SQLiteConnection
+        model: EntityModel, schema: StoreSchema, options: Options,
+        connect: (SQLiteConnection.Configuration) throws -> SQLiteConnection
     ) throws {
         self.model = model
-        self.schema = try StoreSchema(model: model)
+        self.schema = schema
         self.modelFingerprint = model.fingerprint
         // Write-ahead logging only once the file is known to be empty or a store: switching a file to it writes to it.
         var configuration = options.connection
