@@ -96,7 +96,7 @@ struct TemplateReader {
         let fileDone = DispatchSemaphore(value: 0)
         // Files are claimed one at a time, so that a few large files do not leave a core idle.
         let group = DispatchGroup()
-        for _ in 0..<min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+        for _ in 0..<min(files.count, ActiveProcessors.count) {
             DispatchQueue.global().async(group: group) {
                 var reader = TemplateReader(schema: schema)
                 while let index = next.withLock({ next -> Int? in
