@@ -183,14 +183,15 @@ public final class SQLiteStore: PersistentStore {
     /// - Throws: ``StoreError`` of kind `notAStore` for tables without SeedKit metadata, or a store of a newer schema
     ///   version (written by a newer SeedKit), which this one must neither read nor write.
     static func contents(of connection: SQLiteConnection) throws -> (tables: Set<String>, metadata: [String: String])? {
-        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        // Cached: a store reads them as it opens, and again each time it prepares its schema for a write.
+        let tables = try connection.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         var tableNames: Set<String> = []
         while try tables.step() { tableNames.insert(tables.text(at: 0)) }
         if tableNames.isEmpty { return nil }
         guard tableNames.contains(Self.metadataTable) else {
             throw StoreError(.notAStore, "the database has tables but no \(Self.metadataTable) table: it is not a SeedKit store")
         }
-        let select = try connection.prepare(sql: "SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(Self.metadataTable))")
+        let select = try connection.cachedStatement(sql: "SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(Self.metadataTable))")
         var metadata: [String: String] = [:]
         while try select.step() { metadata[select.text(at: 0)] = select.text(at: 1) }
         guard let version = metadata["schemaVersion"].flatMap(Int.init), version <= Self.schemaVersion else {
