@@ -78,16 +78,23 @@ extension EntityModel {
         try Data(json.serialized(style: .pretty) + [UInt8(ascii: "\n")]).write(to: url, options: .atomic)
     }
 
-    /// The ``StableHash`` of the model's canonical JSON, in hex: two models with the same fingerprint have the same
-    /// entities, and a store or a template set records the fingerprint of the model it was made with.
+    /// The ``fingerprint`` of the model of these declarations, in name order, and key style: the ``StableHash`` of
+    /// its canonical JSON, in hex.
     ///
     /// - Complexity: O(*n*) in the size of the model.
-    package var fingerprint: String {
-        StableHash.hex(of: json.serialized(style: .canonical))
+    static func fingerprint(declarations: [EntityDescription], keyStyle: KeyStyle) -> String {
+        StableHash.hex(of: json(declarations: declarations, keyStyle: keyStyle).serialized(style: .canonical))
     }
 
     /// The model in the JSON model file format; ``init(json:)`` reads it back as an equal model.
+    ///
+    /// - Complexity: O(*n*) in the size of the model.
     public var json: JSON {
+        Self.json(declarations: declarations, keyStyle: keyStyle)
+    }
+
+    /// The JSON of a model of these declarations, in name order, and key style.
+    private static func json(declarations: [EntityDescription], keyStyle: KeyStyle) -> JSON {
         var entities: JSONObject = [:]
         for declaration in declarations {
             var entity: JSONObject = [:]

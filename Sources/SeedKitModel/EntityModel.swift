@@ -15,6 +15,10 @@ public struct EntityModel: Sendable, Hashable {
     /// How templates and dictionaries spell keys, for every entity that does not say otherwise
     /// (``EntityDescription/keyStyle``); model file: `"keyStyle"`.
     public let keyStyle: KeyStyle
+    /// The ``StableHash`` of the model's canonical JSON, in hex: two models with the same fingerprint have the same
+    /// entities, and a store or a template set records the fingerprint of the model it was made with. Worked out
+    /// once, as the model is made: stores, seeding runs and ledgers ask for it again and again.
+    package let fingerprint: String
     private let entitiesByName: [String: Entity]
     /// Whether ``entity(named:)`` compares names with the entities' rather than hashing them: for a model of a few
     /// entities, none with aliases.
@@ -67,6 +71,7 @@ public struct EntityModel: Sendable, Hashable {
         }
         self.keyStyle = keyStyle
         self.declarations = sorted
+        fingerprint = Self.fingerprint(declarations: sorted, keyStyle: keyStyle)
         self.entities = entities
         var byName: [String: Entity] = [:]
         for entity in entities {

@@ -70,7 +70,8 @@ public final class SQLiteConnection {
         Self.setBusyTimeout(handle, configuration.busyTimeout)
         do {
             do {
-                try Self.validate(handle)
+                // A database in memory, or a private temporary one, has no file to check yet.
+                if !String(cString: sqlite3_db_filename(handle, "main")).isEmpty { try Self.validate(handle) }
             } catch let error as DatabaseError where error.resultCode.primary == .readOnly {
                 // SQLite could not make its shared-memory file: "attempt to write a readonly database" says too little.
                 throw DatabaseError(

@@ -420,21 +420,43 @@ package struct SeedInput {
         try self.init(templates: templates, options: options, known: [])
     }
 
+    /// Reads the set, taking `model` for its model instead of reading the model file again: for a caller that reads
+    /// several sets of one directory, whose model file does not change meanwhile.
+    ///
+    ///     let model = try SeedModel(templates: templates, options: options)
+    ///     let input = try SeedInput(templates: templates, options: options, model: model)
+    ///     // input.model, input.issues and input.fingerprint are those of SeedInput(templates:options:)
+    ///
+    /// - Precondition: `model` is read from a file, as ``SeedModel/init(templates:options:)`` reads it for
+    ///   `templates` and `options`: an inferred model depends on the templates, and is inferred again with each set.
+    /// - Complexity: O(*n*) in the size of the templates.
+    package init(templates: URL, options: SeedOptions, model: SeedModel) throws(SeedError) {
+        precondition(!model.isInferred, "an inferred model is inferred from each set: it cannot be given")
+        try self.init(templates: templates, options: options, known: [], model: model)
+    }
+
     /// Reads the set and its model.
     ///
-    /// - Parameter known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
-    ///   ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
-    init(templates: URL, options: SeedOptions, known: [TemplateSet.FileRecord]) throws(SeedError) {
+    /// - Parameters:
+    ///   - known: Stamps and hashes of files a ledger recorded: a file with the same stamp is not read (see
+    ///     ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
+    ///   - given: The model read already, else nil to read or infer it.
+    init(
+        templates: URL, options: SeedOptions, known: [TemplateSet.FileRecord], model given: SeedModel? = nil
+    ) throws(SeedError) {
         templatesPath = templates.relativePath
+        // Whether the model is inferred is asked of the directory only when there are known files to skip.
         let set = try TemplateSet(
-            directory: templates, known: SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [])
+            directory: templates,
+            known: !known.isEmpty && SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [])
         self.set = set
         fileRecords = set.files.map {
             TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp)
         }
         fileCount = set.files.count
         ignoredFiles = set.ignoredFiles
-        let source = try SeedModel(set: set, options: options)
+        let source: SeedModel
+        if let given { source = given } else { source = try SeedModel(set: set, options: options) }
         model = source.model
         isModelInferred = source.isInferred
         issues = (set.issues + source.issues).sorted()

@@ -85,10 +85,15 @@ struct TemplateReader {
 
     /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
     /// order, as soon as they and those of the files before are read: what consumes them works while later files are
-    /// read.
+    /// read. A set of one file is read on the calling thread, which would only wait for another to read it.
     static func read(
         _ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void
     ) {
+        if files.count == 1 {
+            var reader = TemplateReader(schema: schema)
+            each(reader.records(of: files[0], bytes: contents.take(0), index: 0))
+            return
+        }
         // Only the files read and not yet handed on, by index: a slot for every file of a large set would cost as
         // much as its records.
         let results = Locked([Int: TemplateRecords]())
@@ -96,7 +101,7 @@ struct TemplateReader {
         let fileDone = DispatchSemaphore(value: 0)
         // Files are claimed one at a time, so that a few large files do not leave a core idle.
         let group = DispatchGroup()
-        for _ in 0..<min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+        for _ in 0..<min(files.count, ActiveProcessors.count) {
             DispatchQueue.global().async(group: group) {
                 var reader = TemplateReader(schema: schema)
                 while let index = next.withLock({ next -> Int? in

@@ -276,7 +276,7 @@ package struct TemplateSet: Sendable {
         // every core still gets several tasks), each task's hashes computed four files at a time. Each file is made in
         // its place in the set's one array: no file is copied or held twice. The set fails on the first file it cannot
         // read in path order.
-        let chunk = min(64, max(4, found.count / (8 * ProcessInfo.processInfo.activeProcessorCount)))
+        let chunk = min(64, max(4, found.count / (8 * ActiveProcessors.count)))
         let failures = Locked([(index: Int, reason: String)]())
         let displayDirectory = walk.displayPath
         let files = [File](unsafeUninitializedCapacity: found.count) { buffer, initializedCount in

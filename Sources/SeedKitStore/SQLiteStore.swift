@@ -77,14 +77,28 @@ public final class SQLiteStore: PersistentStore {
     ///   (`invalidSchema`) or a migration that would lose data (`migrationRefused`). The file is unchanged then.
     /// - Complexity: O(*n*) in the size of the model for a store that is up to date; a migration also
     ///   rewrites the tables it changes.
-    public init(path: String, model: EntityModel, options: Options = Options()) throws {
+    public convenience init(path: String, model: EntityModel, options: Options = Options()) throws {
+        try self.init(model: model, schema: StoreSchema(model: model), options: options) { configuration in
+            try SQLiteConnection(path: path, configuration: configuration)
+        }
+    }
+
+    /// Opens the store in the database of the connection `connect` opens with the configuration it is given (the
+    /// options' without write-ahead logging), as ``init(path:model:options:)`` describes: the one way a store opens.
+    ///
+    /// - Parameter schema: The model's layout, `StoreSchema(model: model)`: a copy takes its store's.
+    /// - Complexity: As ``init(path:model:options:)``, plus what `connect` costs.
+    init(
+        model: EntityModel, schema: StoreSchema, options: Options,
+        connect: (SQLiteConnection.Configuration) throws -> SQLiteConnection
+    ) throws {
         self.model = model
-        self.schema = try StoreSchema(model: model)
+        self.schema = schema
         self.modelFingerprint = model.fingerprint
         // Write-ahead logging only once the file is known to be empty or a store: switching a file to it writes to it.
         var configuration = options.connection
         configuration.usesWriteAheadLog = false
-        self.connection = try SQLiteConnection(path: path, configuration: configuration)
+        self.connection = try connect(configuration)
         self.options = options
         try defineMatchFunction()
         do {
@@ -93,7 +107,7 @@ public final class SQLiteStore: PersistentStore {
             guard !options.defersSchemaChanges else { return }
             try prepareSchema()
         } catch var error as StoreError {
-            error.path = path
+            error.path = connection.path
             throw error
         }
     }
@@ -169,14 +183,15 @@ public final class SQLiteStore: PersistentStore {
     /// - Throws: ``StoreError`` of kind `notAStore` for tables without SeedKit metadata, or a store of a newer schema
     ///   version (written by a newer SeedKit), which this one must neither read nor write.
     static func contents(of connection: SQLiteConnection) throws -> (tables: Set<String>, metadata: [String: String])? {
-        let tables = try connection.prepare(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        // Cached: a store reads them as it opens, and again each time it prepares its schema for a write.
+        let tables = try connection.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         var tableNames: Set<String> = []
         while try tables.step() { tableNames.insert(tables.text(at: 0)) }
         if tableNames.isEmpty { return nil }
         guard tableNames.contains(Self.metadataTable) else {
             throw StoreError(.notAStore, "the database has tables but no \(Self.metadataTable) table: it is not a SeedKit store")
         }
-        let select = try connection.prepare(sql: "SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(Self.metadataTable))")
+        let select = try connection.cachedStatement(sql: "SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(Self.metadataTable))")
         var metadata: [String: String] = [:]
         while try select.step() { metadata[select.text(at: 0)] = select.text(at: 1) }
         guard let version = metadata["schemaVersion"].flatMap(Int.init), version <= Self.schemaVersion else {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SeedKit
+import SeedKitSupport
 
 @Suite("Model files")
 struct EntityModelFileTests {
@@ -149,6 +150,18 @@ struct EntityModelFileTests {
         // Without conventions the file is as before: nothing new is written, and the fingerprint stays.
         #expect(try Fixtures.companyModel().json.text(style: .canonical).contains("keyStyle") == false)
         #expect(read != (try model(text.replacingOccurrences(of: #""keyStyle": "snake_case", "#, with: ""))))
+    }
+
+    /// The fingerprint, worked out as a model is made, is the hash of its canonical JSON: the same for the same model
+    /// however it is made, another for another.
+    @Test func theFingerprintIsTheHashOfTheCanonicalJSON() throws {
+        let company = try Fixtures.companyModel()
+        let snakeCase = try EntityModel(company.declarations, keyStyle: .snakeCase)
+        for made in [company, snakeCase] {
+            #expect(made.fingerprint == StableHash.hex(of: made.json.serialized(style: .canonical)))
+            #expect(try model(made.json.text(style: .pretty)).fingerprint == made.fingerprint)
+        }
+        #expect(snakeCase.fingerprint != company.fingerprint)
     }
 
     @Test func templateConventionProblemsAreLocatedWithWhatIsValid() throws {

@@ -217,6 +217,25 @@ struct SeederTests {
         #expect(throws: SeedError.self) { try Seeder.validate(templates: URL(fileURLWithPath: "/nonexistent-seedkit")) }
     }
 
+    /// An input given the model read already is the input that reads it: the same model, issues and fingerprint,
+    /// whether the model file is sound or not.
+    @Test func anInputGivenItsModelIsTheInputThatReadsIt() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        let options = SeedOptions()
+        func expectSameInput(expectingAModel: Bool) throws {
+            let given = try SeedInput(templates: templates, options: options, model: SeedModel(templates: templates, options: options))
+            let read = try SeedInput(templates: templates, options: options)
+            #expect((given.model != nil) == expectingAModel && given.issues.isEmpty == expectingAModel)
+            #expect(given.model == read.model && given.issues == read.issues && given.fingerprint == read.fingerprint)
+            #expect(given.fileRecords == read.fileRecords && !given.isModelInferred)
+        }
+        try expectSameInput(expectingAModel: true)
+        try Fixtures.write(#"{"entities": {"Project": {"attributes": {"code": "strin"}}}}"#, to: "model.json", in: templates)
+        try expectSameInput(expectingAModel: false)
+    }
+
     /// The ledger records, for each seeded object and property, the hash of the canonical JSON of the value the store
     /// holds: what a later seed compares.
     @Test func ledgerHashesAreOfTheStoredValues() throws {

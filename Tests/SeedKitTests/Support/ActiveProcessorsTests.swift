@@ -1,0 +1,12 @@
+import Foundation
+import Testing
+import SeedKitSupport
+
+@Suite("Active processors")
+struct ActiveProcessorsTests {
+    /// The count is the system's, and at least one.
+    @Test func theCountIsTheSystemsAndAtLeastOne() {
+        #expect(ActiveProcessors.count == max(1, ProcessInfo.processInfo.activeProcessorCount))
+        #expect(ActiveProcessors.count >= 1)
+    }
+}
