@@ -85,15 +85,10 @@ struct TemplateReader {
 
     /// Reads every file, on all cores, handing each file's records to `each` on the calling thread, in the files'
     /// order, as soon as they and those of the files before are read: what consumes them works while later files are
-    /// read. A set of one file is read on the calling thread, which would only wait for another to read it.
+    /// read.
     static func read(
         _ files: [TemplateSet.File], contents: FileContents, schema: SeedSchema, _ each: (TemplateRecords) -> Void
     ) {
-        if files.count == 1 {
-            var reader = TemplateReader(schema: schema)
-            each(reader.records(of: files[0], bytes: contents.take(0), index: 0))
-            return
-        }
         // Only the files read and not yet handed on, by index: a slot for every file of a large set would cost as
         // much as its records.
         let results = Locked([Int: TemplateRecords]())
