@@ -2,8 +2,7 @@
 import PackageDescription
 
 // SeedKit has no package dependencies by design: the outside pieces are system libraries, SQLite and libpq
-// (PostgreSQL's client), reached through the CSQLite and CPostgreSQL system-library targets. CAllocator is the C
-// library's own header for its allocator's controls.
+// (PostgreSQL's client), reached through the CSQLite and CPostgreSQL system-library targets.
 //
 // The library is a stack of layers, each a target that may depend only on the ones listed before it (.ci/check-layers
 // checks the imports too); `SeedKit` re-exports them all, so users import that one module.
@@ -25,8 +24,6 @@ let package = Package(
             path: "Sources/CPostgreSQL",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        // glibc's allocator controls, for the command line tool alone.
-        .systemLibrary(name: "CAllocator", path: "Sources/CAllocator"),
         // Locks, the stable hash, did-you-mean suggestions, terminal text: package-level helpers every layer may use.
         .target(name: "SeedKitSupport"),
         // Our JSON reader and writer, JSON Pointer and Patch, source locations and diagnostics.
@@ -56,7 +53,7 @@ let package = Package(
         // Canonical exports, export documents, the semantic graph diff and its formats.
         .target(name: "SeedKitExport", dependencies: ["SeedKitSeeding"]),
         .target(name: "SeedKit", dependencies: ["SeedKitExport"]),
-        .executableTarget(name: "seed", dependencies: ["SeedKit", "SeedKitSupport", "CAllocator"]),
+        .executableTarget(name: "seed", dependencies: ["SeedKit", "SeedKitSupport"]),
         .executableTarget(name: "company-example", dependencies: ["SeedKit"], path: "Examples/Company"),
         .executableTarget(name: "edit-screen-example", dependencies: ["SeedKit"], path: "Examples/EditScreen"),
         .executableTarget(

@@ -1,8 +1,5 @@
 import Foundation
 import SeedKit
-#if canImport(Glibc)
-import CAllocator
-#endif
 
 // The command line tool is thin over the library: it finds the command in the table (Command.all), parses its
 // arguments, runs it, and maps the outcome to an exit status (ExitCode).
@@ -58,12 +55,4 @@ func main(_ arguments: [String]) -> ExitCode {
     return .failure
 }
 
-#if canImport(Glibc)
-// glibc serves a block of 128 KiB or more with a mapping of its own and returns it when freed, but raises that
-// threshold to the size of each such block freed (up to 32 MiB). After the read stage frees a file's bytes and tape,
-// the next stages' large arrays would come from the heap and stay in the process once freed: a first launch of a
-// 10 MB template peaked 13 MB higher, one of 200,000 files 36 MB higher. A fixed threshold keeps them mapped. The
-// tool owns its process; the library leaves an app's allocator as the app set it.
-mallopt(M_MMAP_THRESHOLD, 1 << 20)
-#endif
 exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)
