@@ -111,13 +111,13 @@ var fetchBenchmarks: [Benchmark] { [
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try identityStore(in: directory)
         let codes = lookupCodes()
-        var found = 0
-        let raw = fastestTimes(repetitions: fetchRepetitions) {
-            found = rawLookups(path: directory.appendingPathComponent("fetch.sqlite").path, codes: codes)
+        var rawFound = 0, fetched = 0
+        let (raw, seconds) = try fastestTimes(repetitions: fetchRepetitions) {
+            rawFound = rawLookups(path: directory.appendingPathComponent("fetch.sqlite").path, codes: codes)
+        } _: {
+            fetched = try predicateFetches(store: store, codes: codes)
         }
-        precondition(found == lookupCount)
-        let seconds = try fastestTimes(repetitions: fetchRepetitions) { found = try predicateFetches(store: store, codes: codes) }
-        precondition(found == lookupCount)
+        precondition(rawFound == lookupCount && fetched == lookupCount)
         detail("raw C API: \(format(Double(lookupCount) / raw.wall)) lookups/s; predicate fetch: \(format(Double(lookupCount) / seconds.wall)) fetches/s")
         detail("by thread CPU time: \(format(raw.thread / seconds.thread))x raw-sqlite")
         report("predicate-fetch", value: Double(lookupCount) / seconds.wall, unit: "fetches/s", ratio: raw.wall / seconds.wall, peer: "raw-sqlite")

@@ -27,14 +27,34 @@ func fastest(repetitions: Int = 5, _ body: () throws -> Void) rethrows -> Double
 ///
 /// On a loaded machine the thread's CPU time leaves out the time other processes hold the core, which swings a
 /// wall-clock ratio by more than the work measured; it still counts what they cost in caches.
-func fastestTimes(repetitions: Int = 5, _ body: () throws -> Void) rethrows -> (wall: Double, thread: Double) {
-    try body()
+func fastestTimes(
+    repetitions: Int = 5, warmingUp: Bool = true, _ body: () throws -> Void
+) rethrows -> (wall: Double, thread: Double) {
+    if warmingUp { try body() }
     var best = (wall: Double.infinity, thread: Double.infinity)
     for _ in 0..<repetitions {
         let start = (DispatchTime.now().uptimeNanoseconds, threadNanoseconds())
         try body()
         best.wall = min(best.wall, Double(DispatchTime.now().uptimeNanoseconds - start.0) / 1e9)
         best.thread = min(best.thread, Double(threadNanoseconds() - start.1) / 1e9)
+    }
+    return best
+}
+
+/// The fastest of `repetitions` runs of each of two bodies, taken in turns (after a warm-up run of each), by wall-clock
+/// and thread CPU time: a peer and SeedKit side by side, so that a slow minute of the machine weighs on both alike
+/// rather than on whichever ran in it.
+func fastestTimes(
+    repetitions: Int = 5, _ first: () throws -> Void, _ second: () throws -> Void
+) rethrows -> (first: (wall: Double, thread: Double), second: (wall: Double, thread: Double)) {
+    var best = (first: (wall: Double.infinity, thread: Double.infinity), second: (wall: Double.infinity, thread: Double.infinity))
+    try first()
+    try second()
+    for _ in 0..<repetitions {
+        let one = try fastestTimes(repetitions: 1, warmingUp: false, first)
+        let two = try fastestTimes(repetitions: 1, warmingUp: false, second)
+        best.first = (min(best.first.wall, one.wall), min(best.first.thread, one.thread))
+        best.second = (min(best.second.wall, two.wall), min(best.second.thread, two.thread))
     }
     return best
 }
