@@ -112,7 +112,7 @@ var fetchBenchmarks: [Benchmark] { [
         let store = try identityStore(in: directory)
         let codes = lookupCodes()
         var rawFound = 0, fetched = 0
-        let (raw, seconds) = try fastestTimes(repetitions: fetchRepetitions) {
+        let (raw, seconds) = try fastestInTurns(repetitions: fetchRepetitions) {
             rawFound = rawLookups(path: directory.appendingPathComponent("fetch.sqlite").path, codes: codes)
         } _: {
             fetched = try predicateFetches(store: store, codes: codes)

@@ -22,41 +22,34 @@ func fastest(repetitions: Int = 5, _ body: () throws -> Void) rethrows -> Double
     return best
 }
 
-/// The fastest of `repetitions` runs of `body` (after one warm-up run) by wall-clock time and by the CPU time of the
-/// calling thread, each the least of its own.
+/// Wall-clock seconds and seconds of the calling thread's CPU time, of one run or the least of several.
 ///
 /// On a loaded machine the thread's CPU time leaves out the time other processes hold the core, which swings a
 /// wall-clock ratio by more than the work measured; it still counts what they cost in caches.
-func fastestTimes(
-    repetitions: Int = 5, warmingUp: Bool = true, _ body: () throws -> Void
-) rethrows -> (wall: Double, thread: Double) {
-    if warmingUp { try body() }
-    var best = (wall: Double.infinity, thread: Double.infinity)
-    for _ in 0..<repetitions {
-        let start = (DispatchTime.now().uptimeNanoseconds, threadNanoseconds())
-        try body()
-        best.wall = min(best.wall, Double(DispatchTime.now().uptimeNanoseconds - start.0) / 1e9)
-        best.thread = min(best.thread, Double(threadNanoseconds() - start.1) / 1e9)
-    }
-    return best
-}
+typealias RunTimes = (wall: Double, thread: Double)
 
-/// The fastest of `repetitions` runs of each of two bodies, taken in turns (after a warm-up run of each), by wall-clock
-/// and thread CPU time: a peer and SeedKit side by side, so that a slow minute of the machine weighs on both alike
-/// rather than on whichever ran in it.
-func fastestTimes(
+/// The fastest of `repetitions` runs of each of two bodies, taken in turns after a warm-up run of each, each time the
+/// least of its own: a peer and SeedKit side by side, so that a slow spell of the machine weighs on both alike rather
+/// than on whichever ran in it.
+func fastestInTurns(
     repetitions: Int = 5, _ first: () throws -> Void, _ second: () throws -> Void
-) rethrows -> (first: (wall: Double, thread: Double), second: (wall: Double, thread: Double)) {
-    var best = (first: (wall: Double.infinity, thread: Double.infinity), second: (wall: Double.infinity, thread: Double.infinity))
+) rethrows -> (first: RunTimes, second: RunTimes) {
     try first()
     try second()
+    var best = (first: RunTimes(.infinity, .infinity), second: RunTimes(.infinity, .infinity))
     for _ in 0..<repetitions {
-        let one = try fastestTimes(repetitions: 1, warmingUp: false, first)
-        let two = try fastestTimes(repetitions: 1, warmingUp: false, second)
+        let one = try times(first), two = try times(second)
         best.first = (min(best.first.wall, one.wall), min(best.first.thread, one.thread))
         best.second = (min(best.second.wall, two.wall), min(best.second.thread, two.thread))
     }
     return best
+}
+
+/// The times of one run of `body`.
+private func times(_ body: () throws -> Void) rethrows -> RunTimes {
+    let start = (DispatchTime.now().uptimeNanoseconds, threadNanoseconds())
+    try body()
+    return (Double(DispatchTime.now().uptimeNanoseconds - start.0) / 1e9, Double(threadNanoseconds() - start.1) / 1e9)
 }
 
 /// The CPU time the calling thread has used, in nanoseconds.

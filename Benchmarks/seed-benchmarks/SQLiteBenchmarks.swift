@@ -35,15 +35,18 @@ private struct SQLiteInsertBenchmark {
         let seedKitPath = directory.appendingPathComponent("seedkit.sqlite").path
         let rawPath = directory.appendingPathComponent("raw.sqlite").path
 
-        let (memorySeedKit, memoryRaw) = try fastestInterleaved(
+        let memory = try fastestInTurns(
             { try insertWithSeedKit(names: names, path: ":memory:") },
             { try insertWithRawCalls(names: names, path: ":memory:") })
-        let (fileSeedKit, fileRaw) = try fastestInterleaved(
+        let (memorySeedKit, memoryRaw) = (memory.first.wall, memory.second.wall)
+        let file = try fastestInTurns(
             { try insertWithSeedKit(names: names, path: seedKitPath) },
             { try insertWithRawCalls(names: names, path: rawPath) })
-        let (selectSeedKit, selectRaw) = try fastestInterleaved(
+        let (fileSeedKit, fileRaw) = (file.first.wall, file.second.wall)
+        let select = try fastestInTurns(
             { try blackHole(selectWithSeedKit(path: seedKitPath)) },
             { try blackHole(selectWithRawCalls(path: rawPath)) })
+        let (selectSeedKit, selectRaw) = (select.first.wall, select.second.wall)
 
         detail("insert in memory: SeedKit \(format(memorySeedKit)) s, raw C \(format(memoryRaw)) s"
             + " (\(format(memorySeedKit / memoryRaw))x)")
@@ -53,22 +56,6 @@ private struct SQLiteInsertBenchmark {
             + " (\(format(selectSeedKit / selectRaw))x)")
         detail("peak memory \(peakResidentBytes() / 1_048_576) MiB")
         report("sqlite-insert", value: fileSeedKit, unit: "s", ratio: fileSeedKit / fileRaw, peer: "raw-C")
-    }
-
-    /// The fastest of five runs of each of `first` and `second`, alternating them after a warm-up of each, so that a
-    /// busy spell of the machine weighs on both.
-    private func fastestInterleaved(
-        _ first: () throws -> Void,
-        _ second: () throws -> Void
-    ) throws -> (Double, Double) {
-        try first()
-        try second()
-        var best = (Double.infinity, Double.infinity)
-        for _ in 0..<5 {
-            best.0 = min(best.0, try once(first))
-            best.1 = min(best.1, try once(second))
-        }
-        return best
     }
 
     private func removeDatabase(at path: String) {
