@@ -249,35 +249,6 @@ extension SeedLedger {
         }
         return result
     }
-
-    /// The files section: per file its path, hash and stamp (empty for none), in the byte order of the paths.
-    static func filesBytes(of fileRecords: [TemplateSet.FileRecord]) -> [UInt8] {
-        // Each file's hash and stamp texts, in one buffer: the 16 digits, then the stamp up to the next file's start.
-        var texts: [UInt8] = []
-        var starts: [Int] = []
-        starts.reserveCapacity(fileRecords.count + 1)
-        for record in fileRecords {
-            starts.append(texts.count)
-            StableHash.appendText(of: record.hash, to: &texts)
-            record.stamp?.appendText(to: &texts)
-        }
-        starts.append(texts.count)
-        var size = 0
-        for (index, record) in fileRecords.enumerated() {
-            let stampCount = starts[index + 1] - starts[index] - 16
-            size += LedgerBuffer.size(ofText: record.path) + LedgerBuffer.size(ofCount: 16) + 16
-                + LedgerBuffer.size(ofCount: stampCount) + stampCount
-        }
-        return texts.withUnsafeBufferPointer { texts in
-            LedgerBuffer.bytes(size: size) { out in
-                for (index, record) in fileRecords.enumerated() {
-                    out.append(text: record.path)
-                    out.append(text: UnsafeBufferPointer(rebasing: texts[starts[index]..<starts[index] + 16]))
-                    out.append(text: UnsafeBufferPointer(rebasing: texts[starts[index] + 16..<starts[index + 1]]))
-                }
-            }
-        }
-    }
 }
 
 /// Writes the parts of a ledger section into memory measured for them: LEB128 varints (seven bits a byte, low bits

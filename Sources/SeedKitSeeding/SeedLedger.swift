@@ -181,7 +181,7 @@ extension SeedLedger {
     }
 
     /// The version of the ledger's form this SeedKit writes and reads; nothing released wrote another.
-    static let formatVersion = 3
+    static let formatVersion = 4
 
     func setBytes() -> [UInt8] {
         var counts = JSONObject()
@@ -192,31 +192,6 @@ extension SeedLedger {
             "counts": .object(counts),
         ])
         return set.serialized(style: .canonical)
-    }
-
-    // MARK: Files
-
-    private mutating func readFiles(_ bytes: [UInt8], readsStamps: Bool) throws {
-        var reader = LedgerReader(bytes: bytes, section: Self.filesSection)
-        var isSorted = true
-        while !reader.isAtEnd {
-            let path = try reader.text()
-            guard let hash = try reader.textBytes().withUnsafeBufferPointer(StableHash.value(ofText:)) else {
-                throw Self.unreadable("section \(Self.filesSection): a file's hash is not 16 hex digits")
-            }
-            let stampText = try reader.textBytes()
-            var stamp: TemplateSet.Stamp?
-            if readsStamps, !stampText.isEmpty {
-                stamp = stampText.withUnsafeBufferPointer(TemplateSet.Stamp.init(text:))
-                guard stamp != nil else {
-                    throw Self.unreadable("section \(Self.filesSection): a file's stamp is damaged")
-                }
-            }
-            if let last = fileRecords.last, !last.path.precedesInBytes(path) { isSorted = false }
-            fileRecords.append(TemplateSet.FileRecord(path: path, hash: hash, stamp: stamp))
-        }
-        // Ledgers before this one sorted their files by `<`, which puts a few paths (NFD spellings) elsewhere.
-        if !isSorted { fileRecords.sort { $0.path.precedesInBytes($1.path) } }
     }
 
     // MARK: Objects
