@@ -50,6 +50,9 @@ struct SeedPlanner {
     private var goneRows: [Int: Set<Int64>] = [:]
     private var storedJoins: [String: [Int64: [Int64]]] = [:]
     private var hasher = SlotHasher()
+    /// The templates' attribute hashes of the objects the ledger names with a row, made on another thread while their
+    /// rows are read (``TemplateSlots/attributeHashes(of:)``); nil when there are none.
+    private var attributeHashes: BackgroundValue<TemplateSlots.AttributeHashes>?
     /// The parts of the files not read, when the ledger was read without them
     /// (``SeedLedger/read(from:schema:carrying:)``).
     private let carried: SeedLedger.Carried?
@@ -121,6 +124,12 @@ struct SeedPlanner {
                 }
             }
             identities[slots.root, default: []].append((index, identityValues(of: index, slots: slots)))
+        }
+        if !seeded.isEmpty {
+            // Deciding hashes what the templates give these objects; their attributes depend on no row id, so they are
+            // hashed on a free core while the rows are read.
+            let templates = self.templates, named = ledgerEntries.map { ($0 ?? -1) >= 0 }
+            attributeHashes = BackgroundValue { templates.attributeHashes(of: named) }
         }
         var found: [Int: StoredIdentity] = [:]
         for (root, list) in seeded {
@@ -217,7 +226,7 @@ struct SeedPlanner {
         while true {
             var reads: [Int: [Int64]] = [:]
             let actions = plan.actions
-            let hashes = templates.hashes { actions[$0] == .update || actions[$0] == .merge }
+            let hashes = templates.hashes(hashing: attributeHashes?.value) { actions[$0] == .update || actions[$0] == .merge }
             // The objects whose rows are compared: merged ones, and those the templates changed since the ledger.
             var compared = [Bool](repeating: false, count: objects.count)
             for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
@@ -683,10 +692,17 @@ struct TemplateSlots: Sendable {
         (objects.join(of: object, at: slot) ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
     }
 
-    /// Calls `body` with the hash of each slot of an object as the templates would write it, in slot order.
-    func forEachHash(of object: Int, hasher: inout SlotHasher, _ body: (UInt64) -> Void) {
+    /// Calls `body` with the hash of each slot of an object as the templates would write it, in slot order; the
+    /// attributes' taken from `attributeHashes` where it holds the object's.
+    func forEachHash(
+        of object: Int, hasher: inout SlotHasher, attributeHashes: AttributeHashes? = nil, _ body: (UInt64) -> Void
+    ) {
         let slots = schema.entities[Int(objects.objects[object].entity)]
-        for attribute in 0..<slots.attributeCount { body(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        if let attributeHashes, attributeHashes.hasObject[object] {
+            for hash in attributeHashes.hashes[object] { body(hash) }
+        } else {
+            for attribute in 0..<slots.attributeCount { body(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        }
         for slot in slots.toOnes.indices {
             let (target, position) = target(slot, of: object, slots: slots)
             body(SlotHash.toOne(rowID: target, position: position))
@@ -698,21 +714,40 @@ struct TemplateSlots: Sendable {
     }
 
     /// The slot hashes of the objects `included` selects (none for the others), on all cores; indexed by object.
-    func hashes(of included: @Sendable (Int) -> Bool) -> ObjectHashes {
-        hashes(of: Array(0..<objects.objects.count), including: included)
-    }
-
-    /// The slot hashes of these objects, on all cores; indexed by their position in `list`.
-    func hashes(of list: [Int32]) -> ObjectHashes {
-        hashes(of: list.map { Int($0) }, including: { _ in true })
-    }
-
-    private func hashes(of list: [Int], including included: @Sendable (Int) -> Bool) -> ObjectHashes {
-        ObjectHashes(count: list.count) { position, hasher, hashes in
-            let object = list[position]
-            if included(object) { forEachHash(of: object, hasher: &hasher) { hashes.append($0) } }
+    /// The attributes' are taken from `attributeHashes` where it holds them.
+    func hashes(hashing attributeHashes: AttributeHashes? = nil, of included: @Sendable (Int) -> Bool) -> ObjectHashes {
+        ObjectHashes(count: objects.objects.count) { object, hasher, hashes in
+            if included(object) {
+                forEachHash(of: object, hasher: &hasher, attributeHashes: attributeHashes) { hashes.append($0) }
+            }
         }
     }
+
+    /// The hashes of the attributes of some objects, which depend on no row id: indexed by object.
+    struct AttributeHashes: Sendable {
+        /// Per object, whether ``hashes`` holds its attributes' hashes.
+        let hasObject: [Bool]
+        let hashes: ObjectHashes
+    }
+
+    /// The hashes of the attributes of the objects `selected` marks (indexed by object), on this thread alone: made
+    /// while another does other work.
+    func attributeHashes(of selected: [Bool]) -> AttributeHashes {
+        var hasher = SlotHasher()
+        var hashes = ObjectHashes()
+        hashes.starts.reserveCapacity(selected.count + 1)
+        for object in selected.indices {
+            hashes.starts.append(Int32(hashes.hashes.count))
+            guard selected[object] else { continue }
+            let slots = schema.entities[Int(objects.objects[object].entity)]
+            for attribute in 0..<slots.attributeCount {
+                hashes.hashes.append(hasher.attribute(value(attribute, of: object, slots: slots)))
+            }
+        }
+        hashes.starts.append(Int32(hashes.hashes.count))
+        return AttributeHashes(hasObject: selected, hashes: hashes)
+    }
+
 }
 
 /// The slot hashes of many objects in one array: each object's from its start to the next object's.
