@@ -274,19 +274,20 @@ struct SeedPlanner {
 
     /// Decides one object once every row id is settled, with its template's slot hashes and its stored row's (nil
     /// for a row not compared: the templates did not change the object).
-    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>?) {
-        let object = objects[index]
-        let slots = schema.entities[Int(object.entity)]
+    private mutating func decide(_ index: Int, hashes template: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>?) {
+        // The object's fields read where they are, and the hashes in their slices: copies cost more than deciding.
+        let entity = objects[index].entity, statedKey = objects[index].key
+        let slots = schema.entities[Int(entity)]
         let entityName = slots.entity.name
         // An owned object's key names its owner's row, settled by now.
-        let key = object.key ?? ownedKey(index)
+        let key = statedKey ?? ownedKey(index)
         plan.keys[index] = key
         switch plan.actions[index] {
         case .insert:
             plan.entityCounts[slots.ordinal].inserted += 1
             // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
             plan.insertions.objects.append(Int32(index))
-            if object.key == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
+            if statedKey == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
         case .kept:
             plan.unsettled.insert(index)
             plan.entityCounts[slots.ordinal].kept += 1
@@ -294,20 +295,18 @@ struct SeedPlanner {
             plan.ledger.append(ledger.entries[Int(entries[index])], of: ledger)
         case .update, .merge:
             let root = slots.root
-            let template = Array(precomputed)
             let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
-            guard let compared = storedHashes, let stored = storedRows[root]?[plan.rowIDs[index]] else {
+            guard let storedHashes, let stored = storedRows[root]?[plan.rowIDs[index]] else {
                 // Not compared: the templates did not change it.
                 plan.entityCounts[slots.ordinal].unchanged += 1
                 plan.ledger.append(entry!, of: ledger)
                 return
             }
-            let storedHashes = Array(compared)
             let isMerge = plan.actions[index] == .merge
             var written: [Int] = []
             // What the seeder last wrote, slot by slot as the template's class lays them out (a slot that class has
             // and the seeded one did not: what the row holds).
-            var recorded = entry.map { hashes(of: $0, laidOutAs: slots, else: storedHashes) } ?? storedHashes
+            var recorded = entry.map { hashes(of: $0, laidOutAs: slots, else: storedHashes) } ?? Array(storedHashes)
             var conflicts = 0
             var classChanges = false, classConflicts = false
             if stored.entity != entityName {
@@ -325,28 +324,30 @@ struct SeedPlanner {
                 }
             }
             for slot in 0..<slots.slotCount where !classConflicts {
+                let templateHash = template[template.startIndex + slot]
+                let storedHash = storedHashes[storedHashes.startIndex + slot]
                 if isMerge {
                     // Data the store had: the slots the templates state join it, the others stay.
                     guard options.force || isStated(slot, of: index, slots: slots) else {
-                        recorded[slot] = storedHashes[slot]
+                        recorded[slot] = storedHash
                         continue
                     }
-                    if template[slot] != storedHashes[slot] { written.append(slot) }
-                    recorded[slot] = template[slot]
-                } else if template[slot] == recorded[slot] {
+                    if templateHash != storedHash { written.append(slot) }
+                    recorded[slot] = templateHash
+                } else if templateHash == recorded[slot] {
                     // The templates did not change it: whatever the application did stays.
-                } else if storedHashes[slot] == template[slot] {
-                    recorded[slot] = template[slot]
-                } else if storedHashes[slot] == recorded[slot] || options.force {
+                } else if storedHash == templateHash {
+                    recorded[slot] = templateHash
+                } else if storedHash == recorded[slot] || options.force {
                     written.append(slot)
-                    recorded[slot] = template[slot]
+                    recorded[slot] = templateHash
                 } else {
                     conflicts += 1
                     plan.conflicts.append(conflict(index, slot: slot, stored: stored))
                 }
             }
-            plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
-            if conflicts > 0 || recorded != template { plan.unsettled.insert(index) }
+            plan.ledger.append(key: key!, entity: entity, rowID: plan.rowIDs[index], hashes: recorded)
+            if conflicts > 0 || !recorded.elementsEqual(template) { plan.unsettled.insert(index) }
             if !written.isEmpty || classChanges {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
@@ -366,11 +367,13 @@ struct SeedPlanner {
 
     /// A ledger entry's slot hashes laid out as `slots` lays out an entity's, by slot name: for an object whose
     /// class the templates changed; a slot the entry's class has not takes `fallback`'s hash.
-    private func hashes(of entry: SeedLedger.Entry, laidOutAs slots: EntitySlots, else fallback: [UInt64]) -> [UInt64] {
+    private func hashes(of entry: SeedLedger.Entry, laidOutAs slots: EntitySlots, else fallback: ArraySlice<UInt64>) -> [UInt64] {
         let recorded = Array(ledger.hashes(of: entry))
         guard Int(entry.entity) != slots.ordinal else { return recorded }
         let seeded = schema.entities[Int(entry.entity)]
-        return (0..<slots.slotCount).map { slot in seeded.slot(named: slots.name(ofSlot: slot)).map { recorded[$0] } ?? fallback[slot] }
+        return (0..<slots.slotCount).map { slot in
+            seeded.slot(named: slots.name(ofSlot: slot)).map { recorded[$0] } ?? fallback[fallback.startIndex + slot]
+        }
     }
 
     /// Whether any statement of the templates states the slot.
