@@ -131,7 +131,8 @@ struct SeedPlanner {
             let templates = self.templates, named = ledgerEntries.map { ($0 ?? -1) >= 0 }
             attributeHashes = BackgroundValue { templates.attributeHashes(of: named) }
         }
-        var found: [Int: StoredIdentity] = [:]
+        // Each object's row as found in the store by its identity.
+        var foundRows = [Int64?](repeating: nil, count: objects.count)
         for (root, list) in seeded {
             try read([root: list.map(\.rowID)], recordingGoneRows: false)
             for (index, rowID) in list {
@@ -141,7 +142,7 @@ struct SeedPlanner {
                 if let row = storedRows[root]?[rowID], let rowEntity = schema.model.entity(named: row.entity),
                     ExactValues(rowEntity.identityIndices.compactMap { row.values[$0] }) == ExactValues(values)
                 {
-                    found[index] = StoredIdentity(rowID: rowID, entity: row.entity)
+                    foundRows[index] = rowID
                 } else {
                     identities[root, default: []].append((index, values))
                 }
@@ -150,15 +151,17 @@ struct SeedPlanner {
         if let store {
             for (root, asked) in identities {
                 for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: schema.roots[root])) {
-                    if let row { found[ask.object] = row }
+                    if let row { foundRows[ask.object] = row.rowID }
                 }
             }
         }
-        for (index, object) in objects.enumerated() {
-            let root = schema.entities[Int(object.entity)].root
-            var key = object.key
+        for index in objects.indices {
+            // The object's fields read where they are: a copy of it would retain and release its key's strings.
+            let root = schema.entities[Int(objects[index].entity)].root
+            var key = objects[index].key
+            let storedRowID = objects[index].storedRowID ?? foundRows[index]
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
-            if key == nil, object.owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
+            if key == nil, objects[index].owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
             let indexed = ledgerEntries[index] ?? key.flatMap { ledgerIndex[$0] } ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
@@ -166,21 +169,21 @@ struct SeedPlanner {
                 ? -1 : indexed
             if indexed < 0, let carried, let key, carried.isBorneByCarriedFile(key) {
                 // Named by the files read, borne by one not read: as that file left it, in the row the store has.
-                guard let rowID = object.storedRowID ?? found[index]?.rowID else { throw ReadEveryFile() }
+                guard let rowID = storedRowID else { throw ReadEveryFile() }
                 plan.actions[index] = .unchanged
                 plan.rowIDs[index] = rowID
                 plan.carried.insert(index)
-            } else if let rowID = object.storedRowID ?? found[index]?.rowID {
+            } else if let rowID = storedRowID {
                 plan.rowIDs[index] = rowID
                 // An object the templates only reference takes only what they state about it.
-                if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, object.definition != nil {
+                if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, objects[index].definition != nil {
                     entries[index] = entry
                     plan.actions[index] = .update
                 } else {
                     if entry >= 0 { plan.consumedEntries.insert(entry) }
                     plan.actions[index] = .merge
                 }
-            } else if entry >= 0, object.key?.kind != .identity {
+            } else if entry >= 0, objects[index].key?.kind != .identity {
                 // Known by its key in the ledger: its row, unless it turns out to be gone.
                 entries[index] = entry
                 plan.rowIDs[index] = ledger.entries[Int(entry)].rowID
