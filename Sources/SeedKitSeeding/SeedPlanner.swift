@@ -50,6 +50,9 @@ struct SeedPlanner {
     private var goneRows: [Int: Set<Int64>] = [:]
     private var storedJoins: [String: [Int64: [Int64]]] = [:]
     private var hasher = SlotHasher()
+    /// The templates' attribute hashes of the objects the ledger names with a row, made on another thread while their
+    /// rows are read (``TemplateSlots/attributeHashes(of:)``); nil when there are none.
+    private var attributeHashes: BackgroundValue<TemplateSlots.AttributeHashes>?
     /// The parts of the files not read, when the ledger was read without them
     /// (``SeedLedger/read(from:schema:carrying:)``).
     private let carried: SeedLedger.Carried?
@@ -122,7 +125,14 @@ struct SeedPlanner {
             }
             identities[slots.root, default: []].append((index, identityValues(of: index, slots: slots)))
         }
-        var found: [Int: StoredIdentity] = [:]
+        if !seeded.isEmpty {
+            // Deciding hashes what the templates give these objects; their attributes depend on no row id, so they are
+            // hashed on a free core while the rows are read.
+            let templates = self.templates, named = ledgerEntries.map { ($0 ?? -1) >= 0 }
+            attributeHashes = BackgroundValue { templates.attributeHashes(of: named) }
+        }
+        // Each object's row as found in the store by its identity.
+        var foundRows = [Int64?](repeating: nil, count: objects.count)
         for (root, list) in seeded {
             try read([root: list.map(\.rowID)], recordingGoneRows: false)
             for (index, rowID) in list {
@@ -132,7 +142,7 @@ struct SeedPlanner {
                 if let row = storedRows[root]?[rowID], let rowEntity = schema.model.entity(named: row.entity),
                     ExactValues(rowEntity.identityIndices.compactMap { row.values[$0] }) == ExactValues(values)
                 {
-                    found[index] = StoredIdentity(rowID: rowID, entity: row.entity)
+                    foundRows[index] = rowID
                 } else {
                     identities[root, default: []].append((index, values))
                 }
@@ -141,15 +151,17 @@ struct SeedPlanner {
         if let store {
             for (root, asked) in identities {
                 for (ask, row) in zip(asked, try store.lookUp(identities: asked.map(\.values), root: schema.roots[root])) {
-                    if let row { found[ask.object] = row }
+                    if let row { foundRows[ask.object] = row.rowID }
                 }
             }
         }
-        for (index, object) in objects.enumerated() {
-            let root = schema.entities[Int(object.entity)].root
-            var key = object.key
+        for index in objects.indices {
+            // The object's fields read where they are: a copy of it would retain and release its key's strings.
+            let root = schema.entities[Int(objects[index].entity)].root
+            var key = objects[index].key
+            let storedRowID = objects[index].storedRowID ?? foundRows[index]
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
-            if key == nil, object.owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
+            if key == nil, objects[index].owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
             let indexed = ledgerEntries[index] ?? key.flatMap { ledgerIndex[$0] } ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
@@ -157,21 +169,21 @@ struct SeedPlanner {
                 ? -1 : indexed
             if indexed < 0, let carried, let key, carried.isBorneByCarriedFile(key) {
                 // Named by the files read, borne by one not read: as that file left it, in the row the store has.
-                guard let rowID = object.storedRowID ?? found[index]?.rowID else { throw ReadEveryFile() }
+                guard let rowID = storedRowID else { throw ReadEveryFile() }
                 plan.actions[index] = .unchanged
                 plan.rowIDs[index] = rowID
                 plan.carried.insert(index)
-            } else if let rowID = object.storedRowID ?? found[index]?.rowID {
+            } else if let rowID = storedRowID {
                 plan.rowIDs[index] = rowID
                 // An object the templates only reference takes only what they state about it.
-                if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, object.definition != nil {
+                if entry >= 0, ledger.entries[Int(entry)].rowID == rowID, objects[index].definition != nil {
                     entries[index] = entry
                     plan.actions[index] = .update
                 } else {
                     if entry >= 0 { plan.consumedEntries.insert(entry) }
                     plan.actions[index] = .merge
                 }
-            } else if entry >= 0, object.key?.kind != .identity {
+            } else if entry >= 0, objects[index].key?.kind != .identity {
                 // Known by its key in the ledger: its row, unless it turns out to be gone.
                 entries[index] = entry
                 plan.rowIDs[index] = ledger.entries[Int(entry)].rowID
@@ -217,7 +229,7 @@ struct SeedPlanner {
         while true {
             var reads: [Int: [Int64]] = [:]
             let actions = plan.actions
-            let hashes = templates.hashes { actions[$0] == .update || actions[$0] == .merge }
+            let hashes = templates.hashes(hashing: attributeHashes?.value) { actions[$0] == .update || actions[$0] == .merge }
             // The objects whose rows are compared: merged ones, and those the templates changed since the ledger.
             var compared = [Bool](repeating: false, count: objects.count)
             for index in objects.indices where plan.actions[index] == .update || plan.actions[index] == .merge {
@@ -265,19 +277,20 @@ struct SeedPlanner {
 
     /// Decides one object once every row id is settled, with its template's slot hashes and its stored row's (nil
     /// for a row not compared: the templates did not change the object).
-    private mutating func decide(_ index: Int, hashes precomputed: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>?) {
-        let object = objects[index]
-        let slots = schema.entities[Int(object.entity)]
+    private mutating func decide(_ index: Int, hashes template: ArraySlice<UInt64>, storedHashes: ArraySlice<UInt64>?) {
+        // The object's fields read where they are, and the hashes in their slices: copies cost more than deciding.
+        let entity = objects[index].entity, statedKey = objects[index].key
+        let slots = schema.entities[Int(entity)]
         let entityName = slots.entity.name
         // An owned object's key names its owner's row, settled by now.
-        let key = object.key ?? ownedKey(index)
+        let key = statedKey ?? ownedKey(index)
         plan.keys[index] = key
         switch plan.actions[index] {
         case .insert:
             plan.entityCounts[slots.ordinal].inserted += 1
             // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
             plan.insertions.objects.append(Int32(index))
-            if object.key == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
+            if statedKey == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
         case .kept:
             plan.unsettled.insert(index)
             plan.entityCounts[slots.ordinal].kept += 1
@@ -285,20 +298,18 @@ struct SeedPlanner {
             plan.ledger.append(ledger.entries[Int(entries[index])], of: ledger)
         case .update, .merge:
             let root = slots.root
-            let template = Array(precomputed)
             let entry = entries[index] >= 0 ? ledger.entries[Int(entries[index])] : nil
-            guard let compared = storedHashes, let stored = storedRows[root]?[plan.rowIDs[index]] else {
+            guard let storedHashes, let stored = storedRows[root]?[plan.rowIDs[index]] else {
                 // Not compared: the templates did not change it.
                 plan.entityCounts[slots.ordinal].unchanged += 1
                 plan.ledger.append(entry!, of: ledger)
                 return
             }
-            let storedHashes = Array(compared)
             let isMerge = plan.actions[index] == .merge
             var written: [Int] = []
             // What the seeder last wrote, slot by slot as the template's class lays them out (a slot that class has
             // and the seeded one did not: what the row holds).
-            var recorded = entry.map { hashes(of: $0, laidOutAs: slots, else: storedHashes) } ?? storedHashes
+            var recorded = entry.map { hashes(of: $0, laidOutAs: slots, else: storedHashes) } ?? Array(storedHashes)
             var conflicts = 0
             var classChanges = false, classConflicts = false
             if stored.entity != entityName {
@@ -316,28 +327,30 @@ struct SeedPlanner {
                 }
             }
             for slot in 0..<slots.slotCount where !classConflicts {
+                let templateHash = template[template.startIndex + slot]
+                let storedHash = storedHashes[storedHashes.startIndex + slot]
                 if isMerge {
                     // Data the store had: the slots the templates state join it, the others stay.
                     guard options.force || isStated(slot, of: index, slots: slots) else {
-                        recorded[slot] = storedHashes[slot]
+                        recorded[slot] = storedHash
                         continue
                     }
-                    if template[slot] != storedHashes[slot] { written.append(slot) }
-                    recorded[slot] = template[slot]
-                } else if template[slot] == recorded[slot] {
+                    if templateHash != storedHash { written.append(slot) }
+                    recorded[slot] = templateHash
+                } else if templateHash == recorded[slot] {
                     // The templates did not change it: whatever the application did stays.
-                } else if storedHashes[slot] == template[slot] {
-                    recorded[slot] = template[slot]
-                } else if storedHashes[slot] == recorded[slot] || options.force {
+                } else if storedHash == templateHash {
+                    recorded[slot] = templateHash
+                } else if storedHash == recorded[slot] || options.force {
                     written.append(slot)
-                    recorded[slot] = template[slot]
+                    recorded[slot] = templateHash
                 } else {
                     conflicts += 1
                     plan.conflicts.append(conflict(index, slot: slot, stored: stored))
                 }
             }
-            plan.ledger.append(key: key!, entity: object.entity, rowID: plan.rowIDs[index], hashes: recorded)
-            if conflicts > 0 || recorded != template { plan.unsettled.insert(index) }
+            plan.ledger.append(key: key!, entity: entity, rowID: plan.rowIDs[index], hashes: recorded)
+            if conflicts > 0 || !recorded.elementsEqual(template) { plan.unsettled.insert(index) }
             if !written.isEmpty || classChanges {
                 plan.written[Int32(index)] = written
                 plan.actions[index] = .update
@@ -357,11 +370,13 @@ struct SeedPlanner {
 
     /// A ledger entry's slot hashes laid out as `slots` lays out an entity's, by slot name: for an object whose
     /// class the templates changed; a slot the entry's class has not takes `fallback`'s hash.
-    private func hashes(of entry: SeedLedger.Entry, laidOutAs slots: EntitySlots, else fallback: [UInt64]) -> [UInt64] {
+    private func hashes(of entry: SeedLedger.Entry, laidOutAs slots: EntitySlots, else fallback: ArraySlice<UInt64>) -> [UInt64] {
         let recorded = Array(ledger.hashes(of: entry))
         guard Int(entry.entity) != slots.ordinal else { return recorded }
         let seeded = schema.entities[Int(entry.entity)]
-        return (0..<slots.slotCount).map { slot in seeded.slot(named: slots.name(ofSlot: slot)).map { recorded[$0] } ?? fallback[slot] }
+        return (0..<slots.slotCount).map { slot in
+            seeded.slot(named: slots.name(ofSlot: slot)).map { recorded[$0] } ?? fallback[fallback.startIndex + slot]
+        }
     }
 
     /// Whether any statement of the templates states the slot.
@@ -683,10 +698,17 @@ struct TemplateSlots: Sendable {
         (objects.join(of: object, at: slot) ?? []).compactMap { member in rowIDs[Int(member)] > 0 ? rowIDs[Int(member)] : nil }
     }
 
-    /// Calls `body` with the hash of each slot of an object as the templates would write it, in slot order.
-    func forEachHash(of object: Int, hasher: inout SlotHasher, _ body: (UInt64) -> Void) {
+    /// Calls `body` with the hash of each slot of an object as the templates would write it, in slot order; the
+    /// attributes' taken from `attributeHashes` where it holds the object's.
+    func forEachHash(
+        of object: Int, hasher: inout SlotHasher, attributeHashes: AttributeHashes? = nil, _ body: (UInt64) -> Void
+    ) {
         let slots = schema.entities[Int(objects.objects[object].entity)]
-        for attribute in 0..<slots.attributeCount { body(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        if let attributeHashes, attributeHashes.hasObject[object] {
+            for hash in attributeHashes.hashes[object] { body(hash) }
+        } else {
+            for attribute in 0..<slots.attributeCount { body(hasher.attribute(value(attribute, of: object, slots: slots))) }
+        }
         for slot in slots.toOnes.indices {
             let (target, position) = target(slot, of: object, slots: slots)
             body(SlotHash.toOne(rowID: target, position: position))
@@ -698,21 +720,40 @@ struct TemplateSlots: Sendable {
     }
 
     /// The slot hashes of the objects `included` selects (none for the others), on all cores; indexed by object.
-    func hashes(of included: @Sendable (Int) -> Bool) -> ObjectHashes {
-        hashes(of: Array(0..<objects.objects.count), including: included)
-    }
-
-    /// The slot hashes of these objects, on all cores; indexed by their position in `list`.
-    func hashes(of list: [Int32]) -> ObjectHashes {
-        hashes(of: list.map { Int($0) }, including: { _ in true })
-    }
-
-    private func hashes(of list: [Int], including included: @Sendable (Int) -> Bool) -> ObjectHashes {
-        ObjectHashes(count: list.count) { position, hasher, hashes in
-            let object = list[position]
-            if included(object) { forEachHash(of: object, hasher: &hasher) { hashes.append($0) } }
+    /// The attributes' are taken from `attributeHashes` where it holds them.
+    func hashes(hashing attributeHashes: AttributeHashes? = nil, of included: @Sendable (Int) -> Bool) -> ObjectHashes {
+        ObjectHashes(count: objects.objects.count) { object, hasher, hashes in
+            if included(object) {
+                forEachHash(of: object, hasher: &hasher, attributeHashes: attributeHashes) { hashes.append($0) }
+            }
         }
     }
+
+    /// The hashes of the attributes of some objects, which depend on no row id: indexed by object.
+    struct AttributeHashes: Sendable {
+        /// Per object, whether ``hashes`` holds its attributes' hashes.
+        let hasObject: [Bool]
+        let hashes: ObjectHashes
+    }
+
+    /// The hashes of the attributes of the objects `selected` marks (indexed by object), on this thread alone: made
+    /// while another does other work.
+    func attributeHashes(of selected: [Bool]) -> AttributeHashes {
+        var hasher = SlotHasher()
+        var hashes = ObjectHashes()
+        hashes.starts.reserveCapacity(selected.count + 1)
+        for object in selected.indices {
+            hashes.starts.append(Int32(hashes.hashes.count))
+            guard selected[object] else { continue }
+            let slots = schema.entities[Int(objects.objects[object].entity)]
+            for attribute in 0..<slots.attributeCount {
+                hashes.hashes.append(hasher.attribute(value(attribute, of: object, slots: slots)))
+            }
+        }
+        hashes.starts.append(Int32(hashes.hashes.count))
+        return AttributeHashes(hasObject: selected, hashes: hashes)
+    }
+
 }
 
 /// The slot hashes of many objects in one array: each object's from its start to the next object's.

@@ -56,11 +56,16 @@ extension SQLiteStore: RowStore {
         var found: [Int64: StoredRow] = [:]
         found.reserveCapacity(rowIDs.count)
         var entity: RowEntity?
+        var prepared: Statement?
         var start = 0
         while start < rowIDs.count {
             let chunk = rowIDs[start..<min(rowIDs.count, start + 500)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let select = try connection.cachedStatement(sql: selectSQL(table, "WHERE \"_id\" IN (\(marks))"))
+            // A chunk as long as the one before takes its statement: the text is long to make and to look up.
+            if chunk.count != prepared?.parameterCount {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                prepared = try connection.cachedStatement(sql: selectSQL(table, "WHERE \"_id\" IN (\(marks))"))
+            }
+            let select = prepared!
             defer { select.reset() }
             for (index, rowID) in chunk.enumerated() { try select.bind(rowID, at: index + 1) }
             while try select.step() {

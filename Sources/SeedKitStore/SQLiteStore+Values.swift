@@ -45,7 +45,10 @@ extension Statement {
         switch type {
         case .string, .integer, .double, .bool: preconditionFailure("read above")
         case .decimal: return ScaledDecimal(exactly: text(at: column)).map(AttributeValue.decimal)
-        case .date: return Timestamp(iso8601: text(at: column)).map(AttributeValue.date)
+        case .date:
+            // Parsed where SQLite holds the text: no string made of it first, one per row read.
+            return textBuffer(at: column).withMemoryRebound(to: UInt8.self) { try? Timestamp(parsingISO8601UTF8: $0) }
+                .map(AttributeValue.date)
         case .data: return .data(data(at: column))
         case .uuid: return UUID(uuidString: text(at: column)).map(AttributeValue.uuid)
         case .url: return URL(string: text(at: column)).map(AttributeValue.url)
