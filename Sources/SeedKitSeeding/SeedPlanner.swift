@@ -753,7 +753,6 @@ struct TemplateSlots: Sendable {
         hashes.starts.append(Int32(hashes.hashes.count))
         return AttributeHashes(hasObject: selected, hashes: hashes)
     }
-
 }
 
 /// The slot hashes of many objects in one array: each object's from its start to the next object's.
