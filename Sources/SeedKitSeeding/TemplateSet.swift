@@ -508,16 +508,18 @@ private struct Walk {
     /// The name every template file's ends with, as bytes.
     static let suffix = Array(".\(TemplateSet.fileExtension)".utf8)
 
-    /// An entry of a directory being walked: its name, type, and the key it sorts by.
+    /// An entry of a directory being walked: where its name lies in the listing's bytes, its type, and the key it
+    /// sorts by.
     private struct DirectoryEntry {
-        let name: String
+        /// The name's bytes in the listing's, which hold a NUL after each name.
+        let name: Range<Int>
         let type: UInt8
         let isTemplate: Bool
         /// The first 16 bytes of the name, and `/` after a directory's, big-endian, zero-padded: most names differ
         /// within them, so comparing two integers orders them.
         let prefix: (UInt64, UInt64)
 
-        init(name: String, type: UInt8, bytes: UnsafeRawBufferPointer) {
+        init(name: Range<Int>, type: UInt8, bytes: UnsafeRawBufferPointer) {
             self.name = name
             self.type = type
             isTemplate = bytes.count >= Walk.suffix.count
@@ -532,21 +534,21 @@ private struct Walk {
         }
 
         /// Whether the entry's path comes before `other`'s in byte order: a directory's as its name and `/`, which
-        /// is how the paths below it begin.
-        func precedes(_ other: DirectoryEntry) -> Bool {
+        /// is how the paths below it begin. `names` holds both names.
+        func precedes(_ other: DirectoryEntry, names: UnsafeBufferPointer<UInt8>) -> Bool {
             if prefix.0 != other.prefix.0 { return prefix.0 < other.prefix.0 }
             if prefix.1 != other.prefix.1 { return prefix.1 < other.prefix.1 }
-            let order = name.compareBytes(other.name)
-            if order != 0 {
-                // One name a prefix of the other, beyond 16 bytes: the shorter one's next byte is `/` or none.
-                let shorter = order < 0 ? self : other, longer = order < 0 ? other : self
-                if shorter.type == UInt8(DT_DIR), shorter.name.utf8.count < longer.name.utf8.count,
-                    longer.name.utf8.starts(with: shorter.name.utf8)
-                {
-                    let next = longer.name.utf8.dropFirst(shorter.name.utf8.count).first!
-                    return (next > UInt8(ascii: "/")) == (order < 0)
-                }
-                return order < 0
+            let common = min(name.count, other.name.count)
+            let compared = memcmp(names.baseAddress! + name.lowerBound, names.baseAddress! + other.name.lowerBound, common)
+            if compared != 0 { return compared < 0 }
+            if name.count != other.name.count {
+                // One name a prefix of the other: a directory's next byte is `/`, a file's none.
+                let shorter = name.count < other.name.count ? self : other
+                let longer = name.count < other.name.count ? other : self
+                let next = shorter.type == UInt8(DT_DIR) ? Int(UInt8(ascii: "/")) : -1
+                let order = next - Int(names[longer.name.lowerBound + common])
+                if order != 0 { return (order < 0) == (name.count < other.name.count) }
+                return name.count < other.name.count
             }
             return type != UInt8(DT_DIR) && other.type == UInt8(DT_DIR)
         }
@@ -558,7 +560,8 @@ private struct Walk {
     ///
     /// A template the listing calls a regular file is found without its status, which the set's reading tasks take on
     /// all cores (for its stamp, when there are stamps to compare) or its read gives: the walk itself, one core's work,
-    /// costs no system call per file.
+    /// costs no system call per file. The listing's names stay bytes in one buffer: each file's path is the one
+    /// string made for it.
     ///
     /// - Complexity: O(*n* log *n*) in the number of entries: `lstat` (relative to the open directory, so that no
     ///   path is made) only for entries named like templates that are no regular files and where the file system
@@ -572,33 +575,36 @@ private struct Walk {
         }
         defer { closedir(stream) }
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        var names: [UInt8] = []
         var entries: [DirectoryEntry] = []
         while let entry = readdir(stream) {
             let namePointer = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
             let nameBytes = UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer))
-            if nameBytes.elementsEqual(".".utf8) || nameBytes.elementsEqual("..".utf8) { continue }
+            let dot = UInt8(ascii: ".")
+            if nameBytes.first == dot, nameBytes.count == 1 || nameBytes.count == 2 && nameBytes[1] == dot { continue }
             var type = entry.pointee.d_type
             if type == UInt8(DT_UNKNOWN) {
                 var status = stat()
                 guard fstatat(descriptor, namePointer, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 type = Self.directoryEntryType(of: status.st_mode)
             }
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            entries.append(DirectoryEntry(name: name, type: type, bytes: nameBytes))
+            let start = names.count
+            names.append(contentsOf: nameBytes)
+            entries.append(DirectoryEntry(name: start..<names.count, type: type, bytes: nameBytes))
+            names.append(0)
         }
-        // Sorted as keys that carry each entry's prefix and position, so that no name moves (nor its reference count)
-        // and entries are compared by the prefixes alone where they differ: reaching an entry in the array for them
-        // would copy it, and retain and release its name.
-        var keys = entries.indices.map { (prefix: entries[$0].prefix, position: $0) }
-        keys.sort { first, second in
-            if first.prefix != second.prefix { return first.prefix < second.prefix }
-            return entries[first.position].precedes(entries[second.position])
-        }
-        let order = keys.lazy.map(\.position)
-        // Each path made in one allocation, from the directory's path and `/` made once.
-        let directoryPrefix = relativeDirectory.isEmpty ? "" : relativeDirectory + "/"
-        for entry in order.lazy.map({ entries[$0] }) {
-            let relativePath = directoryPrefix.isEmpty ? entry.name : directoryPrefix + entry.name
+        names.withUnsafeBufferPointer { names in entries.sort { $0.precedes($1, names: names) } }
+        let directoryPrefix = Array((relativeDirectory.isEmpty ? "" : relativeDirectory + "/").utf8)
+        for entry in entries {
+            // The path in one allocation: the directory's bytes, then the name's (repaired where they are no UTF-8,
+            // as the name decoded alone would be).
+            let relativePath = names.withUnsafeBufferPointer { names in
+                String(unsafeUninitializedCapacity: directoryPrefix.count + entry.name.count) { path in
+                    _ = path.initialize(from: directoryPrefix)
+                    _ = path[directoryPrefix.count...].initialize(from: names[entry.name])
+                    return directoryPrefix.count + entry.name.count
+                }
+            }
             guard entry.isTemplate else {
                 if entry.type == UInt8(DT_DIR) {
                     try walk(relativeDirectory: relativePath)
@@ -613,7 +619,12 @@ private struct Walk {
             }
             // The file the entry is now, to check at reading time that the file opened is the same one.
             var status = stat()
-            guard entry.name.withCString({ fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+            let statused = names.withUnsafeBufferPointer { names in
+                names.baseAddress!.advanced(by: entry.name.lowerBound).withMemoryRebound(to: CChar.self, capacity: entry.name.count + 1) {
+                    fstatat(descriptor, $0, &status, AT_SYMLINK_NOFOLLOW)
+                }
+            }
+            guard statused == 0 else {
                 if entry.type == UInt8(DT_DIR) { try walk(relativeDirectory: relativePath) }
                 continue
             }
