@@ -18,7 +18,7 @@ import SeedKitStore
 /// A run reads and checks every template before it writes anything, then writes the whole set in one transaction
 /// with the store's seed ledger, which makes a later launch with the same templates a no-op. The store path may be a
 /// `postgresql://` URL. See <doc:SeedingFromTemplates> for what a run does.
-public struct Seeder {
+public struct Seeder: Sendable {
     public let storePath: String
 
     public init(storePath: String) {
@@ -87,8 +87,15 @@ public struct Seeder {
         let storeExists = isServer ? serverStore != nil : FileManager.default.fileExists(atPath: storePath)
         // Creating a store removes these itself; a creation killed after linking its store leaves one beside it.
         if storeExists && !isServer && !options.dryRun { SQLiteStore.removeAbandonedTemporaries(of: storePath) }
-        let summary = repeatable && storeExists ? ledgerSummary(of: serverStore, options: options) : nil
-        var input = try SeedInput(templates: templates, options: options, known: summary?.fileRecords ?? [])
+        // The ledger's summary. A file store's is read on another thread while the templates are listed, which need
+        // its files only to compare stamps; a server's store is confined to this thread, and its summary is one
+        // round trip.
+        let serverSummary = repeatable ? serverStore.flatMap { try? SeedLedger.summary(from: $0) } : nil
+        let fileSummary = repeatable && storeExists && !isServer
+            ? BackgroundValue { [self] in fileLedgerSummary(options: options) } : nil
+        var input = try SeedInput(
+            templates: templates, options: options, known: (serverSummary ?? fileSummary?.value)?.fileRecords ?? [])
+        let summary = serverSummary ?? fileSummary?.value
         var report = input.report(options: options)
         guard let model = input.model else {
             report.issues = input.issues
@@ -362,11 +369,9 @@ public struct Seeder {
         return report
     }
 
-    /// The summary of the store's ledger (the set's fingerprint and counts, its files' hashes and stamps), from the
-    /// server's store when there is one, else from the file read only; nil when it cannot be read: every file is then
-    /// read, and the run says what is wrong with the store.
-    private func ledgerSummary(of serverStore: (any RowStore)?, options: SeedOptions) -> SeedLedger? {
-        if let serverStore { return try? SeedLedger.summary(from: serverStore) }
+    /// The summary of the store file's ledger (the set's fingerprint and counts, its files' hashes and stamps), read
+    /// only; nil when it cannot be read: every file is then read, and the run says what is wrong with the store.
+    private func fileLedgerSummary(options: SeedOptions) -> SeedLedger? {
         guard let model = try? SQLiteStore.storedModel(atPath: storePath), let store = try? readOnlyStore(model: model, options: options)
         else { return nil }
         return try? SeedLedger.summary(from: store)
@@ -442,13 +447,14 @@ package struct SeedInput {
     ///     ``TemplateSet/Stamp``). Ignored when the model is inferred, which reads every file.
     ///   - given: The model read already, else nil to read or infer it.
     init(
-        templates: URL, options: SeedOptions, known: [TemplateSet.FileRecord], model given: SeedModel? = nil
+        templates: URL, options: SeedOptions, known: @autoclosure () -> [TemplateSet.FileRecord],
+        model given: SeedModel? = nil
     ) throws(SeedError) {
         templatesPath = templates.relativePath
         // Whether the model is inferred is asked of the directory only when there are known files to skip.
         let set = try TemplateSet(
             directory: templates,
-            known: !known.isEmpty && SeedModel.isReadFromAFile(templates: templates, options: options) ? known : [])
+            known: Self.skippable(known(), templates: templates, options: options))
         self.set = set
         fileRecords = set.files.map {
             TemplateSet.FileRecord(path: $0.relativePath, hash: $0.contentHash, stamp: $0.stamp)
@@ -461,6 +467,13 @@ package struct SeedInput {
         isModelInferred = source.isInferred
         issues = (set.issues + source.issues).sorted()
         if let model { fingerprint = set.fingerprint(modelFingerprint: model.fingerprint) }
+    }
+
+    /// The known files a set may skip: none when the model is inferred, which reads every file.
+    private static func skippable(
+        _ known: [TemplateSet.FileRecord], templates: URL, options: SeedOptions
+    ) -> [TemplateSet.FileRecord] {
+        !known.isEmpty && SeedModel.isReadFromAFile(templates: templates, options: options) ? known : []
     }
 
     /// The report of a run over this input, before it does anything: status invalid, no counts.

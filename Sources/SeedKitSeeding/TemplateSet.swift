@@ -174,13 +174,15 @@ package struct TemplateSet: Sendable {
     /// Reads the template files under `directory` but those whose stamp is in `known`: those take the hash known
     /// with the stamp and are not read (their ``File/isRead`` is false).
     ///
-    /// - Parameter known: The stamp and hash of files, as a ledger recorded them, in the byte order of their paths.
-    init(directory: URL, known: [FileRecord]) throws(SeedError) {
+    /// - Parameter known: The stamp and hash of files, as a ledger recorded them, in the byte order of their paths;
+    ///   asked for once the directory is listed, so that a caller can read them meanwhile.
+    init(directory: URL, known knownRecords: @autoclosure () -> [FileRecord]) throws(SeedError) {
         self.directory = directory
         // Taken before the walk: a file changed since is younger than this, and gets no stamp.
         let readTime = Stamp.now
         var walk = try Walk(directory: directory, readTime: readTime)
         try walk.walk(relativeDirectory: "")
+        let known = knownRecords()
         // Files are opened from the directory, by their relative paths: no path is made per file.
         let root = open(walk.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else { throw SeedError("cannot open the template directory \(walk.displayPath)") }
