@@ -52,7 +52,7 @@ struct SeedPlanner {
     private var hasher = SlotHasher()
     /// The templates' attribute hashes of the objects the ledger names with a row, made on another thread while their
     /// rows are read (``TemplateSlots/attributeHashes(of:)``); nil when there are none.
-    private var attributeHashes: BackgroundValue<TemplateSlots.AttributeHashes>?
+    private var attributeHashes: BackgroundValue<ObjectHashes>?
     /// The parts of the files not read, when the ledger was read without them
     /// (``SeedLedger/read(from:schema:carrying:)``).
     private let carried: SeedLedger.Carried?
@@ -701,11 +701,12 @@ struct TemplateSlots: Sendable {
     /// Calls `body` with the hash of each slot of an object as the templates would write it, in slot order; the
     /// attributes' taken from `attributeHashes` where it holds the object's.
     func forEachHash(
-        of object: Int, hasher: inout SlotHasher, attributeHashes: AttributeHashes? = nil, _ body: (UInt64) -> Void
+        of object: Int, hasher: inout SlotHasher, attributeHashes: ObjectHashes? = nil, _ body: (UInt64) -> Void
     ) {
         let slots = schema.entities[Int(objects.objects[object].entity)]
-        if let attributeHashes, attributeHashes.hasObject[object] {
-            for hash in attributeHashes.hashes[object] { body(hash) }
+        // An object not hashed ahead has none there (and one without attributes needs none).
+        if let attributeHashes, attributeHashes[object].count == slots.attributeCount {
+            for hash in attributeHashes[object] { body(hash) }
         } else {
             for attribute in 0..<slots.attributeCount { body(hasher.attribute(value(attribute, of: object, slots: slots))) }
         }
@@ -721,7 +722,7 @@ struct TemplateSlots: Sendable {
 
     /// The slot hashes of the objects `included` selects (none for the others), on all cores; indexed by object.
     /// The attributes' are taken from `attributeHashes` where it holds them.
-    func hashes(hashing attributeHashes: AttributeHashes? = nil, of included: @Sendable (Int) -> Bool) -> ObjectHashes {
+    func hashes(hashing attributeHashes: ObjectHashes? = nil, of included: @Sendable (Int) -> Bool) -> ObjectHashes {
         ObjectHashes(count: objects.objects.count) { object, hasher, hashes in
             if included(object) {
                 forEachHash(of: object, hasher: &hasher, attributeHashes: attributeHashes) { hashes.append($0) }
@@ -729,16 +730,9 @@ struct TemplateSlots: Sendable {
         }
     }
 
-    /// The hashes of the attributes of some objects, which depend on no row id: indexed by object.
-    struct AttributeHashes: Sendable {
-        /// Per object, whether ``hashes`` holds its attributes' hashes.
-        let hasObject: [Bool]
-        let hashes: ObjectHashes
-    }
-
-    /// The hashes of the attributes of the objects `selected` marks (indexed by object), on this thread alone: made
-    /// while another does other work.
-    func attributeHashes(of selected: [Bool]) -> AttributeHashes {
+    /// The hashes of the attributes of the objects `selected` marks (indexed by object; none for the others), which
+    /// depend on no row id, on this thread alone: made while another does other work.
+    func attributeHashes(of selected: [Bool]) -> ObjectHashes {
         var hasher = SlotHasher()
         var hashes = ObjectHashes()
         hashes.starts.reserveCapacity(selected.count + 1)
@@ -751,7 +745,7 @@ struct TemplateSlots: Sendable {
             }
         }
         hashes.starts.append(Int32(hashes.hashes.count))
-        return AttributeHashes(hasObject: selected, hashes: hashes)
+        return hashes
     }
 }
 
