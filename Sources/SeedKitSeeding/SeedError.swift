@@ -19,6 +19,8 @@ extension Diagnostic.Code {
     static let refusedLink = Diagnostic.Code(rawValue: "refusedLink")
     /// A directory stands where a template file or the model file is looked for.
     static let notAFile = Diagnostic.Code(rawValue: "notAFile")
+    /// A template file's or directory's name is not UTF-8, so no path, ledger or message can name it.
+    static let nameNotUTF8 = Diagnostic.Code(rawValue: "nameNotUTF8")
     /// The templates give no model to infer, or contradict the one inferred.
     static let inference = Diagnostic.Code(rawValue: "inference")
 }

@@ -517,6 +517,8 @@ private struct Walk {
         let name: Range<Int>
         let type: UInt8
         let isTemplate: Bool
+        /// Whether the name is UTF-8: a path is a string, which would name another file.
+        let isUTF8: Bool
         /// The first 16 bytes of the name, and `/` after a directory's, big-endian, zero-padded: most names differ
         /// within them, so comparing two integers orders them.
         let prefix: (UInt64, UInt64)
@@ -526,6 +528,7 @@ private struct Walk {
             self.type = type
             isTemplate = bytes.count >= Walk.suffix.count
                 && bytes[(bytes.count - Walk.suffix.count)...].elementsEqual(Walk.suffix)
+            isUTF8 = bytes.allSatisfy { $0 < 0x80 } || String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
             var high: UInt64 = 0, low: UInt64 = 0
             for index in 0..<16 {
                 let byte: UInt8 = index < bytes.count
@@ -599,13 +602,20 @@ private struct Walk {
         let directoryPrefix = Array((relativeDirectory.isEmpty ? "" : relativeDirectory + "/").utf8)
         for entry in entries {
             // The path in one allocation: the directory's bytes, then the name's (repaired where they are no UTF-8,
-            // as the name decoded alone would be).
+            // for the message below).
             let relativePath = names.withUnsafeBufferPointer { names in
                 String(unsafeUninitializedCapacity: directoryPrefix.count + entry.name.count) { path in
                     _ = path.initialize(from: directoryPrefix)
                     _ = path[directoryPrefix.count...].initialize(from: names[entry.name])
                     return directoryPrefix.count + entry.name.count
                 }
+            }
+            if !entry.isUTF8, entry.isTemplate || entry.type == UInt8(DT_DIR) {
+                issues.append(
+                    Diagnostic(
+                        .nameNotUTF8, file: display(relativePath),
+                        message: "a name that is not UTF-8 cannot be read or recorded; rename it"))
+                continue
             }
             guard entry.isTemplate else {
                 if entry.type == UInt8(DT_DIR) {

@@ -52,6 +52,27 @@ struct TemplateSetTests {
         #expect(set.ignoredFiles == ["a/x.templates", "notes.txt"])
     }
 
+    /// A template file or directory whose name is not UTF-8 is an issue naming it (its bytes repaired), not a read
+    /// of a path that names nothing; other files and templates beside it are read as usual.
+    @Test func namesThatAreNotUTF8AreIssues() throws {
+        let (root, templates) = try Self.templates(["ok.template": "x"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["caf\u{E9}.template", "dir\u{FF}"] {
+            let path = Array(templates.path.utf8) + Array("/".utf8) + name.unicodeScalars.map { UInt8($0.value) }
+            if name.hasPrefix("dir") {
+                #expect(mkdir(path.map { CChar(bitPattern: $0) } + [0], 0o755) == 0)
+            } else {
+                let descriptor = open(path.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+                #expect(descriptor >= 0)
+                close(descriptor)
+            }
+        }
+        let set = try TemplateSet(directory: templates)
+        #expect(set.files.map(\.relativePath) == ["ok.template"])
+        #expect(set.issues.map(\.code) == [.nameNotUTF8, .nameNotUTF8])
+        #expect(set.issues.map(\.file) == ["\(templates.path)/caf\u{FFFD}.template", "\(templates.path)/dir\u{FFFD}"])
+    }
+
     /// Files are in the byte order of their whole paths, however long the names they share and wherever a directory
     /// (`/`, 2F) falls among names that go on with `-` (2D) or `.` (2E).
     @Test func filesAreInTheByteOrderOfTheirPaths() throws {
