@@ -21,18 +21,19 @@ extension SeedLedger {
         // Each path's bytes shared with the previous one's, found once for measuring and writing alike.
         var shared = [Int](repeating: 0, count: fileRecords.count)
         var size = 0
-        for (index, record) in fileRecords.enumerated() {
-            if index > 0 { shared[index] = Self.sharedPrefixCount(fileRecords[index - 1].path, record.path) }
-            let rest = record.path.utf8.count - shared[index]
+        // The records read by index where they lie: a copy of each would retain and release its path.
+        for index in fileRecords.indices {
+            if index > 0 { shared[index] = Self.sharedPrefixCount(fileRecords[index - 1].path, fileRecords[index].path) }
+            let rest = fileRecords[index].path.utf8.count - shared[index]
             size += LedgerBuffer.size(ofCount: shared[index]) + LedgerBuffer.size(ofCount: rest) + rest + 8
-                + LedgerBuffer.size(ofStamp: record.stamp)
+                + LedgerBuffer.size(ofStamp: fileRecords[index].stamp)
         }
         return LedgerBuffer.bytes(size: size) { out in
-            for (index, record) in fileRecords.enumerated() {
+            for index in fileRecords.indices {
                 out.append(count: shared[index])
-                out.append(text: record.path, from: shared[index])
-                out.append(word: record.hash)
-                out.append(stamp: record.stamp)
+                out.append(text: fileRecords[index].path, from: shared[index])
+                out.append(word: fileRecords[index].hash)
+                out.append(stamp: fileRecords[index].stamp)
             }
         }
     }

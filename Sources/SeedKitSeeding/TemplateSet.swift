@@ -212,11 +212,11 @@ package struct TemplateSet: Sendable {
                         stamp = Stamp.of(status, readTime: readTime)
                     }
                     // The status is the file's now: a known stamp stands for its contents.
-                    if let stamp, !recorded.isEmpty, let record = recorded[index].map({ known[$0] }), record.stamp == stamp {
+                    if let stamp, !recorded.isEmpty, let record = recorded[index], known[record].stamp == stamp {
                         (base.base + index).initialize(
                             to: File(
                                 relativePath: entry.relativePath, displayDirectory: displayDirectory, bytes: [],
-                                contentHash: record.hash, stamp: stamp, isRead: false, identity: identity))
+                                contentHash: known[record].hash, stamp: stamp, isRead: false, identity: identity))
                         continue
                     }
                     // Where the walk saw a regular file, no link is followed: one swapped in since is refused.
@@ -332,7 +332,10 @@ package struct TemplateSet: Sendable {
     /// for anything else, or none.
     private static func regularFileStatus(_ path: String, in directory: Int32) -> stat? {
         var status = stat()
-        guard fstatat(directory, path, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        // `withCString` lends the string's own bytes, where passing the string itself would copy them.
+        guard path.withCString({ fstatat(directory, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0,
+            status.st_mode & S_IFMT == S_IFREG
+        else { return nil }
         return status
     }
 
@@ -352,7 +355,9 @@ package struct TemplateSet: Sendable {
         _ path: String, in directory: Int32 = AT_FDCWD, expecting identity: FileIdentity?, followingLinks: Bool = true,
         readTime: timespec
     ) -> Result<FileRead, ReadFailure> {
-        let descriptor = openat(directory, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        let descriptor = path.withCString {
+            openat(directory, $0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        }
         guard descriptor >= 0 else { return .failure(!followingLinks && errno == ELOOP ? .replaced : .system) }
         defer { close(descriptor) }
         var status = stat()
@@ -526,9 +531,11 @@ private struct Walk {
         init(name: Range<Int>, type: UInt8, bytes: UnsafeRawBufferPointer) {
             self.name = name
             self.type = type
+            // `memcmp`, not `elementsEqual`, which compared a byte at a time through the generic sequence protocol.
             isTemplate = bytes.count >= Walk.suffix.count
-                && bytes[(bytes.count - Walk.suffix.count)...].elementsEqual(Walk.suffix)
-            isUTF8 = bytes.allSatisfy { $0 < 0x80 } || String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
+                && Walk.suffix.withUnsafeBytes { suffix in
+                    memcmp(bytes.baseAddress! + (bytes.count - suffix.count), suffix.baseAddress!, suffix.count) == 0
+                }
             var high: UInt64 = 0, low: UInt64 = 0
             for index in 0..<16 {
                 let byte: UInt8 = index < bytes.count
@@ -536,6 +543,10 @@ private struct Walk {
                 if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
             }
             prefix = (high, low)
+            // The prefix's words tell whether most names are ASCII; only a longer name's rest, or a name beyond
+            // ASCII, is looked at again.
+            let isASCII = (high | low) & 0x8080_8080_8080_8080 == 0 && (bytes.count <= 16 || bytes[16...].allSatisfy { $0 < 0x80 })
+            isUTF8 = isASCII || String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
         }
 
         /// Whether the entry's path comes before `other`'s in byte order: a directory's as its name and `/`, which

@@ -198,6 +198,22 @@ struct SeedLedgerTests {
         }
         var sharingTooMuch = SeedLedger()
         #expect(throws: SeedError.self) { try sharingTooMuch.readFiles([3, 1, 0x61] + [UInt8](repeating: 0, count: 9), readsStamps: true) }
+        // A path whose bytes are no UTF-8: its own, or the previous path's first byte of "ä" before an ASCII rest.
+        let hashAndNoStamp = [UInt8](repeating: 0, count: 9)
+        for section in [[0, 1, 0xFF] + hashAndNoStamp, [0, 2, 0xC3, 0xA4] + hashAndNoStamp + [1, 1, 0x61] + hashAndNoStamp] {
+            var notUTF8 = SeedLedger()
+            let error = try #require(throws: SeedError.self) { try notUTF8.readFiles(section, readsStamps: true) }
+            #expect(error.message.contains("a path is not UTF-8"))
+        }
+        // A number of more than ten bytes, and one the section ends in.
+        let stamped = [0, 1, 0x61] + [UInt8](repeating: 0, count: 8) + [1]
+        for (numbers, problem) in [
+            ([UInt8](repeating: 0x80, count: 10) + [1], "a number longer than 64 bits"), ([0x80, 0x80], "it ends in the middle"),
+        ] {
+            var damaged = SeedLedger()
+            let error = try #require(throws: SeedError.self) { try damaged.readFiles(stamped + numbers, readsStamps: true) }
+            #expect(error.message.contains(problem))
+        }
 
         let modified = TemplateSet.Stamp.Time(seconds: 1_795_790_209, nanoseconds: 374_145_182)
         let numbered = (0..<10_000).map { index in
