@@ -103,7 +103,11 @@ public struct Seeder: Sendable {
         }
         // The usual later launch: the ledger, read without the write lock, says the store holds this set already.
         if input.issues.isEmpty, let summary, summary.fingerprint == report.fingerprint {
-            return (Self.unchangedReport(report, summary: summary), nil)
+            let unchanged = Self.unchangedReport(report, summary: summary)
+            // A record of each file, three times over: freeing them would take the run's last tenth, which the caller
+            // need not wait for.
+            releaseInBackground((consume input, fileSummary))
+            return (unchanged, nil)
         }
         let changed = options.readsOnlyChangedFiles && !input.isModelInferred ? summary.flatMap(input.changedFiles) : nil
         if changed == nil, let set = input.set, !set.isRead {
@@ -139,11 +143,12 @@ public struct Seeder: Sendable {
         let store = try isServer
             ? serverStoreForRun(found: serverStore, model: model, options: options) : openStore(model: model, options: options)
         do {
-            return (
-                try apply(
-                    read, input: input, report: report, options: options, to: store, changed: changed,
-                    filesSection: filesSection), nil
-            )
+            let applied = try apply(
+                read, input: input, report: report, options: options, to: store, changed: changed,
+                filesSection: filesSection)
+            // As above: the records of every file, and those of the files not read, freed without waiting.
+            releaseInBackground((consume input, changed, fileSummary))
+            return (applied, nil)
         } catch is ReadEveryFile {
             return try run(templates: templates, options: options.readingEveryFile)
         }
