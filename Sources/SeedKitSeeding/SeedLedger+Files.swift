@@ -48,7 +48,9 @@ extension SeedLedger {
         var path: [UInt8] = []
         var isSorted = true
         while !reader.isAtEnd {
-            let shared = try reader.count()
+            // Bounded by the previous path, not by the bytes left: a last file that shares more than its own rest,
+            // hash and stamp take is no damage.
+            let shared = Int(clamping: try reader.varint())
             guard shared <= path.count else { throw reader.damage("a path shares more than the previous one has") }
             let rest = try reader.textBytes()
             // In byte order when the first byte after the shared ones is larger than the previous path's there, or

@@ -196,6 +196,15 @@ struct SeedLedgerTests {
             do { try cut.readFiles(Array(fewer[..<end]), readsStamps: true) } catch { continue }
             #expect(cut.fileRecords == Array(records.prefix(cut.fileRecords.count)))
         }
+        // The last file sharing more of its path than the bytes after that count, its stamp none (a file read just
+        // after it was written).
+        let sharingMuch = [
+            TemplateSet.FileRecord(path: "departments/engineering/platform/a.template", hash: 1, stamp: nil),
+            TemplateSet.FileRecord(path: "departments/engineering/platform/b.template", hash: 2, stamp: nil),
+        ]
+        var sharingMuchRead = SeedLedger()
+        try sharingMuchRead.readFiles(SeedLedger.filesBytes(of: sharingMuch), readsStamps: true)
+        #expect(sharingMuchRead.fileRecords == sharingMuch)
         var sharingTooMuch = SeedLedger()
         #expect(throws: SeedError.self) { try sharingTooMuch.readFiles([3, 1, 0x61] + [UInt8](repeating: 0, count: 9), readsStamps: true) }
         // A path whose bytes are no UTF-8: its own, or the previous path's first byte of "ä" before an ASCII rest.
