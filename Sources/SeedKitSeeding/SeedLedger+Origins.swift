@@ -224,22 +224,31 @@ extension SeedLedger.Origins {
         self.files.reserveCapacity(files.count)
         // The file each object was last found bearing on: an object named twice by a file is one of its keys.
         var lastFile = [Int32](repeating: -1, count: objects.objects.count)
+        // A file's objects are found first, so that its keys are made into an array of their number: grown a key at a
+        // time, a file bearing on every object would hold room for twice as many.
+        var found: [Int32] = []
         for (file, path) in files.enumerated() {
-            var keys: [SeedKey] = [], isSettled = true
+            var isSettled = true
             func bears(on object: Int32) {
                 guard object >= 0, lastFile[Int(object)] != Int32(file), !plan.carried.contains(Int(object)) else {
                     return
                 }
                 lastFile[Int(object)] = Int32(file)
-                guard let key = plan.keys[Int(object)] else {
+                found.append(object)
+            }
+            found.removeAll(keepingCapacity: true)
+            for object in objects.recordObjects(ofFile: file) { bears(on: object) }
+            for object in byFile[otherStarts[file]..<otherStarts[file + 1]] { bears(on: object) }
+            var keys: [SeedKey] = []
+            keys.reserveCapacity(found.count)
+            for object in found {
+                guard let key = plan.key(of: Int(object), in: objects) else {
                     isSettled = false
-                    return
+                    continue
                 }
                 keys.append(key)
                 if plan.unsettled.contains(Int(object)) { isSettled = false }
             }
-            for object in objects.recordObjects(ofFile: file) { bears(on: object) }
-            for object in byFile[otherStarts[file]..<otherStarts[file + 1]] { bears(on: object) }
             self.files.append(File(path: path, isSettled: isSettled, keys: keys))
         }
     }

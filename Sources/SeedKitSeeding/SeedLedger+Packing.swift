@@ -13,8 +13,37 @@ extension SeedLedger {
     struct Insertions: Sendable {
         /// The inserted objects, in the order their entries are packed.
         var objects: [Int32] = []
-        /// The keys of inserted objects that have none of their own: owned ones, known by their owner's row and place.
-        var ownedKeys: [Int32: SeedKey] = [:]
+        /// The keys of the objects, inserted or not, that have none of their own: owned ones, known by their owner's
+        /// row and place. The entries of inserted ones, and the origins, name them by these.
+        var ownedKeys = OwnedKeys()
+    }
+
+    /// The ledger keys of owned objects without a key of their own, by object: a 4-byte place per object in a list
+    /// of the keys made, rather than a key's room (48 bytes) beside every object that has its own.
+    struct OwnedKeys: Sendable {
+        /// Per object: its key's index in ``keys``, or -1.
+        private var places: [Int32] = []
+        private var keys: [SeedKey] = []
+
+        init() {}
+
+        /// Room for the keys of `owned` of `objectCount` objects.
+        init(objectCount: Int, owned: Int) {
+            places = Array(repeating: -1, count: objectCount)
+            keys.reserveCapacity(owned)
+        }
+
+        subscript(object: Int) -> SeedKey? {
+            guard object < places.count, places[object] >= 0 else { return nil }
+            return keys[Int(places[object])]
+        }
+
+        /// Gives an object its key, once.
+        mutating func set(_ key: SeedKey, of object: Int) {
+            precondition(places[object] < 0, "an object's key is set once")
+            places[object] = Int32(keys.count)
+            keys.append(key)
+        }
     }
 
     /// The sections of the ledger, to replace the store's: the set (counting each entity's entries), the files, the
@@ -49,7 +78,7 @@ extension SeedLedger {
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
-            return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[object]!
+            return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[Int(object)]!
         }
         // The items of the parts (each file's, then the unborne objects'), part after part: an entry's index, or an
         // insertion's position as its complement; `itemParts` says where each part's start.
