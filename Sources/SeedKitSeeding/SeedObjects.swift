@@ -77,12 +77,11 @@ struct SeedObject: Sendable {
     var storedRowID: Int64?
 }
 
-/// A to-one fact: the target object (-1 for null), its place in the target's ordered list when the inverse is one,
-/// and the link that stated it.
+/// A to-one fact: the target object (-1 for null), and its place in the target's ordered list when the inverse is
+/// one. The link that stated it is the resolver's alone: 12 of a fact's 24 bytes, which no later stage reads.
 struct ToOneFact: Sendable {
     var target: Int32
     var position: Int32 = -1
-    let link: LinkReference
 }
 
 /// A link of a record: the file, the record and the link's index among the file's links.

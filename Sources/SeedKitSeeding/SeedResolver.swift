@@ -53,6 +53,8 @@ struct SeedResolver {
     private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
     /// The link that made each owned object owned, by object: set where ``SeedObject/owner`` is.
     private var ownerLinks: [LinkReference] = []
+    /// The link that stated each to-one fact, by its index in ``SeedObjects/toOnes``: for the problems it may meet.
+    private var toOneLinks: [LinkReference] = []
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
@@ -271,6 +273,7 @@ struct SeedResolver {
             joins += schema.entities[Int(object.entity)].joins.count
         }
         result.toOnes.reserveCapacity(toOnes)
+        toOneLinks.reserveCapacity(toOnes)
         result.joins.reserveCapacity(joins)
     }
 
@@ -279,6 +282,7 @@ struct SeedResolver {
         let slots = schema.entities[Int(result.objects[object].entity)]
         result.objects[object].toOnes = Int32(result.toOnes.count)
         result.toOnes.append(contentsOf: repeatElement(nil, count: slots.toOnes.count))
+        toOneLinks.append(contentsOf: repeatElement(LinkReference(file: -1, record: -1, link: -1), count: slots.toOnes.count))
         result.objects[object].joins = Int32(result.joins.count)
         result.joins.append(contentsOf: repeatElement(nil, count: slots.joins.count))
     }
@@ -481,12 +485,13 @@ struct SeedResolver {
     private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, link: LinkReference) {
         let index = Int(result.objects[Int(object)].toOnes) + slot
         guard let earlier = result.toOnes[index] else {
-            result.toOnes[index] = ToOneFact(target: target, link: link)
+            result.toOnes[index] = ToOneFact(target: target)
+            toOneLinks[index] = link
             return
         }
         guard earlier.target != target else { return }
         let name = schema.entities[Int(result.objects[Int(object)].entity)].toOnes[slot].name
-        let here = self.place(of: link), earlierPlace = self.place(of: earlier.link)
+        let here = self.place(of: link), earlierPlace = self.place(of: toOneLinks[index])
         problems.append(
             PlacedProblem(
                 kind: .identityConflict, place: here,
