@@ -182,7 +182,7 @@ struct SeedResolver {
                 let entity = file.records[recordIndex].entity, values = Int(file.records[recordIndex].values)
                 result.objects.append(
                     SeedObject(
-                        entity: entity, key: key, definition: reference, values: Int32(result.values.count),
+                        key: key, definition: reference, entity: entity, values: Int32(result.values.count),
                         stated: file.records[recordIndex].stated))
                 // One at a time: appending a slice takes the standard library's generic path, several times the cost
                 // for the few values of a record.
@@ -385,7 +385,7 @@ struct SeedResolver {
             }
             result.objects.append(
                 SeedObject(
-                    entity: entity, key: missing.key, definition: object == nil ? missing.record : nil, values: Int32(start),
+                    key: missing.key, definition: object == nil ? missing.record : nil, entity: entity, values: Int32(start),
                     stated: stated, storedRowID: object?.rowID))
             makeSlots(of: Int(index))
             ownerLinks.append(LinkReference(file: -1, record: -1, link: -1))
