@@ -74,7 +74,7 @@ extension SeedLedger {
         let read = TemplateSet.FileRecord.indices(of: origins.files.count, in: fileRecords) { origins.files[$0].path }
         var readFiles = [Int?](repeating: nil, count: fileRecords.count)
         for (file, index) in read.enumerated() { if let index { readFiles[index] = file } }
-        let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? [] })
+        let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? Origins.Keys([]) })
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
