@@ -31,11 +31,12 @@ struct SeedKey: Hashable, Sendable {
         case owned = 4
     }
 
-    let kind: Kind
     /// The root entity's name for an identity key; empty for the others.
     let root: String
     let text: String
     private let hash: Int
+    /// After the 8-byte fields: a key takes 41 bytes, and what holds one can lay a smaller field in the rest of 48.
+    let kind: Kind
 
     init(kind: Kind, root: String, text: String) {
         self.kind = kind

@@ -11,11 +11,11 @@ extension SeedLedger {
     /// - Complexity: O(*n*) to build in the keys of all files, O(1) on average for a lookup.
     struct KeyHomes {
         /// Per file of the ledger, the keys it bears on as its origins list them; empty for a file not read.
-        private let keys: [[SeedKey]]
+        private let keys: [Origins.Keys]
         /// 0 for an empty slot, else the home's file index + 1 in the high half and the key's position in the low.
         private var slots: [UInt64]
 
-        init(keys: [[SeedKey]]) {
+        init(keys: [Origins.Keys]) {
             self.keys = keys
             let count = keys.reduce(0) { $0 + $1.count }
             // At most half full, so that a probe ends after a slot or two.

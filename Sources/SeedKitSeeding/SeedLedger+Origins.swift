@@ -23,7 +23,40 @@ extension SeedLedger {
         struct File: Sendable {
             var path: String
             var isSettled: Bool
-            var keys: [SeedKey]
+            var keys: Keys
+        }
+
+        /// The keys a file bears on: as a ledger read holds them, or, for a file the run read, by the objects they
+        /// are the keys of, which the run's objects and plan hold already — 4 bytes a key rather than a copy of it (48).
+        struct Keys: RandomAccessCollection, Sendable {
+            private let keys: [SeedKey]
+            private let objects: [Int32]
+            private let set: [SeedObject]
+            private let ownedKeys: SeedLedger.OwnedKeys
+
+            init(_ keys: [SeedKey]) {
+                self.keys = keys
+                objects = []
+                set = []
+                ownedKeys = SeedLedger.OwnedKeys()
+            }
+
+            /// The keys of `objects`, each of which has one: its own, else its owned key.
+            init(objects: [Int32], of set: [SeedObject], ownedKeys: SeedLedger.OwnedKeys) {
+                keys = []
+                self.objects = objects
+                self.set = set
+                self.ownedKeys = ownedKeys
+            }
+
+            var startIndex: Int { 0 }
+            var endIndex: Int { objects.isEmpty ? keys.count : objects.count }
+
+            subscript(position: Int) -> SeedKey {
+                guard !objects.isEmpty else { return keys[position] }
+                let object = Int(objects[position])
+                return set[object].key ?? ownedKeys[object]!
+            }
         }
 
         /// The fingerprint of the model the run planned with: the keys and hashes hold for that model only.
@@ -174,7 +207,7 @@ extension SeedLedger {
             }
             guard partReader.isAtEnd else { throw partReader.damage("bytes after the last key of a file") }
             if unchanged != nil, part < fileCount {
-                files.append(Origins.File(path: fileRecords[part].path, isSettled: isSettled[part], keys: keys))
+                files.append(Origins.File(path: fileRecords[part].path, isSettled: isSettled[part], keys: Origins.Keys(keys)))
             }
         }
         guard unchanged != nil else { return }
@@ -225,21 +258,22 @@ extension SeedLedger.Origins {
         // The file each object was last found bearing on: an object named twice by a file is one of its keys.
         var lastFile = [Int32](repeating: -1, count: objects.objects.count)
         for (file, path) in files.enumerated() {
-            var keys: [SeedKey] = [], isSettled = true
+            var keyed: [Int32] = [], isSettled = true
             func bears(on object: Int32) {
                 guard object >= 0, lastFile[Int(object)] != Int32(file), !plan.carried.contains(Int(object)) else {
                     return
                 }
                 lastFile[Int(object)] = Int32(file)
-                guard let key = plan.keys[Int(object)] else {
+                guard plan.key(of: Int(object), in: objects) != nil else {
                     isSettled = false
                     return
                 }
-                keys.append(key)
+                keyed.append(object)
                 if plan.unsettled.contains(Int(object)) { isSettled = false }
             }
             for object in objects.recordObjects(ofFile: file) { bears(on: object) }
             for object in byFile[otherStarts[file]..<otherStarts[file + 1]] { bears(on: object) }
+            let keys = Keys(objects: keyed, of: objects.objects, ownedKeys: plan.insertions.ownedKeys)
             self.files.append(File(path: path, isSettled: isSettled, keys: keys))
         }
     }

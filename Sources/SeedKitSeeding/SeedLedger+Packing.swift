@@ -13,8 +13,37 @@ extension SeedLedger {
     struct Insertions: Sendable {
         /// The inserted objects, in the order their entries are packed.
         var objects: [Int32] = []
-        /// The keys of inserted objects that have none of their own: owned ones, known by their owner's row and place.
-        var ownedKeys: [Int32: SeedKey] = [:]
+        /// The keys of the objects, inserted or not, that have none of their own: owned ones, known by their owner's
+        /// row and place. The entries of inserted ones, and the origins, name them by these.
+        var ownedKeys = OwnedKeys()
+    }
+
+    /// The ledger keys of owned objects without a key of their own, by object: a 4-byte place per object in a list
+    /// of the keys made, rather than a key's room (48 bytes) beside every object that has its own.
+    struct OwnedKeys: Sendable {
+        /// Per object: its key's index in ``keys``, or -1.
+        private var places: [Int32] = []
+        private var keys: [SeedKey] = []
+
+        init() {}
+
+        /// Room for the keys of `owned` of `objectCount` objects.
+        init(objectCount: Int, owned: Int) {
+            places = Array(repeating: -1, count: objectCount)
+            keys.reserveCapacity(owned)
+        }
+
+        subscript(object: Int) -> SeedKey? {
+            guard object < places.count, places[object] >= 0 else { return nil }
+            return keys[Int(places[object])]
+        }
+
+        /// Gives an object its key, once.
+        mutating func set(_ key: SeedKey, of object: Int) {
+            precondition(places[object] < 0, "an object's key is set once")
+            places[object] = Int32(keys.count)
+            keys.append(key)
+        }
     }
 
     /// The sections of the ledger, to replace the store's: the set (counting each entity's entries), the files, the
@@ -45,34 +74,35 @@ extension SeedLedger {
         let read = TemplateSet.FileRecord.indices(of: origins.files.count, in: fileRecords) { origins.files[$0].path }
         var readFiles = [Int?](repeating: nil, count: fileRecords.count)
         for (file, index) in read.enumerated() { if let index { readFiles[index] = file } }
-        let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? [] })
+        let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? Origins.Keys([]) })
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
-            return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[object]!
+            return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[Int(object)]!
         }
         // The items of the parts (each file's, then the unborne objects'), part after part: an entry's index, or an
-        // insertion's position as its complement; `itemParts` says where each part's start.
-        let unborne = fileRecords.count
-        var partOfItem: [Int] = []
+        // insertion's position as its complement; `itemParts` says where each part's start. Per item, 4 bytes: an
+        // array of them is as long as the ledger.
+        let unborne = Int32(fileRecords.count)
+        var partOfItem: [Int32] = []
         partOfItem.reserveCapacity(entries.count + insertions.objects.count)
         var counts = [Int](repeating: 0, count: schema.entities.count)
         var itemParts = [Int](repeating: 0, count: fileRecords.count + 2)
         for entry in entries {
-            partOfItem.append(homes[entry.key].map(Int.init) ?? unborne)
+            partOfItem.append(homes[entry.key] ?? unborne)
             counts[Int(entry.entity)] += 1
         }
         for (position, object) in insertions.objects.enumerated() {
-            partOfItem.append(homes[key(~position)].map(Int.init) ?? unborne)
+            partOfItem.append(homes[key(~position)] ?? unborne)
             counts[Int(templates!.objects.objects[Int(object)].entity)] += 1
         }
-        for part in partOfItem { itemParts[part + 1] += 1 }
+        for part in partOfItem { itemParts[Int(part) + 1] += 1 }
         for part in 0...fileRecords.count { itemParts[part + 1] += itemParts[part] }
-        var items = [Int](repeating: 0, count: partOfItem.count)
+        var items = [Int32](repeating: 0, count: partOfItem.count)
         var next = itemParts
         for (position, part) in partOfItem.enumerated() {
-            items[next[part]] = position < entries.count ? position : ~(position - entries.count)
-            next[part] += 1
+            items[next[Int(part)]] = Int32(position < entries.count ? position : ~(position - entries.count))
+            next[Int(part)] += 1
         }
         var summary = self
         summary.objectCounts = carried?.counts ?? [:]
@@ -110,7 +140,7 @@ extension SeedLedger {
     /// The objects section (``readObjects(_:layouts:schema:carrying:)`` reads it): the parts of the files read made
     /// of `items` and their keys, the carried ones copied.
     private func objectsBytes(
-        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: KeyHomes, items: [Int],
+        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: KeyHomes, items: [Int32],
         itemParts: [Int], oldIndices: [Int?], newIndices: [Int?], key: @Sendable (Int) -> SeedKey, insertions: Insertions,
         templates: TemplateSlots?
     ) -> [UInt8] {
@@ -129,6 +159,7 @@ extension SeedLedger {
         var otherKeys = [[SeedKey]](repeating: [], count: fileRecords.count)
         var settled = [UInt8](repeating: 0, count: fileRecords.count)
         var pairs: [BearerPair] = []
+        pairs.reserveCapacity(readFiles.reduce(0) { $0 + ($1.map { origins.files[$0].keys.count } ?? 0) })
         for index in fileRecords.indices {
             if let file = readFiles[index].map({ origins.files[$0] }) {
                 settled[index] = file.isSettled ? 1 : 0
@@ -159,7 +190,7 @@ extension SeedLedger {
             }
             var size = LedgerBuffer.size(ofCount: itemParts[part + 1] - itemParts[part])
             for position in itemParts[part]..<itemParts[part + 1] {
-                let item = items[position]
+                let item = Int(items[position])
                 itemStarts[position] = size
                 let key = key(item), slotCount = schema.entities[entity(item)].slotCount
                 size += LedgerBuffer.size(ofCount: entity(item)) + 1
@@ -176,8 +207,8 @@ extension SeedLedger {
             + fileRecords.count + LedgerBuffer.size(ofCount: pairs.count) + 12 * pairs.count + 8 * (parts + 1)
         let total = partsBase + partStarts[parts]
         // Each item's part, for the tasks that write them.
-        var itemPart = [Int](repeating: 0, count: items.count)
-        for part in 0..<parts { for position in itemParts[part]..<itemParts[part + 1] { itemPart[position] = part } }
+        var itemPart = [Int32](repeating: 0, count: items.count)
+        for part in 0..<parts { for position in itemParts[part]..<itemParts[part + 1] { itemPart[position] = Int32(part) } }
         let places = (itemStarts: itemStarts, partStarts: partStarts, itemPart: itemPart)
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
             let base = DisjointWrites(base: buffer.baseAddress!)
@@ -214,8 +245,8 @@ extension SeedLedger {
             DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { task in
                 var hasher = SlotHasher()
                 for position in task * chunk..<min(items.count, (task + 1) * chunk) {
-                    let item = items[position]
-                    let part = places.itemPart[position]
+                    let item = Int(items[position])
+                    let part = Int(places.itemPart[position])
                     var out = LedgerBuffer(base.base + partsBase + places.partStarts[part] + places.itemStarts[position])
                     out.append(count: entity(item))
                     out.append(key: key(item))

@@ -53,17 +53,21 @@ struct SeedObjects: Sendable {
 }
 
 /// One object of the templates.
+///
+/// Its fields are laid out so that the smaller ones fill what the larger leave: 112 bytes an object, not 128.
 struct SeedObject: Sendable {
-    /// The entity's ordinal in the ``SeedSchema``; the most specific any statement names.
-    var entity: Int32
     /// Its root entity and identity values, else its `"$id"`, else where it is stated; nil for an object without
     /// either that an owner holds, which is known by its owner and place (see ``owner``).
     var key: SeedKey?
     /// The first record that states it; nil for an object of the store that the templates only reference.
     var definition: RecordReference?
+    /// The entity's ordinal in the ``SeedSchema``; the most specific any statement names.
+    var entity: Int32
     /// Where its attribute values start in ``SeedObjects/values``.
     var values: Int32
     var stated = SmallIndexSet()
+    /// For an object of the store that the templates only reference: its row.
+    var storedRowID: Int64?
     /// Where its to-one facts start in ``SeedObjects/toOnes``.
     var toOnes: Int32 = 0
     /// Where its join lists start in ``SeedObjects/joins``.
@@ -73,16 +77,13 @@ struct SeedObject: Sendable {
     /// The relationship of the owner that owns it, and its place among what that relationship owns.
     var ownerRelationship: Int32 = -1
     var ownerPosition: Int32 = 0
-    /// For an object of the store that the templates only reference: its row.
-    var storedRowID: Int64?
 }
 
-/// A to-one fact: the target object (-1 for null), its place in the target's ordered list when the inverse is one,
-/// and the link that stated it.
+/// A to-one fact: the target object (-1 for null), and its place in the target's ordered list when the inverse is
+/// one. The link that stated it is the resolver's alone: 12 of a fact's 24 bytes, which no later stage reads.
 struct ToOneFact: Sendable {
     var target: Int32
     var position: Int32 = -1
-    let link: LinkReference
 }
 
 /// A link of a record: the file, the record and the link's index among the file's links.

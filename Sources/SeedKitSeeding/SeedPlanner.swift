@@ -264,6 +264,10 @@ struct SeedPlanner {
             let inserted = plan.actions.lazy.filter { $0 == .insert }.count
             plan.ledger.reserveCapacity(
                 entries: objects.count - inserted + ledger.entries.count, hashes: hashes.hashes.count + ledger.hashes.count)
+            plan.insertions.objects.reserveCapacity(inserted)
+            // An owned object without a key of its own is known by its owner's: room for those only.
+            let owned = objects.count(where: { $0.key == nil && $0.owner >= 0 })
+            if owned > 0 { plan.insertions.ownedKeys = SeedLedger.OwnedKeys(objectCount: objects.count, owned: owned) }
             let stored = storedHashesOfObjects(compared)
             for index in objects.indices {
                 decide(index, hashes: hashes[index], storedHashes: compared[index] ? stored[index] : nil)
@@ -284,13 +288,12 @@ struct SeedPlanner {
         let entityName = slots.entity.name
         // An owned object's key names its owner's row, settled by now.
         let key = statedKey ?? ownedKey(index)
-        plan.keys[index] = key
+        if statedKey == nil, let key { plan.insertions.ownedKeys.set(key, of: index) }
         switch plan.actions[index] {
         case .insert:
             plan.entityCounts[slots.ordinal].inserted += 1
             // Hashed when the ledger is packed, while the rows are written: nothing here depends on it.
             plan.insertions.objects.append(Int32(index))
-            if statedKey == nil { plan.insertions.ownedKeys[Int32(index)] = key! }
         case .kept:
             plan.unsettled.insert(index)
             plan.entityCounts[slots.ordinal].kept += 1
@@ -638,8 +641,6 @@ struct SeedPlan {
     /// Ledger entries whose object the templates hold under another row: not stale.
     var consumedEntries: Set<Int32> = []
     var deletedByApplication: Set<Int> = []
-    /// Per object: its ledger key (an owned object's names its owner's row), once decided.
-    var keys: [SeedKey?]
     /// Objects whose ledger entry differs from what the templates state (kept, in conflict, or data the store had):
     /// a later run must read their files again to decide them again.
     var unsettled: Set<Int> = []
@@ -654,7 +655,6 @@ struct SeedPlan {
         self.entityNames = entityNames
         entityCounts = Array(repeating: SeedReport.Counts(), count: entityNames.count)
         rowIDs = Array(repeating: 0, count: objectCount)
-        keys = Array(repeating: nil, count: objectCount)
         actions = Array(repeating: .insert, count: objectCount)
     }
 
@@ -663,6 +663,12 @@ struct SeedPlan {
         var counts: [String: SeedReport.Counts] = [:]
         for (name, count) in zip(entityNames, entityCounts) where count != SeedReport.Counts() { counts[name] = count }
         return counts
+    }
+
+    /// An object's ledger key once decided: its own, or for an owned object one naming its owner's row
+    /// (``SeedLedger/Insertions/ownedKeys``).
+    func key(of object: Int, in objects: SeedObjects) -> SeedKey? {
+        objects.objects[object].key ?? insertions.ownedKeys[object]
     }
 
     /// Whether the plan writes any row.

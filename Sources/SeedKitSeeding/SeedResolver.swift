@@ -44,8 +44,8 @@ struct SeedResolver {
     private let fileCount: Int
     private var result = SeedObjects()
     private var byKey: [SeedKey: Int32] = [:]
-    /// Each `"$id"`'s object and the record stating it (its place is that record's `/$id`).
-    private var byID: [String: (object: Int32, record: RecordReference)] = [:]
+    /// Each `"$id"`'s first record: its object is the record's, its place the record's `/$id`.
+    private var ids = IDTable(capacity: 0)
     /// The records merged into an object after its first, for objects stated more than once.
     private var laterRecords: [Int32: [RecordReference]] = [:]
     private var problems: [PlacedProblem] = []
@@ -53,6 +53,8 @@ struct SeedResolver {
     private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
     /// The link that made each owned object owned, by object: set where ``SeedObject/owner`` is.
     private var ownerLinks: [LinkReference] = []
+    /// The link that stated each to-one fact, by its index in ``SeedObjects/toOnes``: for the problems it may meet.
+    private var toOneLinks: [LinkReference] = []
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
@@ -87,7 +89,7 @@ struct SeedResolver {
             result.objects.reserveCapacity(expected(file.records.count))
             result.values.reserveCapacity(min(file.values.count * fileCount, 1 << 24))
             byKey.reserveCapacity(expected(file.records.count(where: { $0.key != nil })))
-            byID.reserveCapacity(expected(file.records.count(where: { $0.id != nil })))
+            ids = IDTable(capacity: expected(file.records.count(where: { $0.id != nil })))
             result.recordObjects.reserveCapacity(expected(file.records.count))
             result.fileRecordStarts.reserveCapacity(fileCount + 1)
             if fileCount > 1 {
@@ -145,12 +147,12 @@ struct SeedResolver {
     private mutating func releaseTablesInBackground() {
         var tables = (
             records: [TemplateRecord](), links: [RecordLink](), byKey: [SeedKey: Int32](),
-            byID: [String: (object: Int32, record: RecordReference)](), laterRecords: [Int32: [RecordReference]]()
+            laterRecords: [Int32: [RecordReference]]()
         )
         swap(&tables.records, &records)
         swap(&tables.links, &links)
         swap(&tables.byKey, &byKey)
-        swap(&tables.byID, &byID)
+        ids = IDTable(capacity: 0)
         swap(&tables.laterRecords, &laterRecords)
         releaseInBackground(tables)
     }
@@ -180,7 +182,7 @@ struct SeedResolver {
                 let entity = file.records[recordIndex].entity, values = Int(file.records[recordIndex].values)
                 result.objects.append(
                     SeedObject(
-                        entity: entity, key: key, definition: reference, values: Int32(result.values.count),
+                        key: key, definition: reference, entity: entity, values: Int32(result.values.count),
                         stated: file.records[recordIndex].stated))
                 // One at a time: appending a slice takes the standard library's generic path, several times the cost
                 // for the few values of a record.
@@ -188,21 +190,38 @@ struct SeedResolver {
                 if let key { byKey[key] = object }
             }
             result.recordObjects[start + recordIndex] = object
-            if let id = file.records[recordIndex].id { register(id: id, object: object, record: reference) }
+            if let id = file.records[recordIndex].id { register(id: id, object: object, record: start + recordIndex) }
         }
     }
 
-    private mutating func register(id: String, object: Int32, record: RecordReference) {
-        if let other = byID[id] {
-            guard other.object != object else { return }
+    /// Registers the `"$id"` of a record (by its index among all) that states `object`.
+    private mutating func register(id: String, object: Int32, record: Int) {
+        if let other = ids.record(stating: id, in: records) {
+            guard result.recordObjects[other] != object else { return }
             problems.append(
                 PlacedProblem(
-                    kind: .duplicateID, place: place(of: record, ["$id"]),
-                    message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(other.object)) has it already",
-                    related: place(of: other.record, ["$id"])))
+                    kind: .duplicateID, place: place(of: recordReference(record), ["$id"]),
+                    message: "duplicate \"$id\" '\(TerminalText.escaped(id))': \(describe(result.recordObjects[other])) has it already",
+                    related: place(of: recordReference(other), ["$id"])))
             return
         }
-        byID[id] = (object, record)
+        ids.insert(record, in: records)
+    }
+
+    /// A record by its index among all: its file and its index there.
+    private func recordReference(_ index: Int) -> RecordReference {
+        // The last file whose records start at or before it: a file without records starts where the next does.
+        var low = 0, high = fileParts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if Int(fileParts[middle].records) <= index { low = middle } else { high = middle }
+        }
+        return RecordReference(file: Int32(low), record: Int32(index - Int(fileParts[low].records)))
+    }
+
+    /// The object of the record that states `id` first, if any does.
+    private func object(withID id: String) -> Int32? {
+        ids.record(stating: id, in: records).map { result.recordObjects[$0] }
     }
 
     /// Merges a later record of an object's key into the object: its class refines the object's, its attributes
@@ -271,6 +290,7 @@ struct SeedResolver {
             joins += schema.entities[Int(object.entity)].joins.count
         }
         result.toOnes.reserveCapacity(toOnes)
+        toOneLinks.reserveCapacity(toOnes)
         result.joins.reserveCapacity(joins)
     }
 
@@ -279,6 +299,7 @@ struct SeedResolver {
         let slots = schema.entities[Int(result.objects[object].entity)]
         result.objects[object].toOnes = Int32(result.toOnes.count)
         result.toOnes.append(contentsOf: repeatElement(nil, count: slots.toOnes.count))
+        toOneLinks.append(contentsOf: repeatElement(LinkReference(file: -1, record: -1, link: -1), count: slots.toOnes.count))
         result.objects[object].joins = Int32(result.joins.count)
         result.joins.append(contentsOf: repeatElement(nil, count: slots.joins.count))
     }
@@ -314,7 +335,7 @@ struct SeedResolver {
                         // One the store holds or the link creates: what the templates say of it is this link.
                         if byKey[key] == nil { result.references.append((link.file, found)) }
                     case .id(let id):
-                        guard let found = byID[id]?.object else {
+                        guard let found = object(withID: id) else {
                             danglingID(id, at: place(of: link).appending("$ref"))
                             continue
                         }
@@ -334,7 +355,7 @@ struct SeedResolver {
                     route(from: source, through: relationship, to: target, link: link)
                 }
             }
-            for (id, position) in topLevelReferences[fileIndex] ?? [] where byID[id] == nil {
+            for (id, position) in topLevelReferences[fileIndex] ?? [] where object(withID: id) == nil {
                 danglingID(id, at: StatementPlace(file: Int32(fileIndex), record: -1, path: position >= 0 ? [String(position), "$ref"] : ["$ref"]))
             }
         }
@@ -381,7 +402,7 @@ struct SeedResolver {
             }
             result.objects.append(
                 SeedObject(
-                    entity: entity, key: missing.key, definition: object == nil ? missing.record : nil, values: Int32(start),
+                    key: missing.key, definition: object == nil ? missing.record : nil, entity: entity, values: Int32(start),
                     stated: stated, storedRowID: object?.rowID))
             makeSlots(of: Int(index))
             ownerLinks.append(LinkReference(file: -1, record: -1, link: -1))
@@ -417,7 +438,7 @@ struct SeedResolver {
     }
 
     private mutating func danglingID(_ id: String, at place: StatementPlace) {
-        let ids = byID.keys.sorted()
+        let ids = self.ids.ids(in: records).sorted()
         let suggestion = Suggestion.didYouMean(id, among: ids)
         problems.append(
             PlacedProblem(
@@ -481,12 +502,13 @@ struct SeedResolver {
     private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, link: LinkReference) {
         let index = Int(result.objects[Int(object)].toOnes) + slot
         guard let earlier = result.toOnes[index] else {
-            result.toOnes[index] = ToOneFact(target: target, link: link)
+            result.toOnes[index] = ToOneFact(target: target)
+            toOneLinks[index] = link
             return
         }
         guard earlier.target != target else { return }
         let name = schema.entities[Int(result.objects[Int(object)].entity)].toOnes[slot].name
-        let here = self.place(of: link), earlierPlace = self.place(of: earlier.link)
+        let here = self.place(of: link), earlierPlace = self.place(of: toOneLinks[index])
         problems.append(
             PlacedProblem(
                 kind: .identityConflict, place: here,
@@ -589,8 +611,12 @@ struct SeedResolver {
     /// Gives the objects without identity their `"$id"`, or their place, as key; owned ones are known by their
     /// owner instead.
     private mutating func nameObjectsWithoutIdentity() {
-        for (id, entry) in byID where result.objects[Int(entry.object)].key == nil {
-            result.objects[Int(entry.object)].key = SeedKey(kind: .id, root: "", text: id)
+        // The first id, in the set's order, of an object that states more than one.
+        for (index, record) in records.enumerated() {
+            guard let id = record.id, result.objects[Int(result.recordObjects[index])].key == nil,
+                ids.record(stating: id, in: records) == index
+            else { continue }
+            result.objects[Int(result.recordObjects[index])].key = SeedKey(kind: .id, root: "", text: id)
         }
         // Such objects come a file at a time: its path is made once for the run of them.
         var path = (file: -1, text: "")

@@ -11,7 +11,8 @@ import SeedKitStore
 /// (``RowStore``), inside the caller's write transaction, with the ledger.
 ///
 ///     try store.write {
-///         try SeedWriter(schema: schema, resolved: objects, plan: plan).write(to: store, ledger: sections)
+///         var writer = SeedWriter(schema: schema, resolved: objects, plan: plan)
+///         try writer.write(to: store, ledger: sections)
 ///     }
 ///
 /// Deletions first, then updates (only the slots the plan says, grouped so that rows changing the same slots share
@@ -20,7 +21,8 @@ import SeedKitStore
 /// - Complexity: O(*n*) in the rows written.
 struct SeedWriter {
     let schema: SeedSchema
-    let resolved: SeedObjects
+    /// Let go once the rows are written (``write(to:bulkLoading:ledger:)``).
+    private(set) var resolved: SeedObjects
     private var objects: [SeedObject] { resolved.objects }
     let plan: SeedPlan
     /// Called with the number of rows written and the number to write, every few thousand rows.
@@ -31,16 +33,21 @@ struct SeedWriter {
     /// Inserted rows are sent to the store this many at a time.
     private static let batchSize = 4096
 
-    /// Writes the plan, then the ledger's sections, which `ledger` gives once they are ready.
+    /// Writes the plan, then the ledger's sections, which `ledger` gives once they are ready. The objects are let go
+    /// once the rows are written: the indexes and the ledger's pages take their room.
     ///
     /// - Parameter bulkLoading: Whether the rows fill empty tables: written inside ``RowStore/bulkLoad(_:)``, so that
     ///   the store builds its indexes after them — and before the ledger, which is packed while the rows are written
     ///   and can take longer: the indexes are built meanwhile.
-    func write(to store: RowStore, bulkLoading: Bool = false, ledger: () -> [String: [UInt8]]) throws {
+    mutating func write(to store: RowStore, bulkLoading: Bool = false, ledger: () -> [String: [UInt8]]) throws {
         if bulkLoading {
-            try store.bulkLoad { try writeRows(to: store) }
+            try store.bulkLoad {
+                try writeRows(to: store)
+                resolved = SeedObjects()
+            }
         } else {
             try writeRows(to: store)
+            resolved = SeedObjects()
         }
         try store.replaceLedger(ledger())
     }

@@ -173,7 +173,8 @@ public struct Seeder: Sendable {
         let store = try SQLiteStore.inMemory(model: read.schema.model)
         let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
         try store.write {
-            try SeedWriter(schema: read.schema, resolved: objects, plan: plan).write(to: store, ledger: { [:] })
+            var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
+            try writer.write(to: store, ledger: { [:] })
         }
         return store
     }
@@ -184,7 +185,7 @@ public struct Seeder: Sendable {
         _ read: SeedRead, input: SeedInput, report: SeedReport, options: SeedOptions, filesSection: BackgroundValue<[UInt8]>
     ) throws -> SeedReport? {
         // A new store holds nothing to find: the templates are resolved first, and a set with problems creates nothing.
-        let objects = try read.resolve(lookUp: nil)
+        var objects = try read.resolve(lookUp: nil)
         let issues = (input.issues + objects.issues).sorted()
         guard issues.isEmpty else {
             var report = report
@@ -197,7 +198,7 @@ public struct Seeder: Sendable {
             store -> SeedReport? in
             let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: options)
             try write(
-                plan, objects: objects, read: read, input: input, options: options, to: store, bulkLoading: true,
+                plan, objects: &objects, read: read, input: input, options: options, to: store, bulkLoading: true,
                 filesSection: filesSection)
             return appliedReport(report, plan: plan)
         }
@@ -232,7 +233,7 @@ public struct Seeder: Sendable {
                 let ledger = try readLedger(
                     of: store, schema: read.schema, options: options, carrying: changed?.unchanged.map(\.path),
                     files: changed?.recordedFiles(ifFingerprintIs: setRecord?.fingerprint))
-                let objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
+                var objects = try read.resolve(lookUp: SeedResolver.StoreLookup(store: store, schema: read.schema))
                 let issues = (input.issues + objects.issues).sorted()
                 // A problem of a file read alone may be one of the set: reading them all says where.
                 if changed != nil, !issues.isEmpty { throw ReadEveryFile() }
@@ -246,7 +247,7 @@ public struct Seeder: Sendable {
                 }
                 let isEmpty = try ledger.entries.isEmpty && read.schema.roots.allSatisfy { try store.largestRowID(root: $0) == 0 }
                 try write(
-                    plan, objects: objects, read: read, input: input, options: options, to: store, bulkLoading: isEmpty,
+                    plan, objects: &objects, read: read, input: input, options: options, to: store, bulkLoading: isEmpty,
                     filesSection: filesSection, carrying: isEmpty ? nil : ledger.origins?.carried)
                 // Freed beside the commit, not before it.
                 releaseInBackground(consume objects)
@@ -282,9 +283,11 @@ public struct Seeder: Sendable {
     }
 
     /// Writes the plan and the ledger — the rows as a bulk load when `bulkLoading` (the tables are empty); `carrying`
-    /// gives the parts of the files not read, as the ledger had them.
+    /// gives the parts of the files not read, as the ledger had them. `objects` are taken: the writer and the packer
+    /// of the ledger each let them go once done with them, so that the store's indexes and the ledger's pages can have
+    /// their room.
     private func write(
-        _ plan: SeedPlan, objects: SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
+        _ plan: SeedPlan, objects: inout SeedObjects, read: SeedRead, input: SeedInput, options: SeedOptions, to store: RowStore,
         bulkLoading: Bool, filesSection: BackgroundValue<[UInt8]>?, carrying carried: SeedLedger.Carried? = nil
     ) throws {
         var ledger = plan.ledger
@@ -299,9 +302,9 @@ public struct Seeder: Sendable {
         // The ledger is packed on another thread while the rows are written.
         let sections = Locked<[String: [UInt8]]>([:])
         let packed = DispatchSemaphore(value: 0)
-        let schema = read.schema, templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
-        let paths = read.paths
-        DispatchQueue.global().async { [ledger] in
+        let schema = read.schema, paths = read.paths
+        DispatchQueue.global().async { [ledger, objects] in
+            let templates = TemplateSlots(objects: objects, schema: schema, rowIDs: plan.rowIDs)
             var finished = ledger
             finished.origins = SeedLedger.Origins(
                 files: paths, objects: objects, plan: plan, modelFingerprint: schema.model.fingerprint, carried: carried)
@@ -310,6 +313,7 @@ public struct Seeder: Sendable {
             sections.withLock { $0 = packing }
             packed.signal()
         }
+        objects = SeedObjects()
         try writer.write(to: store, bulkLoading: bulkLoading) {
             packed.wait()
             return sections.withLock { $0 }

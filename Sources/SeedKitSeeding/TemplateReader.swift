@@ -295,7 +295,7 @@ struct TemplateReader {
         let record = Int32(out.records.count)
         out.records.append(
             TemplateRecord(
-                entity: Int32(slots.ordinal), key: key, id: id, values: Int32(valuesStart), stated: stated, parent: parent,
+                key: key, values: Int32(valuesStart), id: id, stated: stated, entity: Int32(slots.ordinal), parent: parent,
                 relationship: relationship, position: position))
         let linksStart = pendingLinks.count
         next = entry + 1

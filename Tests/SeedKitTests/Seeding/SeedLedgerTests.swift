@@ -113,9 +113,9 @@ struct SeedLedgerTests {
         ledger.origins = SeedLedger.Origins(
             modelFingerprint: schema.model.fingerprint,
             files: [
-                .init(path: "a.template", isSettled: true, keys: [keys[0], keys[1]]),
-                .init(path: "b.template", isSettled: false, keys: [keys[1], keys[2]]),
-                .init(path: "c.template", isSettled: true, keys: [keys[3]]),
+                .init(path: "a.template", isSettled: true, keys: .init([keys[0], keys[1]])),
+                .init(path: "b.template", isSettled: false, keys: .init([keys[1], keys[2]])),
+                .init(path: "c.template", isSettled: true, keys: .init([keys[3]])),
             ])
         let sections = ledger.sections(schema: schema)
         func texts(_ ledger: SeedLedger) -> [String] { ledger.entries.map(\.key.text).sorted() }
@@ -136,7 +136,10 @@ struct SeedLedgerTests {
         for entry in partial.entries where entry.key.text != "k4" { next.append(entry, of: partial) }
         next.origins = SeedLedger.Origins(
             modelFingerprint: schema.model.fingerprint,
-            files: [.init(path: "a.template", isSettled: true, keys: [keys[0]]), .init(path: "d.template", isSettled: true, keys: [keys[1]])],
+            files: [
+                .init(path: "a.template", isSettled: true, keys: .init([keys[0]])),
+                .init(path: "d.template", isSettled: true, keys: .init([keys[1]])),
+            ],
             carried: carried)
         let written = next.sections(schema: schema)
         let again = try SeedLedger(sections: written, schema: schema)
