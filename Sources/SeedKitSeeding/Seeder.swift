@@ -202,8 +202,6 @@ public struct Seeder: Sendable {
                 filesSection: filesSection)
             return appliedReport(report, plan: plan)
         }
-        // Every object of the set: freeing them would take the run's last tenth, which the caller need not wait for.
-        releaseInBackground(consume objects)
         switch creation {
         case .created(let report): return report
         case .preempted, .abandoned: return nil
@@ -249,8 +247,6 @@ public struct Seeder: Sendable {
                 try write(
                     plan, objects: &objects, read: read, input: input, options: options, to: store, bulkLoading: isEmpty,
                     filesSection: filesSection, carrying: isEmpty ? nil : ledger.origins?.carried)
-                // Freed beside the commit, not before it.
-                releaseInBackground(consume objects)
                 return appliedReport(report, plan: plan)
             }
         } catch let invalid as InvalidTemplates {
