@@ -229,7 +229,10 @@ struct SeederTests {
             let read = try SeedInput(templates: templates, options: options)
             #expect((given.model != nil) == expectingAModel && given.issues.isEmpty == expectingAModel)
             #expect(given.model == read.model && given.issues == read.issues && given.fingerprint == read.fingerprint)
-            #expect(given.fileRecords == read.fileRecords && !given.isModelInferred)
+            // Paths and hashes: a stamp depends on when its file was read (none within 100 ms of a change), and the
+            // copied templates are new.
+            #expect(given.fileRecords.map(\.path) == read.fileRecords.map(\.path) && !given.isModelInferred)
+            #expect(given.fileRecords.map(\.hash) == read.fileRecords.map(\.hash))
         }
         try expectSameInput(expectingAModel: true)
         try Fixtures.write(#"{"entities": {"Project": {"attributes": {"code": "strin"}}}}"#, to: "model.json", in: templates)
