@@ -54,8 +54,7 @@ extension SeedLedger {
 
             subscript(position: Int) -> SeedKey {
                 guard !objects.isEmpty else { return keys[position] }
-                let object = Int(objects[position])
-                return set[object].key ?? ownedKeys[object]!
+                return ownedKeys.key(of: Int(objects[position]), in: set)!
             }
         }
 

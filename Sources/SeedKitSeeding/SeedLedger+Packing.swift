@@ -38,6 +38,11 @@ extension SeedLedger {
             return keys[Int(places[object])]
         }
 
+        /// The ledger key of `object` among `objects`: its own, else the owned key given it; nil before it has one.
+        func key(of object: Int, in objects: [SeedObject]) -> SeedKey? {
+            objects[object].key ?? self[object]
+        }
+
         /// Gives an object its key, once.
         mutating func set(_ key: SeedKey, of object: Int) {
             precondition(places[object] < 0, "an object's key is set once")
@@ -78,7 +83,7 @@ extension SeedLedger {
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
-            return templates!.objects.objects[Int(object)].key ?? insertions.ownedKeys[Int(object)]!
+            return insertions.ownedKeys.key(of: Int(object), in: templates!.objects.objects)!
         }
         // The items of the parts (each file's, then the unborne objects'), part after part: an entry's index, or an
         // insertion's position as its complement; `itemParts` says where each part's start. Per item, 4 bytes: an

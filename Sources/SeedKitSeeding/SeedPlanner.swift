@@ -668,7 +668,7 @@ struct SeedPlan {
     /// An object's ledger key once decided: its own, or for an owned object one naming its owner's row
     /// (``SeedLedger/Insertions/ownedKeys``).
     func key(of object: Int, in objects: SeedObjects) -> SeedKey? {
-        objects.objects[object].key ?? insertions.ownedKeys[object]
+        insertions.ownedKeys.key(of: object, in: objects.objects)
     }
 
     /// Whether the plan writes any row.
