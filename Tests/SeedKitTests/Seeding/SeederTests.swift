@@ -198,6 +198,26 @@ struct SeederTests {
                 == GraphExport().document(of: SQLiteStore(existingAt: fresh)))
     }
 
+    /// A `"$id"` stated again in a later file is placed there, beside the place of the first (a file without records
+    /// between them, which starts where the next does).
+    @Test func aDuplicateIDIsPlacedBesideTheFirst() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Fixtures.write(#"{"entities": {"Folder": {"attributes": {"name": "string"}}}}"#, to: "Templates/model.json", in: directory)
+        try Fixtures.write(#"[{"class": "Folder", "name": "a"}, {"class": "Folder", "$id": "x", "name": "b"}]"#, to: "Templates/a.template", in: directory)
+        try Fixtures.write("[]", to: "Templates/b.template", in: directory)
+        try Fixtures.write(#"[{"class": "Folder", "name": "c"}, {"class": "Folder", "$id": "x", "name": "d"}]"#, to: "Templates/c.template", in: directory)
+        let path = directory.appendingPathComponent("seed.sqlite").path
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.status == .invalid && report.issues.count == 1)
+        let issue = try #require(report.issues.first)
+        #expect(issue.file?.hasSuffix("Templates/c.template") == true && issue.pointer?.description == "/1/$id")
+        #expect(issue.message.contains(#"duplicate "$id" 'x'"#))
+        #expect(issue.related?.file?.hasSuffix("Templates/a.template") == true)
+        #expect(issue.related?.description.hasSuffix("Templates/a.template:1:63") == true, "\(issue)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func invalidTemplatesLeaveNoStore() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
