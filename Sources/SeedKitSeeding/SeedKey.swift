@@ -103,6 +103,9 @@ struct SeedKey: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
+    /// The hash taken when the key was made, for a table that places keys itself (``SeedKeyIndex``).
+    var storedHash: Int { hash }
+
     /// The key's place in a table: its hash, taken once with a per-process seed, mixed with the table's seed,
     /// rather than hashed again each time a table looks the key up or grows.
     func _rawHashValue(seed: Int) -> Int { hash ^ seed }

@@ -41,7 +41,8 @@ struct SeedPlanner {
     private var plan: SeedPlan
     /// The ledger entry each object was matched to, or -1.
     private var entries: [Int32]
-    private var ledgerIndex: [SeedKey: Int32] = [:]
+    /// Each key's ledger entry.
+    private var ledgerIndex = SeedKeyIndex()
     /// Per root, the next row id for a new row.
     private var nextRowIDs: [Int64]
     /// Stored rows read so far, by root and row id.
@@ -78,10 +79,10 @@ struct SeedPlanner {
     /// Hands the rows read and the ledger's index, which the plan does not keep, to another thread to free: the
     /// writer need not wait for them (see ``releaseInBackground(_:)``).
     private mutating func releaseTablesInBackground() {
-        var tables = (rows: [Int: [Int64: StoredRow]](), joins: [String: [Int64: [Int64]]](), index: [SeedKey: Int32]())
+        var tables = (rows: [Int: [Int64: StoredRow]](), joins: [String: [Int64: [Int64]]]())
         swap(&tables.rows, &storedRows)
         swap(&tables.joins, &storedJoins)
-        swap(&tables.index, &ledgerIndex)
+        ledgerIndex = SeedKeyIndex()
         releaseInBackground(tables)
     }
 
@@ -95,8 +96,12 @@ struct SeedPlanner {
         plan = SeedPlan(objectCount: objects.count, entityNames: schema.entities.map(\.entity.name))
         entries = Array(repeating: -1, count: objects.count)
         carried = ledger.origins?.carried
-        ledgerIndex.reserveCapacity(ledger.entries.count)
-        for (index, entry) in ledger.entries.enumerated() { ledgerIndex[entry.key] = Int32(index) }
+        var ledgerIndex = SeedKeyIndex(capacity: ledger.entries.count)
+        for (index, entry) in ledger.entries.enumerated() {
+            // As a dictionary's assignment: a later entry of a key stands for it.
+            ledgerIndex.set(Int32(index), for: entry.key) { ledger.entries[$0].key == entry.key }
+        }
+        self.ledgerIndex = ledgerIndex
         nextRowIDs = try schema.roots.map { root in try (store?.largestRowID(root: root) ?? 0) + 1 }
     }
 
@@ -116,7 +121,7 @@ struct SeedPlanner {
             // A table without rows has nothing to find.
             guard nextRowIDs[slots.root] > 1 else { continue }
             if store != nil {
-                let entry = ledgerIndex[key]
+                let entry = ledgerEntry(for: key)
                 ledgerEntries[index] = entry ?? -1
                 if let entry {
                     seeded[slots.root, default: []].append((index, ledger.entries[Int(entry)].rowID))
@@ -162,7 +167,7 @@ struct SeedPlanner {
             let storedRowID = objects[index].storedRowID ?? foundRows[index]
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
             if key == nil, objects[index].owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
-            let indexed = ledgerEntries[index] ?? key.flatMap { ledgerIndex[$0] } ?? -1
+            let indexed = ledgerEntries[index] ?? key.flatMap(ledgerEntry(for:)) ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
             let entry = indexed >= 0 && schema.entities[Int(ledger.entries[Int(indexed)].entity)].root != root
@@ -201,6 +206,11 @@ struct SeedPlanner {
                 nextRowIDs[root] += 1
             }
         }
+    }
+
+    /// The ledger entry of `key`.
+    private func ledgerEntry(for key: SeedKey) -> Int32? {
+        ledgerIndex.element(for: key) { ledger.entries[$0].key == key }
     }
 
     /// The identity values of an object with identity, as the templates state them.

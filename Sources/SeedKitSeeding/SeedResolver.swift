@@ -43,7 +43,8 @@ struct SeedResolver {
     /// How many files the set has.
     private let fileCount: Int
     private var result = SeedObjects()
-    private var byKey: [SeedKey: Int32] = [:]
+    /// Each key's object.
+    private var byKey = SeedKeyIndex()
     /// Each `"$id"`'s first record: its object is the record's, its place the record's `/$id`.
     private var ids = IDTable(capacity: 0)
     /// The records merged into an object after its first, for objects stated more than once.
@@ -88,7 +89,7 @@ struct SeedResolver {
             func expected(_ count: Int) -> Int { min(count * fileCount, 1 << 22) }
             result.objects.reserveCapacity(expected(file.records.count))
             result.values.reserveCapacity(min(file.values.count * fileCount, 1 << 24))
-            byKey.reserveCapacity(expected(file.records.count(where: { $0.key != nil })))
+            byKey = SeedKeyIndex(capacity: expected(file.records.count(where: { $0.key != nil })))
             ids = IDTable(capacity: expected(file.records.count(where: { $0.id != nil })))
             result.recordObjects.reserveCapacity(expected(file.records.count))
             result.fileRecordStarts.reserveCapacity(fileCount + 1)
@@ -115,6 +116,11 @@ struct SeedResolver {
     /// The range of a file's records among all.
     private func recordRange(ofFile file: Int) -> Range<Int> {
         Int(fileParts[file].records)..<(file + 1 < fileParts.count ? Int(fileParts[file + 1].records) : records.count)
+    }
+
+    /// The object the templates state with `key`.
+    private func statedObject(for key: SeedKey) -> Int32? {
+        byKey.element(for: key) { result.objects[$0].key == key }
     }
 
     /// A record, by file and its index in the file.
@@ -146,12 +152,11 @@ struct SeedResolver {
     /// them takes about as long as building them did, and the stages after this one need not wait for it.
     private mutating func releaseTablesInBackground() {
         var tables = (
-            records: [TemplateRecord](), links: [RecordLink](), byKey: [SeedKey: Int32](),
-            laterRecords: [Int32: [RecordReference]]()
+            records: [TemplateRecord](), links: [RecordLink](), laterRecords: [Int32: [RecordReference]]()
         )
         swap(&tables.records, &records)
         swap(&tables.links, &links)
-        swap(&tables.byKey, &byKey)
+        byKey = SeedKeyIndex()
         ids = IDTable(capacity: 0)
         swap(&tables.laterRecords, &laterRecords)
         releaseInBackground(tables)
@@ -174,7 +179,7 @@ struct SeedResolver {
             let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
             let key = file.records[recordIndex].key
             let object: Int32
-            if let key, let existing = byKey[key] {
+            if let key, let existing = statedObject(for: key) {
                 object = existing
                 merge(reference, into: existing, values: file.values)
             } else {
@@ -187,7 +192,7 @@ struct SeedResolver {
                 // One at a time: appending a slice takes the standard library's generic path, several times the cost
                 // for the few values of a record.
                 for index in values..<values + schema.entities[Int(entity)].attributeCount { result.values.append(file.values[index]) }
-                if let key { byKey[key] = object }
+                if let key { byKey.add(object, for: key) }
             }
             result.recordObjects[start + recordIndex] = object
             if let id = file.records[recordIndex].id { register(id: id, object: object, record: start + recordIndex) }
@@ -326,14 +331,15 @@ struct SeedResolver {
                     case .record(let nested):
                         target = result.recordObjects[fileRecords.lowerBound + Int(nested)]
                     case .key(let key, let entity):
-                        guard let found = byKey[key] ?? stored[key] else {
+                        let stated = statedObject(for: key)
+                        guard let found = stated ?? stored[key] else {
                             danglingKey(key, entity: entity, at: place(of: link), suggestions: lookUp)
                             continue
                         }
                         guard isKind(found, of: entity, link: link) else { continue }
                         target = found
                         // One the store holds or the link creates: what the templates say of it is this link.
-                        if byKey[key] == nil { result.references.append((link.file, found)) }
+                        if stated == nil { result.references.append((link.file, found)) }
                     case .id(let id):
                         guard let found = object(withID: id) else {
                             danglingID(id, at: place(of: link).appending("$ref"))
@@ -373,7 +379,7 @@ struct SeedResolver {
             for recordIndex in fileRecords {
                 let record = records[recordIndex]
                 for linkIndex in record.links..<record.links + record.linkCount {
-                    guard case .key(let key, let entity) = link(file: Int32(fileIndex), linkIndex).target, byKey[key] == nil,
+                    guard case .key(let key, let entity) = link(file: Int32(fileIndex), linkIndex).target, statedObject(for: key) == nil,
                         seen.insert(key).inserted
                     else { continue }
                     let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound))
@@ -425,7 +431,9 @@ struct SeedResolver {
 
     private mutating func danglingKey(_ key: SeedKey, entity: Int32, at place: StatementPlace, suggestions lookUp: StoreLookup?) {
         let stubEntity = schema.entities[Int(entity)].entity
-        var candidates = Set(byKey.keys.lazy.filter { $0.kind == .identity && $0.root.hasSameBytes(as: key.root) }.map(\.text))
+        var candidates = Set(
+            byKey.elements.compactMap { result.objects[Int($0)].key }
+                .lazy.filter { $0.kind == .identity && $0.root.hasSameBytes(as: key.root) }.map(\.text))
         if let more = try? lookUp?.identities(key.root) { candidates.formUnion(more) }
         let near = candidates.lazy.filter { abs($0.count - key.text.count) <= 3 }.prefix(50_000)
         let suggestion = Suggestion.nearest(to: key.text, among: near)
