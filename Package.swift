@@ -19,10 +19,11 @@ let package = Package(
             name: "CSQLite",
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        // libpq's header only: the library is loaded when a program first reaches PostgreSQL (LibPQ.swift), so
+        // nothing links it (pkg-config would add -lpq).
         .systemLibrary(
             name: "CPostgreSQL",
             path: "Sources/CPostgreSQL",
-            pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // Locks, the stable hash, did-you-mean suggestions, terminal text: package-level helpers every layer may use.
         .target(name: "SeedKitSupport"),

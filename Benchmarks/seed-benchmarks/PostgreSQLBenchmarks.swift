@@ -160,20 +160,22 @@ private final class RawConnection {
     init(url: PostgreSQLURL) throws {
         let host = url.hosts[0]
         let conninfo = "host=\(host.name) port=\(host.port ?? 5432) user=\(url.user ?? "") dbname=\(url.database ?? "")"
-        handle = PQconnectdb(conninfo)
-        guard PQstatus(handle) == CONNECTION_OK else {
-            throw BenchmarkFailure(description: String(cString: PQerrorMessage(handle)))
+        try LibPQ.load()
+        guard let handle = libpq.PQconnectdb(conninfo) else { throw BenchmarkFailure(description: "out of memory") }
+        self.handle = handle
+        guard libpq.PQstatus(handle) == CONNECTION_OK else {
+            throw BenchmarkFailure(description: LibPQ.text(libpq.PQerrorMessage(handle)))
         }
     }
 
     deinit {
-        PQfinish(handle)
+        libpq.PQfinish(handle)
     }
 
     /// TRUNCATE and a text-format COPY of `rows` in one transaction, sent in chunks of the size SeedKit's writer uses.
     func copyText(_ rows: [[String]], columns: [String]) throws {
         try execute("BEGIN; TRUNCATE employee")
-        try expect(PQexec(handle, "COPY employee (\(columns.joined(separator: ", "))) FROM STDIN"), PGRES_COPY_IN)
+        try expect(libpq.PQexec(handle, "COPY employee (\(columns.joined(separator: ", "))) FROM STDIN"), PGRES_COPY_IN)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(300_000)
         for row in rows {
@@ -193,30 +195,30 @@ private final class RawConnection {
             if buffer.count >= 256 * 1024 { try send(&buffer) }
         }
         try send(&buffer)
-        guard PQputCopyEnd(handle, nil) == 1 else { throw failure() }
-        try expect(PQgetResult(handle), PGRES_COMMAND_OK)
-        while let extra = PQgetResult(handle) { PQclear(extra) }
+        guard libpq.PQputCopyEnd(handle, nil) == 1 else { throw failure() }
+        try expect(libpq.PQgetResult(handle), PGRES_COMMAND_OK)
+        while let extra = libpq.PQgetResult(handle) { libpq.PQclear(extra) }
         try execute("COMMIT")
     }
 
     private func send(_ buffer: inout [UInt8]) throws {
         let sent = buffer.withUnsafeBytes { bytes in
-            PQputCopyData(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+            libpq.PQputCopyData(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
         }
         guard sent == 1 else { throw failure() }
         buffer.removeAll(keepingCapacity: true)
     }
 
     private func execute(_ sql: String) throws {
-        try expect(PQexec(handle, sql), PGRES_COMMAND_OK)
+        try expect(libpq.PQexec(handle, sql), PGRES_COMMAND_OK)
     }
 
     private func expect(_ result: OpaquePointer?, _ status: ExecStatusType) throws {
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == status else { throw failure() }
+        defer { libpq.PQclear(result) }
+        guard libpq.PQresultStatus(result) == status else { throw failure() }
     }
 
     private func failure() -> BenchmarkFailure {
-        BenchmarkFailure(description: String(cString: PQerrorMessage(handle)))
+        BenchmarkFailure(description: LibPQ.text(libpq.PQerrorMessage(handle)))
     }
 }

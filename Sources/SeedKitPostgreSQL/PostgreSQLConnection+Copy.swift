@@ -34,10 +34,10 @@ extension PostgreSQLConnection {
         let copyColumns = try self.columns(of: table, named: columns)
         let sql = "COPY \(Self.quoted(table)) (\(copyColumns.map { Self.quoted($0.name) }.joined(separator: ", "))) "
             + "FROM STDIN (FORMAT binary)"
-        _ = try check(PQexec(handle, sql), statement: sql)
+        _ = try check(libpq.PQexec(handle, sql), statement: sql)
         var writer = PostgreSQLCopyWriter(columns: copyColumns) { [handle] chunk in
             let sent = chunk.withUnsafeBytes { bytes in
-                PQputCopyData(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+                libpq.PQputCopyData(handle, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
             }
             guard sent == 1 else { throw PostgreSQLError(result: nil, connection: handle, statement: sql) }
         }
@@ -47,11 +47,11 @@ extension PostgreSQLConnection {
             try writer.finish()
         } catch {
             // The message makes the server fail the COPY, which undoes it; its error is not the one to report.
-            PQputCopyEnd(handle, "abandoned by the client: \(error)")
+            _ = libpq.PQputCopyEnd(handle, "abandoned by the client: \(error)")
             _ = try? finalResult(statement: sql)
             throw error
         }
-        guard PQputCopyEnd(handle, nil) == 1 else {
+        guard libpq.PQputCopyEnd(handle, nil) == 1 else {
             throw PostgreSQLError(result: nil, connection: handle, statement: sql)
         }
         return try finalResult(statement: sql).affectedRowCount
@@ -74,20 +74,20 @@ extension PostgreSQLConnection {
     package func copy(from query: String, _ body: (PostgreSQLCopyRow) throws -> Void) throws -> Int {
         var query = Substring(query)
         while let last = query.last, last == ";" || last.isWhitespace { query.removeLast() }
-        _ = try check(PQprepare(handle, "", String(query), 0, nil), statement: String(query))
-        let description = try check(PQdescribePrepared(handle, ""), statement: String(query))
+        _ = try check(libpq.PQprepare(handle, "", String(query), 0, nil), statement: String(query))
+        let description = try check(libpq.PQdescribePrepared(handle, ""), statement: String(query))
         let columns = (0..<description.columnCount).map {
             PostgreSQLColumn(name: description.columnName(at: $0), type: description.columnType(at: $0))
         }
         let sql = "COPY (\(query)) TO STDOUT (FORMAT binary)"
-        _ = try check(PQexec(handle, sql), statement: sql)
+        _ = try check(libpq.PQexec(handle, sql), statement: sql)
         var reader = PostgreSQLCopyReader(columns: columns)
         var failure: (any Error)?
         while true {
             var chunk: UnsafeMutablePointer<CChar>?
-            let length = PQgetCopyData(handle, &chunk, 0)
+            let length = libpq.PQgetCopyData(handle, &chunk, 0)
             guard length > 0, let chunk else { break }
-            defer { PQfreemem(chunk) }
+            defer { libpq.PQfreemem(chunk) }
             if failure != nil { continue }
             do {
                 try reader.read(UnsafeRawBufferPointer(start: chunk, count: Int(length)), body)
@@ -102,8 +102,8 @@ extension PostgreSQLConnection {
 
     /// The result of the COPY that just ended, after reading every result up to the end of the command.
     private func finalResult(statement: String) throws -> PostgreSQLResult {
-        let first = PQgetResult(handle)
-        while let next = PQgetResult(handle) { PQclear(next) }
+        let first = libpq.PQgetResult(handle)
+        while let next = libpq.PQgetResult(handle) { libpq.PQclear(next) }
         return try check(first, statement: statement)
     }
 

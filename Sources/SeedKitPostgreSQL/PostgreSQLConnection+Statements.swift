@@ -14,7 +14,7 @@ extension PostgreSQLConnection {
     /// - Throws: ``PostgreSQLError`` carrying `sql`.
     package func execute(sql: String) throws {
         try checkHasNoNUL(sql)
-        _ = try check(PQexec(handle, sql), statement: sql)
+        _ = try check(libpq.PQexec(handle, sql), statement: sql)
     }
 
     /// Runs the single statement in `sql` with `arguments` for its parameters `$1`, `$2`, …
@@ -40,7 +40,7 @@ extension PostgreSQLConnection {
         try checkHasNoNUL(sql)
         let layout = try PostgreSQLArguments(arguments, parameterTypes: nil, sql: sql)
         let result = layout.withUnsafeArrays { count, types, values, lengths, formats in
-            PQexecParams(handle, sql, count, types, values, lengths, formats, 1)
+            libpq.PQexecParams(handle, sql, count, types, values, lengths, formats, 1)
         }
         return try check(result, statement: sql)
     }
@@ -64,12 +64,12 @@ extension PostgreSQLConnection {
         try checkHasNoNUL(sql)
         preparedStatementCount += 1
         let name = "seedkit_\(preparedStatementCount)"
-        _ = try check(PQprepare(handle, name, sql, 0, nil), statement: sql)
-        let description = try check(PQdescribePrepared(handle, name), statement: sql)
+        _ = try check(libpq.PQprepare(handle, name, sql, 0, nil), statement: sql)
+        let description = try check(libpq.PQdescribePrepared(handle, name), statement: sql)
         let prepared = PreparedStatement(
             name: name, sql: sql,
-            parameterTypes: (0..<PQnparams(description.handle)).map {
-                PostgreSQLType(oid: PQparamtype(description.handle, $0))
+            parameterTypes: (0..<libpq.PQnparams(description.handle)).map {
+                PostgreSQLType(oid: libpq.PQparamtype(description.handle, $0))
             })
         statementCache[sql] = prepared
         return PostgreSQLStatement(connection: self, prepared: prepared)
@@ -81,7 +81,7 @@ extension PostgreSQLConnection {
             throw PostgreSQLError(result: nil, connection: handle, statement: statement)
         }
         let owned = PostgreSQLResult(handle: result)
-        switch PQresultStatus(result) {
+        switch libpq.PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN, PGRES_COPY_OUT:
             return owned
         default:
@@ -135,7 +135,7 @@ package struct PostgreSQLStatement {
     package func query(arguments: [PostgreSQLValue] = []) throws -> PostgreSQLResult {
         let layout = try PostgreSQLArguments(arguments, parameterTypes: prepared.parameterTypes, sql: prepared.sql)
         let result = layout.withUnsafeArrays { count, _, values, lengths, formats in
-            PQexecPrepared(connection.handle, prepared.name, count, values, lengths, formats, 1)
+            libpq.PQexecPrepared(connection.handle, prepared.name, count, values, lengths, formats, 1)
         }
         do {
             return try connection.check(result, statement: prepared.sql)

@@ -55,7 +55,7 @@ extension PostgreSQLConnection {
             rollbackIfInsideTransaction()
             throw error
         }
-        if PQtransactionStatus(handle) == PQTRANS_INERROR {
+        if libpq.PQtransactionStatus(handle) == PQTRANS_INERROR {
             rollbackIfInsideTransaction()
             throw PostgreSQLError(
                 kind: .transactionAborted, sqlState: "25P02",

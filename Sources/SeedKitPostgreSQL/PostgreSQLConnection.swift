@@ -27,12 +27,14 @@ package final class PostgreSQLConnection {
 
     /// Connects to the server `url` names and authenticates.
     ///
-    /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/server`` set and one of the kinds
+    /// - Throws: ``PostgreSQLError`` of kind ``PostgreSQLError/Kind/other`` when libpq cannot be loaded (``LibPQ``);
+    ///   else with ``PostgreSQLError/server`` set and one of the kinds
     ///   ``PostgreSQLError/Kind/unreachable``, ``PostgreSQLError/Kind/authenticationFailed``,
     ///   ``PostgreSQLError/Kind/databaseMissing``, or ``PostgreSQLError/Kind/other`` for the rest (a refused TLS
     ///   handshake, too many connections, a bad parameter value). The kind comes from libpq's English message: with
     ///   a server whose `lc_messages` is another language, server-side refusals read as `other`.
     package init(url: PostgreSQLURL) throws {
+        try LibPQ.load()
         var settings: [(String, String)] = []
         if !url.hosts.isEmpty {
             settings.append(("host", url.hosts.map(\.name).joined(separator: ",")))
@@ -47,18 +49,18 @@ package final class PostgreSQLConnection {
         settings += [("client_encoding", "UTF8"), ("fallback_application_name", "seedkit")]
         let handle = Self.withCStrings(settings.map(\.0)) { keywords in
             Self.withCStrings(settings.map(\.1)) { values in
-                PQconnectdbParams(keywords, values, 0)
+                libpq.PQconnectdbParams(keywords, values, 0)
             }
         }
         guard let handle else {
             throw PostgreSQLError(kind: .other, message: "out of memory", server: url.serverDescription)
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
+        guard libpq.PQstatus(handle) == CONNECTION_OK else {
             let error = PostgreSQLError(connectionFailureOf: handle, url: url)
-            PQfinish(handle)
+            libpq.PQfinish(handle)
             throw error
         }
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        _ = libpq.PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.url = url
         self.handle = handle
     }
@@ -71,33 +73,33 @@ package final class PostgreSQLConnection {
     }
 
     deinit {
-        PQfinish(handle)
+        libpq.PQfinish(handle)
     }
 
     /// Whether the connection still works: false once the server closed it or the network broke.
     package var isConnected: Bool {
-        PQstatus(handle) == CONNECTION_OK
+        libpq.PQstatus(handle) == CONNECTION_OK
     }
 
     /// Whether a transaction is open, including one an error aborted (it waits for `ROLLBACK`).
     package var isInsideTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = libpq.PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
     /// The process ID of the server backend serving this connection, as `pg_stat_activity.pid` shows it.
     package var backendProcessID: Int32 {
-        PQbackendPID(handle)
+        libpq.PQbackendPID(handle)
     }
 
     /// The server's version as a number: 150004 for 15.4, 90624 for 9.6.24.
     package var serverVersion: Int {
-        Int(PQserverVersion(handle))
+        Int(libpq.PQserverVersion(handle))
     }
 
     /// The server as errors and logs name it, `127.0.0.1:5432` (the host libpq connected to).
     package var serverDescription: String {
-        PostgreSQLURL.serverDescription(host: String(cString: PQhost(handle)), port: String(cString: PQport(handle)))
+        PostgreSQLURL.serverDescription(host: LibPQ.text(libpq.PQhost(handle)), port: LibPQ.text(libpq.PQport(handle)))
     }
 
     /// Calls `body` with `strings` as a NULL-terminated array of C strings, as libpq's keyword and value lists are.

@@ -5,16 +5,16 @@ extension PostgreSQLError {
     /// or it carries no SQLSTATE (the connection broke, the client refused something).
     init(result: OpaquePointer?, connection: OpaquePointer, statement: String?) {
         func field(_ code: UInt8) -> String? {
-            guard let result, let value = PQresultErrorField(result, Int32(code)) else { return nil }
+            guard let result, let value = libpq.PQresultErrorField(result, Int32(code)) else { return nil }
             return String(cString: value)
         }
         let sqlState = field(UInt8(ascii: "C"))
-        let connectionBroke = PQstatus(connection) == CONNECTION_BAD
+        let connectionBroke = libpq.PQstatus(connection) == CONNECTION_BAD
         // For a broken connection, the connection's message also has what the server said before closing it
         // (`FATAL:  terminating connection due to administrator command`); the result's has only libpq's part.
         let message = field(UInt8(ascii: "M"))
-            ?? Self.reasons(in: String(cString: connectionBroke || result == nil
-                ? PQerrorMessage(connection) : PQresultErrorMessage(result)))
+            ?? Self.reasons(in: LibPQ.text(connectionBroke || result == nil
+                ? libpq.PQerrorMessage(connection) : libpq.PQresultErrorMessage(result)))
         var kind: Kind
         switch sqlState {
         // A protocol violation is the client's mistake (the wrong number of arguments), not a broken connection.
@@ -37,10 +37,10 @@ extension PostgreSQLError {
     /// hints; a refusal by the server itself reads `…failed: FATAL:  password authentication failed for user "seed"`.
     /// The reasons are kept, without the repeated prefix and hints, and classified by their (English) text.
     init(connectionFailureOf connection: OpaquePointer, url: PostgreSQLURL) {
-        let reasons = Self.reasons(in: String(cString: PQerrorMessage(connection)))
+        let reasons = Self.reasons(in: LibPQ.text(libpq.PQerrorMessage(connection)))
         let message = reasons.isEmpty ? "connection failed" : reasons
-        let host = PQhost(connection).map { String(cString: $0) } ?? ""
-        let port = PQport(connection).map { String(cString: $0) } ?? ""
+        let host = libpq.PQhost(connection).map { String(cString: $0) } ?? ""
+        let port = libpq.PQport(connection).map { String(cString: $0) } ?? ""
         self.init(
             kind: Self.connectionFailureKind(message),
             message: message,

@@ -18,11 +18,11 @@ package final class PostgreSQLResult: RandomAccessCollection {
     }
 
     deinit {
-        PQclear(handle)
+        libpq.PQclear(handle)
     }
 
     package var startIndex: Int { 0 }
-    package var endIndex: Int { Int(PQntuples(handle)) }
+    package var endIndex: Int { Int(libpq.PQntuples(handle)) }
 
     package subscript(row: Int) -> Row {
         precondition(indices.contains(row), "row \(row) out of range")
@@ -30,20 +30,20 @@ package final class PostgreSQLResult: RandomAccessCollection {
     }
 
     package var columnCount: Int {
-        Int(PQnfields(handle))
+        Int(libpq.PQnfields(handle))
     }
 
     package func columnName(at column: Int) -> String {
-        String(cString: PQfname(handle, Int32(column)))
+        LibPQ.text(libpq.PQfname(handle, Int32(column)))
     }
 
     package func columnType(at column: Int) -> PostgreSQLType {
-        PostgreSQLType(oid: PQftype(handle, Int32(column)))
+        PostgreSQLType(oid: libpq.PQftype(handle, Int32(column)))
     }
 
     /// The number of rows the command inserted, updated, deleted, copied or selected; 0 for other commands.
     package var affectedRowCount: Int {
-        Int(String(cString: PQcmdTuples(handle))) ?? 0
+        Int(LibPQ.text(libpq.PQcmdTuples(handle))) ?? 0
     }
 
     /// One row of a result; it keeps the result alive.
@@ -69,10 +69,10 @@ package final class PostgreSQLResult: RandomAccessCollection {
         ) rethrows -> Value {
             precondition((0..<columnCount).contains(column), "column \(column) out of range")
             let handle = result.handle
-            if PQgetisnull(handle, row, Int32(column)) != 0 { return try body(nil) }
+            if libpq.PQgetisnull(handle, row, Int32(column)) != 0 { return try body(nil) }
             return try body(
                 UnsafeRawBufferPointer(
-                    start: PQgetvalue(handle, row, Int32(column)), count: Int(PQgetlength(handle, row, Int32(column)))))
+                    start: libpq.PQgetvalue(handle, row, Int32(column)), count: Int(libpq.PQgetlength(handle, row, Int32(column)))))
         }
     }
 }

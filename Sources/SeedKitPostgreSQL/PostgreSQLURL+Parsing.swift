@@ -119,6 +119,7 @@ extension PostgreSQLURL {
         case "client_encoding" where value.lowercased().filter { $0 != "-" } != "utf8":
             throw Self.invalid("client_encoding must be UTF8: SeedKit reads and writes text as UTF-8")
         default:
+            try LibPQ.load()
             guard Self.libpqParameters.contains(name) else {
                 throw Self.invalid(
                     "unknown connection parameter \"\(name)\"; libpq's parameters include sslmode, connect_timeout, "
@@ -130,8 +131,8 @@ extension PostgreSQLURL {
 
     /// The names libpq accepts, from `PQconndefaults`.
     static let libpqParameters: Set<String> = {
-        guard let options = PQconndefaults() else { return [] }
-        defer { PQconninfoFree(options) }
+        guard let options = libpq.PQconndefaults() else { return [] }
+        defer { libpq.PQconninfoFree(options) }
         var names: Set<String> = []
         var option = options
         while let keyword = option.pointee.keyword {
