@@ -21,20 +21,20 @@ extension ObjectContext {
     /// in-memory pass.
     func fetchFromStore(_ fetch: StoreFetch) throws -> (objects: [ManagedObject], isFinal: Bool) {
         let store = store!
-        let root = fetch.entity.rootName
+        // The root's name is read where the entity holds it: a copy of it was retained and released.
         if fetch.predicate == nil, fetch.limit == nil, let count = try store.count(fetch) {
             // Growing the registry row by row copies it again and again; one count is far cheaper for a big fetch.
-            registered.table(named: root).reserve(count)
+            registered.table(named: fetch.entity.rootName).reserve(count)
         }
-        var rows = StoredRows(context: self, root: root)
+        var rows = StoredRows(context: self, root: fetch.entity.rootName)
         let isFinal = try store.fetch(fetch, into: &rows)
-        var objects = rows.objects
+        var objects = rows.takeObjects()
         noteFaultSiblings(objects)
         if !isFinal {
             // Unsaved objects and values are candidates too; the in-memory pass decides.
             var seen = Set(objects.map(ObjectIdentifier.init))
             for object in insertedObjects + updatedObjects
-            where object.entity.isKind(of: root) && seen.insert(ObjectIdentifier(object)).inserted {
+            where object.entity.isKind(of: fetch.entity.rootName) && seen.insert(ObjectIdentifier(object)).inserted {
                 objects.append(object)
             }
         }

@@ -114,11 +114,18 @@ package struct StoredRows {
     /// The objects of the rows read so far, in the order read; deleted ones left out.
     package private(set) var objects: [ManagedObject] = []
 
-    init(context: ObjectContext, root: String) {
+    /// Borrows `root`, which the registry only compares and the table keeps a copy of when it is new.
+    init(context: ObjectContext, root: borrowing String) {
         self.context = context
         table = context.registered.table(named: root)
         deletedRowIDs = context.deleted.isEmpty
-            ? nil : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
+            ? nil : Set(context.deletedObjects.compactMap { $0.objectID.entityName == root ? $0.objectID.number : nil })
+    }
+
+    /// The objects read, handed over as they are: reading ``objects`` copied the array, retaining it, and the rows'
+    /// end released it.
+    consuming func takeObjects() -> [ManagedObject] {
+        objects
     }
 
     /// The root entity whose rows are read: its table's name, rather than a copy of it kept beside the table.
