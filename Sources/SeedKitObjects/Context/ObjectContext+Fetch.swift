@@ -20,7 +20,9 @@ extension ObjectContext {
     }
 
     /// The objects a request of `entity` asks for (see ``fetch(_:)-(FetchRequest)``).
-    private func fetch(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
+    ///
+    /// Takes the entity its caller looked up, so that it moves into the store's fetch rather than being retained there.
+    private func fetch(_ request: FetchRequest, entity: consuming Entity) throws -> [ManagedObject] {
         var predicate = try request.predicate?.resolved(for: entity, in: model)
         let sortKeys = try request.sortedBy.map { (path: try model.attributePath($0.key, from: entity), ascending: $0.ascending) }
         if store != nil {
@@ -31,11 +33,13 @@ extension ObjectContext {
             // The predicate and sort keys move into the store's fetch, and the in-memory pass reads them there: a
             // copy retained and released each of their references on every fetch.
             let fetch = StoreFetch(
-                request: request, entity: entity, predicate: consume predicate, sortKeys: consume sortKeys,
+                request: request, entity: consume entity, predicate: consume predicate, sortKeys: consume sortKeys,
                 mayBeFinal: !hasChanges)
             let stored = try fetchFromStore(fetch)
             if stored.isFinal { return stored.objects }
-            return finish(request, entity: entity, stored.objects, predicate: unfiltered ?? fetch.predicate, sortKeys: fetch.sortKeys)
+            return finish(
+                request, entity: fetch.entity, stored.objects, predicate: unfiltered ?? fetch.predicate,
+                sortKeys: fetch.sortKeys)
         }
         let candidates: [ManagedObject]
         if let parent {
