@@ -37,6 +37,10 @@ extension SQLiteStore {
     /// allocates, copies nor frees them, and the buffer stays as it is until `body` is done. A fetch nested in another
     /// (an object's initializer can fetch) would overwrite it under the outer statement, so it binds copies instead.
     /// A fetch of a single string, as by an identity, binds it where the string itself lies, with no copy at all.
+    ///
+    /// Inlined into its two callers, so that `body` runs in place rather than as a closure given the store, the
+    /// statement and the rows, each retained for it and released after.
+    @inline(__always)
     private func withBound<Result>(
         _ values: [AttributeValue?], to statement: Statement, _ body: () throws -> Result
     ) throws -> Result {

@@ -20,15 +20,29 @@ extension ObjectContext {
     }
 
     /// The objects a request of `entity` asks for (see ``fetch(_:)-(FetchRequest)``).
-    private func fetch(_ request: FetchRequest, entity: Entity) throws -> [ManagedObject] {
-        let predicate = try request.predicate?.resolved(for: entity, in: model)
+    ///
+    /// Takes the entity its caller looked up, so that it moves into the store's fetch rather than being retained there.
+    private func fetch(_ request: FetchRequest, entity: consuming Entity) throws -> [ManagedObject] {
+        var predicate = try request.predicate?.resolved(for: entity, in: model)
         let sortKeys = try request.sortedBy.map { (path: try model.attributePath($0.key, from: entity), ascending: $0.ascending) }
-        let candidates: [ManagedObject]
         if store != nil {
-            let stored = try fetchFromStore(request, entity: entity, predicate: predicate, sortKeys: sortKeys)
+            let hasChanges = hasChanges
+            // A stored object whose destination changed in memory matches by the new values, so the store must not
+            // filter by a predicate passing through changed objects: the in-memory pass alone has it.
+            let unfiltered = hasChanges && predicate.map(passesChangedDestinations) == true ? predicate.take() : nil
+            // The predicate and sort keys move into the store's fetch, and the in-memory pass reads them there: a
+            // copy retained and released each of their references on every fetch.
+            let fetch = StoreFetch(
+                request: request, entity: consume entity, predicate: consume predicate, sortKeys: consume sortKeys,
+                mayBeFinal: !hasChanges)
+            let stored = try fetchFromStore(fetch)
             if stored.isFinal { return stored.objects }
-            candidates = stored.objects
-        } else if let parent {
+            return finish(
+                request, entity: fetch.entity, stored.objects, predicate: unfiltered ?? fetch.predicate,
+                sortKeys: fetch.sortKeys)
+        }
+        let candidates: [ManagedObject]
+        if let parent {
             // A child sees what its parent holds, unsaved changes included, as its own copies: the parent's objects
             // of the entity, then the predicate and sort here, where the child's edits are.
             var everything = request
@@ -41,6 +55,14 @@ extension ObjectContext {
         } else {
             candidates = registered.objects
         }
+        return finish(request, entity: entity, candidates, predicate: predicate, sortKeys: sortKeys)
+    }
+
+    /// The in-memory pass of a fetch: the candidates the predicate holds for, sorted, from the offset up to the limit.
+    private func finish(
+        _ request: FetchRequest, entity: Entity, _ candidates: [ManagedObject], predicate: ResolvedPredicate?,
+        sortKeys: [(path: AttributePath, ascending: Bool)]
+    ) -> [ManagedObject] {
         var results = candidates.filter { object in
             (request.includesSubentities ? object.entity.isKind(of: entity.name) : object.entity === entity)
                 && predicate?.evaluate(object) ?? true

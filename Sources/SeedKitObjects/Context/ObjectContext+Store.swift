@@ -19,30 +19,22 @@ extension ObjectContext {
     /// Runs a fetch in the store. The result is final when the store did all of it; otherwise it is the candidates —
     /// stored objects the store's part of the predicate holds for, plus the changed and inserted objects — for the
     /// in-memory pass.
-    func fetchFromStore(
-        _ request: FetchRequest, entity: Entity, predicate: ResolvedPredicate?,
-        sortKeys: [(path: AttributePath, ascending: Bool)]
-    ) throws -> (objects: [ManagedObject], isFinal: Bool) {
+    func fetchFromStore(_ fetch: StoreFetch) throws -> (objects: [ManagedObject], isFinal: Bool) {
         let store = store!
-        let hasChanges = hasChanges
-        // A constant, built once: changing a variable's predicate had every use of it copy the fetch.
-        let fetch = StoreFetch(
-            request: request, entity: entity,
-            predicate: hasChanges && predicate.map(passesChangedDestinations) == true ? nil : predicate,
-            sortKeys: sortKeys, mayBeFinal: !hasChanges)
-        if predicate == nil, request.limit == nil, let count = try store.count(fetch) {
+        // The root's name is read where the entity holds it: a copy of it was retained and released.
+        if fetch.predicate == nil, fetch.limit == nil, let count = try store.count(fetch) {
             // Growing the registry row by row copies it again and again; one count is far cheaper for a big fetch.
-            registered.table(named: entity.rootName).reserve(count)
+            registered.table(named: fetch.entity.rootName).reserve(count)
         }
-        var rows = StoredRows(context: self, root: entity.rootName)
+        var rows = StoredRows(context: self, root: fetch.entity.rootName)
         let isFinal = try store.fetch(fetch, into: &rows)
-        var objects = rows.objects
+        var objects = rows.takeObjects()
         noteFaultSiblings(objects)
         if !isFinal {
             // Unsaved objects and values are candidates too; the in-memory pass decides.
             var seen = Set(objects.map(ObjectIdentifier.init))
             for object in insertedObjects + updatedObjects
-            where object.entity.isKind(of: entity.rootName) && seen.insert(ObjectIdentifier(object)).inserted {
+            where object.entity.isKind(of: fetch.entity.rootName) && seen.insert(ObjectIdentifier(object)).inserted {
                 objects.append(object)
             }
         }
@@ -51,7 +43,7 @@ extension ObjectContext {
 
     /// Whether the predicate's key paths pass through objects whose unsaved changes the store can't see: a stored
     /// object whose destination changed in memory matches by the new values, so the store must not filter by them.
-    private func passesChangedDestinations(_ predicate: ResolvedPredicate) -> Bool {
+    func passesChangedDestinations(_ predicate: ResolvedPredicate) -> Bool {
         let roots = predicate.destinationRoots
         return !roots.isEmpty && (updatedObjects + deletedObjects).contains { roots.contains($0.entity.rootName) }
     }

@@ -114,11 +114,19 @@ package struct StoredRows {
     /// The objects of the rows read so far, in the order read; deleted ones left out.
     package private(set) var objects: [ManagedObject] = []
 
-    init(context: ObjectContext, root: String) {
-        self.context = context
+    /// Borrows `root`, which the registry only compares and the table keeps a copy of when it is new, and `context`,
+    /// whose one copy is the one kept: taken, the context was retained by the caller and again here.
+    init(context: borrowing ObjectContext, root: borrowing String) {
+        self.context = copy context
         table = context.registered.table(named: root)
         deletedRowIDs = context.deleted.isEmpty
-            ? nil : Set(context.deletedObjects.lazy.filter { $0.objectID.entityName == root }.map(\.objectID.number))
+            ? nil : Set(context.deletedObjects.compactMap { $0.objectID.entityName == root ? $0.objectID.number : nil })
+    }
+
+    /// The objects read, handed over as they are: reading ``objects`` copied the array, retaining it, and the rows'
+    /// end released it.
+    consuming func takeObjects() -> [ManagedObject] {
+        objects
     }
 
     /// The root entity whose rows are read: its table's name, rather than a copy of it kept beside the table.

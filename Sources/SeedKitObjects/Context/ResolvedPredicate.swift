@@ -27,11 +27,13 @@ package struct AttributePath {
 
 /// A ``FetchPredicate`` resolved against an entity: key paths checked and resolved, values checked against their
 /// attributes' types, string patterns folded. Stores translate it; ``evaluate(_:)`` runs it in memory.
-package indirect enum ResolvedPredicate {
+package enum ResolvedPredicate {
     case constant(Bool)
     case and([ResolvedPredicate])
     case or([ResolvedPredicate])
-    case not(ResolvedPredicate)
+    /// The only case boxed, as its recursion needs (as in ``FetchPredicate``): resolving a comparison, the usual
+    /// predicate, allocates nothing, and a fetch moves it into its ``StoreFetch`` rather than copying it.
+    indirect case not(ResolvedPredicate)
     case comparison(AttributePath, FetchPredicate.Comparison, AttributeValue?)
     case among(AttributePath, [AttributeValue])
     /// The pattern is folded by the options already.

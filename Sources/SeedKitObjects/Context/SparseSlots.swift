@@ -102,7 +102,9 @@ package struct SparseSlots: ~Copyable {
     /// Calls `body` with every object, in no particular order.
     package func forEach(_ body: (ManagedObject) -> Void) {
         guard count > 0 else { return }
-        for entry in entries { if let object = entry.object { body(object.takeUnretainedValue()) } }
+        // Lent as the table's own reference, which outlives the call: taken, it was retained and released per object,
+        // as when a context going away walks its objects.
+        for entry in entries { entry.object?._withUnsafeGuaranteedRef(body) }
     }
 
     /// The bucket holding `number`, or the empty bucket that ends its run.
