@@ -103,7 +103,7 @@ struct SeedKey: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The hash taken when the key was made, for a table that places keys itself (``SeedKeyIndex``).
+    /// The hash taken when the key was made, for a table that places keys itself (``ElementIndex``).
     var storedHash: Int { hash }
 
     /// The key's place in a table: its hash, taken once with a per-process seed, mixed with the table's seed,

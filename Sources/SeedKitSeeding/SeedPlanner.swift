@@ -42,7 +42,7 @@ struct SeedPlanner {
     /// The ledger entry each object was matched to, or -1.
     private var entries: [Int32]
     /// Each key's ledger entry.
-    private var ledgerIndex = SeedKeyIndex()
+    private var ledgerIndex = ElementIndex()
     /// Per root, the next row id for a new row.
     private var nextRowIDs: [Int64]
     /// Stored rows read so far, by root and row id.
@@ -82,7 +82,7 @@ struct SeedPlanner {
         var tables = (rows: [Int: [Int64: StoredRow]](), joins: [String: [Int64: [Int64]]]())
         swap(&tables.rows, &storedRows)
         swap(&tables.joins, &storedJoins)
-        ledgerIndex = SeedKeyIndex()
+        ledgerIndex = ElementIndex()
         releaseInBackground(tables)
     }
 
@@ -96,10 +96,10 @@ struct SeedPlanner {
         plan = SeedPlan(objectCount: objects.count, entityNames: schema.entities.map(\.entity.name))
         entries = Array(repeating: -1, count: objects.count)
         carried = ledger.origins?.carried
-        var ledgerIndex = SeedKeyIndex(capacity: ledger.entries.count)
+        var ledgerIndex = ElementIndex(capacity: ledger.entries.count)
         for (index, entry) in ledger.entries.enumerated() {
             // As a dictionary's assignment: a later entry of a key stands for it.
-            ledgerIndex.set(Int32(index), for: entry.key) { ledger.entries[$0].key == entry.key }
+            ledgerIndex.set(Int32(index), hash: entry.key.storedHash) { ledger.entries[$0].key == entry.key }
         }
         self.ledgerIndex = ledgerIndex
         nextRowIDs = try schema.roots.map { root in try (store?.largestRowID(root: root) ?? 0) + 1 }
@@ -166,7 +166,7 @@ struct SeedPlanner {
             var key = objects[index].key
             let storedRowID = objects[index].storedRowID ?? foundRows[index]
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
-            if key == nil, objects[index].owner >= 0, !ledgerIndex.isEmpty { key = ownedKey(index) }
+            if key == nil, objects[index].owner >= 0, !ledger.entries.isEmpty { key = ownedKey(index) }
             let indexed = ledgerEntries[index] ?? key.flatMap(ledgerEntry(for:)) ?? -1
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
@@ -210,7 +210,7 @@ struct SeedPlanner {
 
     /// The ledger entry of `key`.
     private func ledgerEntry(for key: SeedKey) -> Int32? {
-        ledgerIndex.element(for: key) { ledger.entries[$0].key == key }
+        ledgerIndex.element(hash: key.storedHash) { ledger.entries[$0].key == key }
     }
 
     /// The identity values of an object with identity, as the templates state them.

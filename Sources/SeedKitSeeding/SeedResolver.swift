@@ -43,10 +43,10 @@ struct SeedResolver {
     /// How many files the set has.
     private let fileCount: Int
     private var result = SeedObjects()
-    /// Each key's object.
-    private var byKey = SeedKeyIndex()
-    /// Each `"$id"`'s first record: its object is the record's, its place the record's `/$id`.
-    private var ids = IDTable(capacity: 0)
+    /// Each key's object, among `result.objects`.
+    private var byKey = ElementIndex()
+    /// Each `"$id"`'s first record among `records`: its object is the record's, its place the record's `/$id`.
+    private var ids = ElementIndex()
     /// The records merged into an object after its first, for objects stated more than once.
     private var laterRecords: [Int32: [RecordReference]] = [:]
     private var problems: [PlacedProblem] = []
@@ -89,8 +89,8 @@ struct SeedResolver {
             func expected(_ count: Int) -> Int { min(count * fileCount, 1 << 22) }
             result.objects.reserveCapacity(expected(file.records.count))
             result.values.reserveCapacity(min(file.values.count * fileCount, 1 << 24))
-            byKey = SeedKeyIndex(capacity: expected(file.records.count(where: { $0.key != nil })))
-            ids = IDTable(capacity: expected(file.records.count(where: { $0.id != nil })))
+            byKey = ElementIndex(capacity: expected(file.records.count(where: { $0.key != nil })))
+            ids = ElementIndex(capacity: expected(file.records.count(where: { $0.id != nil })))
             result.recordObjects.reserveCapacity(expected(file.records.count))
             result.fileRecordStarts.reserveCapacity(fileCount + 1)
             if fileCount > 1 {
@@ -120,7 +120,12 @@ struct SeedResolver {
 
     /// The object the templates state with `key`.
     private func statedObject(for key: SeedKey) -> Int32? {
-        byKey.element(for: key) { result.objects[$0].key == key }
+        byKey.element(hash: key.storedHash) { result.objects[$0].key == key }
+    }
+
+    /// The index among `records` of the first record stating `id`.
+    private func firstRecord(stating id: String) -> Int? {
+        ids.element(hash: id.hashValue) { records[$0].id == id }.map(Int.init)
     }
 
     /// A record, by file and its index in the file.
@@ -156,8 +161,8 @@ struct SeedResolver {
         )
         swap(&tables.records, &records)
         swap(&tables.links, &links)
-        byKey = SeedKeyIndex()
-        ids = IDTable(capacity: 0)
+        byKey = ElementIndex()
+        ids = ElementIndex()
         swap(&tables.laterRecords, &laterRecords)
         releaseInBackground(tables)
     }
@@ -192,7 +197,7 @@ struct SeedResolver {
                 // One at a time: appending a slice takes the standard library's generic path, several times the cost
                 // for the few values of a record.
                 for index in values..<values + schema.entities[Int(entity)].attributeCount { result.values.append(file.values[index]) }
-                if let key { byKey.add(object, for: key) }
+                if let key { byKey.add(object, hash: key.storedHash) }
             }
             result.recordObjects[start + recordIndex] = object
             if let id = file.records[recordIndex].id { register(id: id, object: object, record: start + recordIndex) }
@@ -201,7 +206,7 @@ struct SeedResolver {
 
     /// Registers the `"$id"` of a record (by its index among all) that states `object`.
     private mutating func register(id: String, object: Int32, record: Int) {
-        if let other = ids.record(stating: id, in: records) {
+        if let other = firstRecord(stating: id) {
             guard result.recordObjects[other] != object else { return }
             problems.append(
                 PlacedProblem(
@@ -210,7 +215,7 @@ struct SeedResolver {
                     related: place(of: recordReference(other), ["$id"])))
             return
         }
-        ids.insert(record, in: records)
+        ids.add(Int32(record), hash: id.hashValue)
     }
 
     /// A record by its index among all: its file and its index there.
@@ -226,7 +231,7 @@ struct SeedResolver {
 
     /// The object of the record that states `id` first, if any does.
     private func object(withID id: String) -> Int32? {
-        ids.record(stating: id, in: records).map { result.recordObjects[$0] }
+        firstRecord(stating: id).map { result.recordObjects[$0] }
     }
 
     /// Merges a later record of an object's key into the object: its class refines the object's, its attributes
@@ -432,8 +437,8 @@ struct SeedResolver {
     private mutating func danglingKey(_ key: SeedKey, entity: Int32, at place: StatementPlace, suggestions lookUp: StoreLookup?) {
         let stubEntity = schema.entities[Int(entity)].entity
         var candidates = Set(
-            byKey.elements.compactMap { result.objects[Int($0)].key }
-                .lazy.filter { $0.kind == .identity && $0.root.hasSameBytes(as: key.root) }.map(\.text))
+            result.objects.lazy.compactMap(\.key).filter { $0.kind == .identity && $0.root.hasSameBytes(as: key.root) }
+                .map(\.text))
         if let more = try? lookUp?.identities(key.root) { candidates.formUnion(more) }
         let near = candidates.lazy.filter { abs($0.count - key.text.count) <= 3 }.prefix(50_000)
         let suggestion = Suggestion.nearest(to: key.text, among: near)
@@ -446,7 +451,7 @@ struct SeedResolver {
     }
 
     private mutating func danglingID(_ id: String, at place: StatementPlace) {
-        let ids = self.ids.ids(in: records).sorted()
+        let ids = Set(records.lazy.compactMap(\.id)).sorted()
         let suggestion = Suggestion.didYouMean(id, among: ids)
         problems.append(
             PlacedProblem(
@@ -622,7 +627,7 @@ struct SeedResolver {
         // The first id, in the set's order, of an object that states more than one.
         for (index, record) in records.enumerated() {
             guard let id = record.id, result.objects[Int(result.recordObjects[index])].key == nil,
-                ids.record(stating: id, in: records) == index
+                firstRecord(stating: id) == index
             else { continue }
             result.objects[Int(result.recordObjects[index])].key = SeedKey(kind: .id, root: "", text: id)
         }
