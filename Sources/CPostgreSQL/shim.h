@@ -6,8 +6,10 @@
 #include <postgresql/libpq-fe.h>
 #elif __has_include("/opt/homebrew/opt/libpq/include/libpq-fe.h")
 #include "/opt/homebrew/opt/libpq/include/libpq-fe.h"
-#else
+#elif __has_include("/usr/local/opt/libpq/include/libpq-fe.h")
 #include "/usr/local/opt/libpq/include/libpq-fe.h"
+#else
+#error "libpq's header, libpq-fe.h, is not found: install libpq-dev (Debian, Ubuntu), libpq-devel (Fedora) or libpq (Homebrew)"
 #endif
 #include <dlfcn.h>
 #include <stdlib.h>

@@ -12,9 +12,7 @@ package enum LibPQ {
     /// The loaded functions, or why they could not be loaded.
     struct Outcome: @unchecked Sendable {
         // Unchecked: the table is written once, before it is published, and only read after.
-        let functions: UnsafePointer<SeedKitLibPQ>?
-        /// Each name tried and what the loader said of it; empty once loaded.
-        let failure: String
+        let functions: Result<UnsafePointer<SeedKitLibPQ>, PostgreSQLError>
     }
 
     /// The names libpq is looked for by, in order: the library's own (the loader's search path), then where Homebrew
@@ -31,26 +29,29 @@ package enum LibPQ {
     private static let outcome = load(from: names)
 
     /// The first of `names` that loads with every function SeedKit calls; each library loaded stays for the process.
+    /// Else a ``PostgreSQLError`` of kind ``PostgreSQLError/Kind/other`` saying what the loader said of each name and
+    /// what to install.
     static func load(from names: [String]) -> Outcome {
         var failures: [String] = []
         for name in names {
             var error: UnsafePointer<CChar>?
-            if let functions = seedkit_libpq_load(name, &error) { return Outcome(functions: functions, failure: "") }
+            if let functions = seedkit_libpq_load(name, &error) { return Outcome(functions: .success(functions)) }
             failures.append(error.map { String(cString: $0) } ?? name)
         }
-        return Outcome(functions: nil, failure: failures.joined(separator: "; "))
+        return Outcome(
+            functions: .failure(
+                PostgreSQLError(
+                    kind: .other,
+                    message: "PostgreSQL's client library, libpq, could not be loaded (\(failures.joined(separator: "; ")));"
+                        + " install it (Debian and Ubuntu: libpq5, Homebrew: libpq) to use a postgresql:// store")))
     }
 
     /// Loads libpq unless it is loaded.
     ///
-    /// - Throws: ``PostgreSQLError`` of kind ``PostgreSQLError/Kind/other`` saying what the loader said and what to
-    ///   install, when libpq cannot be found or lacks a function SeedKit calls.
+    /// - Throws: ``PostgreSQLError`` when libpq cannot be found or lacks a function SeedKit calls (see
+    ///   ``load(from:)``).
     package static func load() throws(PostgreSQLError) {
-        guard outcome.functions == nil else { return }
-        throw PostgreSQLError(
-            kind: .other,
-            message: "PostgreSQL's client library, libpq, could not be loaded (\(outcome.failure)); install it "
-                + "(Debian and Ubuntu: libpq5, Homebrew: libpq) to use a postgresql:// store")
+        _ = try outcome.functions.get()
     }
 
     /// The text libpq returns, empty for none: its functions' results come through pointers to functions, whose
@@ -59,8 +60,12 @@ package enum LibPQ {
         text.map { String(cString: $0) } ?? ""
     }
 
-    /// The functions; ``load()`` must have succeeded.
-    fileprivate static var functions: UnsafePointer<SeedKitLibPQ> { outcome.functions! }
+    /// The functions; ``load()`` must have succeeded, as every way into PostgreSQL (a URL's parameters, a connection)
+    /// makes sure.
+    fileprivate static var functions: UnsafePointer<SeedKitLibPQ> {
+        guard case .success(let functions) = outcome.functions else { preconditionFailure("libpq used before LibPQ.load()") }
+        return functions
+    }
 }
 
 /// libpq's functions (see ``LibPQ``): `libpq.PQexec(handle, sql)` where linking would have `PQexec(handle, sql)`.

@@ -7,9 +7,7 @@ import Testing
 @Suite struct LibPQTests {
     @Test func theInstalledLibraryLoadsWithEveryFunction() throws {
         try LibPQ.load()
-        let loaded = LibPQ.load(from: LibPQ.names)
-        #expect(loaded.functions != nil)
-        #expect(loaded.failure.isEmpty)
+        #expect((try? LibPQ.load(from: LibPQ.names).functions.get()) != nil)
         // A function of the table, called: the connection parameters libpq knows.
         let defaults = libpq.PQconndefaults()
         #expect(defaults != nil)
@@ -17,18 +15,24 @@ import Testing
     }
 
     @Test func aMissingLibraryOrFunctionIsSaidNotCalled() {
-        let missing = LibPQ.load(from: ["libseedkit-no-such-library.so.5", "/no/such/dir/libpq.so.5"])
-        #expect(missing.functions == nil)
-        #expect(missing.failure.contains("libseedkit-no-such-library.so.5"))
-        #expect(missing.failure.contains("/no/such/dir/libpq.so.5"))
+        // What a run with a postgresql:// store says where libpq is not installed: each name's failure, what to install.
+        let missing = Self.failure(LibPQ.load(from: ["libseedkit-no-such-library.so.5", "/no/such/dir/libpq.so.5"]))
+        #expect(missing?.kind == .other)
+        #expect(missing?.message.contains("libseedkit-no-such-library.so.5") == true)
+        #expect(missing?.message.contains("/no/such/dir/libpq.so.5") == true)
+        #expect(missing?.message.contains("install it (Debian and Ubuntu: libpq5, Homebrew: libpq)") == true)
         // A library that loads but is not libpq: the first function it lacks is named.
         #if canImport(Darwin)
         let other = "libsqlite3.dylib"
         #else
         let other = "libsqlite3.so.0"
         #endif
-        let wrong = LibPQ.load(from: [other])
-        #expect(wrong.functions == nil)
-        #expect(wrong.failure.contains("PQbackendPID"), "\(wrong.failure)")
+        let wrong = Self.failure(LibPQ.load(from: [other]))
+        #expect(wrong?.message.contains("PQbackendPID") == true, "\(String(describing: wrong))")
+    }
+
+    private static func failure(_ outcome: LibPQ.Outcome) -> PostgreSQLError? {
+        guard case .failure(let error) = outcome.functions else { return nil }
+        return error
     }
 }
