@@ -41,7 +41,6 @@ extension ObjectContext {
                 request, entity: fetch.entity, stored.objects, predicate: unfiltered ?? fetch.predicate,
                 sortKeys: fetch.sortKeys)
         }
-        let candidates: [ManagedObject]
         if let parent {
             // A child sees what its parent holds, unsaved changes included, as its own copies: the parent's objects
             // of the entity, then the predicate and sort here, where the child's edits are.
@@ -51,11 +50,8 @@ extension ObjectContext {
             everything.offset = 0
             everything.limit = nil
             try adoptAll(try parent.fetch(everything))
-            candidates = registered.objects
-        } else {
-            candidates = registered.objects
         }
-        return finish(request, entity: entity, candidates, predicate: predicate, sortKeys: sortKeys)
+        return finish(request, entity: entity, registered.objects, predicate: predicate, sortKeys: sortKeys)
     }
 
     /// The in-memory pass of a fetch: the candidates the predicate holds for, sorted, from the offset up to the limit.
