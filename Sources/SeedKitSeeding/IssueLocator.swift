@@ -16,14 +16,8 @@ import SeedKitStore
 /// in it, and read again from disk only if its bytes are gone — and only when it is still the file the walk found,
 /// with the hash it was read with, so that a location never points into other contents.
 final class IssueLocator {
-    private struct FileInfo {
-        let relativePath: String
-        let hash: UInt64
-        let identity: FileIdentity?
-        var bytes: [UInt8]
-    }
-
-    private var files: [FileInfo]
+    /// The files, without their contents unless kept.
+    private let files: [TemplateSet.File]
     /// The directory's path, which a file's relative path follows: a file's path is made only to read it again.
     private let directoryPath: String
     /// The directory as given, which a file's path is shown in.
@@ -35,8 +29,10 @@ final class IssueLocator {
     init(files: [TemplateSet.File], directory: URL, keepsContents: Bool) {
         directoryPath = directory.path
         displayDirectory = files.first?.displayDirectory ?? directory.relativePath
-        self.files = files.map {
-            FileInfo(relativePath: $0.relativePath, hash: $0.contentHash, identity: $0.identity, bytes: keepsContents ? $0.bytes : [])
+        self.files = keepsContents ? files : files.map {
+            var file = $0
+            file.bytes = []
+            return file
         }
     }
 
@@ -75,13 +71,7 @@ final class IssueLocator {
     private func document(_ file: Int) -> JSONDocument? {
         if let document = documents[file] { return document }
         var bytes = files[file].bytes
-        if bytes.isEmpty,
-            case .success(let read) = TemplateSet.contents(
-                ofFile: "\(directoryPath)/\(files[file].relativePath)", expecting: files[file].identity),
-            StableHash.value(of: read) == files[file].hash
-        {
-            bytes = read
-        }
+        if bytes.isEmpty { bytes = TemplateSet.contentsAgain(of: files[file], in: directoryPath) ?? [] }
         let document = bytes.isEmpty ? nil : try? JSONDocument(parsing: bytes, file: path(of: file))
         documents[file] = document
         return document

@@ -33,13 +33,13 @@ public struct Seeder: Sendable {
     /// - Throws: ``SeedError`` for a missing directory or model file, or an unreadable file.
     /// - Complexity: O(*n*) in the size of the templates.
     public static func validate(templates: URL, options: SeedOptions = SeedOptions()) throws -> SeedReport {
-        let input = try SeedInput(templates: templates, options: options)
+        var input = try SeedInput(templates: templates, options: options)
         var report = input.report(options: options)
         guard let model = input.model else {
             report.issues = input.issues
             return report
         }
-        let read = input.read(schema: SeedSchema(model: model), progress: nil)
+        let read = input.readLettingGo(schema: SeedSchema(model: model), progress: nil)
         let objects = try read.resolve(lookUp: nil)
         report.issues = (input.issues + objects.issues).sorted()
         report.status = report.issues.isEmpty ? .applied : .invalid
@@ -158,10 +158,11 @@ public struct Seeder: Sendable {
     // MARK: Stores
 
     /// The templates of `input` seeded into a store in memory, as a first launch into a new store would seed them:
-    /// the same pipeline, the same objects. No store when the set has issues, which are all returned.
-    package static func inMemoryStore(seeding input: SeedInput) throws -> (store: SQLiteStore?, issues: [Diagnostic]) {
+    /// the same pipeline, the same objects. No store when the set has issues, which are all returned. The set is let
+    /// go (nil after), each file's contents once its records are made.
+    package static func inMemoryStore(seeding input: inout SeedInput) throws -> (store: SQLiteStore?, issues: [Diagnostic]) {
         guard let model = input.model else { return (nil, input.issues) }
-        let read = input.read(schema: SeedSchema(model: model), progress: nil)
+        let read = input.readLettingGo(schema: SeedSchema(model: model), progress: nil)
         let objects = try read.resolve(lookUp: nil)
         let issues = (input.issues + objects.issues).sorted()
         guard issues.isEmpty else { return (nil, issues) }

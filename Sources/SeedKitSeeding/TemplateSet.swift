@@ -320,12 +320,15 @@ package struct TemplateSet: Sendable {
             reason: "it was replaced after the directory was listed: the file opened is not the one found there")
     }
 
-    /// The bytes of the regular file at `path` (a symbolic link is followed), or why they cannot be read; a FIFO is
-    /// opened without blocking and refused. When `identity` is given, the file opened must be that one.
+    /// The contents of `file` read again from `directoryPath`, when the path still names the file the walk found and
+    /// its bytes hash as they did; nil otherwise, so that a location found in them never points into other contents.
     ///
     /// - Complexity: O(*n*) in the size of the file: one `fstat` and reads straight into the array's storage.
-    static func contents(ofFile path: String, expecting identity: FileIdentity?) -> Result<[UInt8], ReadFailure> {
-        read(path, expecting: identity, readTime: Stamp.now).map(\.bytes)
+    package static func contentsAgain(of file: File, in directoryPath: String) -> [UInt8]? {
+        guard case .success(let read) = read("\(directoryPath)/\(file.relativePath)", expecting: file.identity, readTime: Stamp.now),
+            StableHash.value(of: read.bytes) == file.contentHash
+        else { return nil }
+        return read.bytes
     }
 
     /// The status of the file at `path` below the open `directory` when it is a regular file (no link followed); nil

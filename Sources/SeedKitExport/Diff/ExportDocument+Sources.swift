@@ -73,13 +73,15 @@ extension ExportDocument {
         }
     }
 
-    /// The export of what a template set says: its objects decoded into memory and exported.
+    /// The export of what a template set says: its objects seeded into a store in memory and exported.
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
     /// - Complexity: O(*n* log *n*) for *n* objects, plus reading the templates.
     public init(templates: URL, modelURL: URL? = nil) throws {
-        let input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
-        let (store, issues) = try Seeder.inMemoryStore(seeding: input)
+        var input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
+        // Taken before the set is read and let go: the files are read again only to locate what a diff reports.
+        let definitions = input.set.flatMap { set in input.model.map { TemplateDefinitions(set: set, model: $0) } }
+        let (store, issues) = try Seeder.inMemoryStore(seeding: &input)
         guard let store else {
             throw ExportError(
                 "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "
@@ -91,46 +93,8 @@ extension ExportDocument {
                 try GraphExport().document(of: store)
             },
             file: nil)
-        sourceLocations = input.set.flatMap { set in input.model.map { Self.definitions(in: set, keyer: ObjectKeyer(model: $0)) } } ?? [:]
+        templateDefinitions = definitions
         isModelInferred = input.isModelInferred
-    }
-
-    /// Where each object with identity is written in full in a template set (else where it is first referenced).
-    private static func definitions(in set: TemplateSet, keyer: ObjectKeyer) -> [String: SourceLocation] {
-        var locations: [String: SourceLocation] = [:]
-        for file in set.files {
-            guard let document = try? JSONDocument(parsing: file.bytes, file: file.displayPath) else { continue }
-            var found: [(key: String, pointer: JSONPointer, isFull: Bool)] = []
-            // Objects to visit, with the entity a nested object without "class" has.
-            var pending: [(JSON, JSONPointer, Entity?)] = [(document.value, .root, nil)]
-            while let (value, pointer, expected) = pending.popLast() {
-                switch value {
-                case .array(let elements):
-                    for (index, element) in elements.enumerated() { pending.append((element, pointer.appending(index), expected)) }
-                case .object(let members):
-                    guard let entity = members["class"]?.stringValue.flatMap(keyer.model.entity(named:)) ?? expected else { continue }
-                    // Templates write keys in the entity's key style.
-                    let identityKeys = entity.identityIndices.map { entity.attributeKeys[$0] }
-                    if let key = keyer.key(of: value, entity: entity, identityKeys: identityKeys), !key.hasPrefix("$") {
-                        let isFull = members.keys.contains { $0 != "class" && !identityKeys.contains($0) }
-                        found.append((key, pointer, isFull))
-                    }
-                    for (name, member) in members {
-                        guard let index = entity.relationshipIndex(forKey: name) else { continue }
-                        let relationship = entity.relationships[index]
-                        pending.append((member, pointer.appending(name), keyer.model.entity(named: relationship.destination)))
-                    }
-                default:
-                    continue
-                }
-            }
-            let pointerLocations = document.locations(of: found.map(\.pointer))
-            for (key, pointer, isFull) in found.sorted(by: { $0.pointer < $1.pointer }) {
-                guard let location = pointerLocations[pointer] else { continue }
-                if isFull || locations[key] == nil { locations[key] = location }
-            }
-        }
-        return locations
     }
 
     /// Whether the file starts with SQLite's header.

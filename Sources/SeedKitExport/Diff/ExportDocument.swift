@@ -37,9 +37,8 @@ public struct ExportDocument: Sendable {
     let entries: [Entry]
     /// Whether the export came from a template directory whose model was inferred, there being no model file.
     package internal(set) var isModelInferred = false
-    /// Where each object is defined in the files the export was made from, by key, when not from an export file
-    /// (see ``init(templates:modelURL:)``).
-    var sourceLocations: [String: SourceLocation] = [:]
+    /// Where the objects are written in the template set the export was made from (see ``init(templates:modelURL:)``).
+    var templateDefinitions: TemplateDefinitions?
     /// The indices of `entries` in key order (a canonical export is usually in key order already).
     let keyOrder: [Int]
 

@@ -97,12 +97,17 @@ public struct GraphDiff: Sendable {
     ) -> [GraphChange] {
         let oldLocations = old.file == nil ? [:] : old.locations(ofOffsets: changes.filter(\.place.inOld).map(\.place.offset))
         let newLocations = new.file == nil ? [:] : new.locations(ofOffsets: changes.filter { !$0.place.inOld }.map(\.place.offset))
+        // Objects of a template set, or of a store (which has no file) compared with one, are shown where the set
+        // writes them: found for these changes alone.
+        let unlocated = Set(
+            changes.lazy.filter { ($0.place.inOld ? oldLocations : newLocations)[$0.place.offset] == nil }.map(\.place.key))
+        let oldDefinitions = old.templateDefinitions?.locations(of: unlocated) ?? [:]
+        let newDefinitions = new.templateDefinitions?.locations(of: unlocated) ?? [:]
         return changes.map { change, place in
             var change = change
-            let (document, other, locations) = place.inOld ? (old, new, oldLocations) : (new, old, newLocations)
-            // A store has no file: its objects are shown where the other side (a template set) defines them.
-            change.location =
-                locations[place.offset] ?? document.sourceLocations[place.key] ?? other.sourceLocations[place.key]
+            let (locations, definitions, others) =
+                place.inOld ? (oldLocations, oldDefinitions, newDefinitions) : (newLocations, newDefinitions, oldDefinitions)
+            change.location = locations[place.offset] ?? definitions[place.key] ?? others[place.key]
             return change
         }
     }

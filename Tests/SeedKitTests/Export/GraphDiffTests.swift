@@ -102,6 +102,33 @@ struct GraphDiffTests {
         #expect(throws: ExportError.self) { try ExportDocument(path: directory.appendingPathComponent("nothing").path) }
     }
 
+    @Test func changesAgainstATemplateSetAreLocatedWhereTheSetWritesTheObject() throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let templates = directory.appendingPathComponent("Templates")
+        let store = directory.appendingPathComponent("seed.sqlite").path
+        #expect(try Seeder(storePath: store).seed(templates: templates).status == .applied)
+        try SQLiteConnection(path: store).execute(sql: #"UPDATE "Project" SET "title" = 'Orbit (renamed)' WHERE "code" = 'ORBIT'"#)
+
+        // ORBIT is written in full in projects/, and named by identity in staff/ (a later file): the full one counts,
+        // on either side of the diff.
+        let fromTemplates = try ExportDocument(path: templates.path)
+        let fromStore = try ExportDocument(path: store)
+        for diff in [try GraphDiff(from: fromTemplates, to: fromStore), try GraphDiff(from: fromStore, to: fromTemplates)] {
+            let change = try #require(diff.changes.first)
+            #expect(diff.changes.count == 1)
+            #expect(change.location?.file?.hasSuffix("Templates/projects/projects.template") == true)
+            #expect(change.location?.line == 3 && change.location?.column == 3)
+        }
+        // The files are read again only to locate what a diff reports: one changed meanwhile is not read, and its
+        // object is shown where another file names it.
+        let projects = templates.appendingPathComponent("projects/projects.template")
+        try (String(contentsOf: projects, encoding: .utf8) + "\n").write(to: projects, atomically: true, encoding: .utf8)
+        let change = try #require(try GraphDiff(from: fromTemplates, to: fromStore).changes.first)
+        #expect(change.location?.file?.hasSuffix("Templates/staff/engineering.template") == true)
+        #expect(change.location?.line == 9)
+    }
+
     // MARK: Each kind of change
 
     @Test func addedObjectIsReportedOnceWithItsExportForm() throws {
