@@ -17,11 +17,14 @@ import Foundation
 /// objects before it that have the same keys, as in ``JSONObject``. The text is read by the same parser as
 /// ``JSONDocument``: it accepts and refuses the same, and says the same of what it refuses.
 ///
+/// An array at the top can be read one element at a time instead (``read(_:file:maxDepth:eachElement:)``): the tape
+/// then holds one element, not the text's every value, for a reader done with each element before the next.
+///
 /// A tape is reused from one text to the next: its memory and the key layouts it met are kept. It holds the text
 /// until the next, to make strings from. Not `Sendable`: one reader at a time.
 ///
-/// - Complexity: reading is O(*n*) in the text, with one 16-byte entry per value; every accessor is O(1), but
-///   ``json(at:)``, O(*n*) in the value.
+/// - Complexity: reading is O(*n*) in the text, with one 16-byte entry per value (per value of the largest element,
+///   read element by element); every accessor is O(1), but ``json(at:)``, O(*n*) in the value.
 package final class JSONTape {
     @usableFromInline
     struct Entry {
