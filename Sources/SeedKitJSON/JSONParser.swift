@@ -42,6 +42,60 @@ package struct JSONParser {
     mutating func parseDocument<Output: JSONParseOutput & ~Copyable>(into output: inout Output) throws(JSONParseFailure) {
         try rejectByteOrderMark()
         try parseValue(into: &output)
+        try rejectTextAfterValue()
+    }
+
+    /// Reads the whole text as ``parseDocument(into:)`` does, but an array at the top one element at a time: `output`
+    /// is told each element, not the array, and `element` is called after each with the offset of the byte after it,
+    /// so that what the output holds of it can be let go before the next is read.
+    ///
+    /// It accepts and refuses what ``parseDocument(into:)`` does, with the same words at the same offsets: each
+    /// element is read by ``parseValue(into:depth:containers:keys:)`` one level in; only the array's brackets, commas and whitespace
+    /// are read here, as that loop reads them. The elements before a refusal have been handed to `element`.
+    ///
+    /// - Returns: Whether the value is an array; when it is not, `output` was told it whole and `element` not called.
+    mutating func parseDocument<Output: JSONParseOutput & ~Copyable>(
+        into output: inout Output, eachElement element: (_ end: Int) -> Void
+    ) throws(JSONParseFailure) -> Bool {
+        try rejectByteOrderMark()
+        skipWhitespace()
+        guard index < bytes.count && bytes[index] == UInt8(ascii: "[") else {
+            try parseValue(into: &output)
+            try rejectTextAfterValue()
+            return false
+        }
+        guard maxDepth > 0 else { throw nestingFailure() }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+        } else {
+            var containers = ParseStack<OpenContainer>()
+            var keys = ParseStack<KeyText>()
+            readingElements: while true {
+                try parseValue(into: &output, depth: 1, containers: &containers, keys: &keys)
+                element(index)
+                skipWhitespace()
+                guard index < bytes.count else { throw failure(expected: Self.afterArrayElement) }
+                switch bytes[index] {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                    if index < bytes.count && bytes[index] == UInt8(ascii: "]") { throw trailingCommaInArray() }
+                case UInt8(ascii: "]"):
+                    index += 1
+                    break readingElements
+                default:
+                    throw failure(expected: Self.afterArrayElement)
+                }
+            }
+        }
+        try rejectTextAfterValue()
+        return true
+    }
+
+    /// Refuses anything but whitespace after the document's value.
+    private mutating func rejectTextAfterValue() throws(JSONParseFailure) {
         skipWhitespace()
         if index < bytes.count {
             throw JSONParseFailure(offset: index, message: "unexpected \(describeByte(at: index)) after the JSON value")
@@ -67,18 +121,30 @@ package struct JSONParser {
     ///
     /// One loop serves every output (the ``JSON`` tree, the flat ``JSONTape``), so they accept the same text and
     /// refuse the same with the same words; it is specialized for each, so neither pays for the other.
+    ///
     mutating func parseValue<Output: JSONParseOutput & ~Copyable>(into output: inout Output) throws(JSONParseFailure) {
         var containers = ParseStack<OpenContainer>()
-        // Keys of the open objects, innermost last.
         var keys = ParseStack<KeyText>()
+        try parseValue(into: &output, depth: 0, containers: &containers, keys: &keys)
+    }
+
+    /// Reads one value as ``parseValue(into:)`` does, inside arrays and objects read by the caller, with its stacks
+    /// kept by the caller: one reading many values allocates them once.
+    ///
+    /// - Parameters:
+    ///   - depth: How many arrays and objects the value is in: they count toward `maxDepth`, and objects are matched
+    ///     with the shapes last seen at their depth in the whole text.
+    ///   - containers: The open arrays and objects, innermost last: empty, and empty again once the value is read.
+    ///   - keys: The keys of the open objects, innermost last: likewise.
+    private mutating func parseValue<Output: JSONParseOutput & ~Copyable>(
+        into output: inout Output, depth: Int, containers: inout ParseStack<OpenContainer>, keys: inout ParseStack<KeyText>
+    ) throws(JSONParseFailure) {
         readingValues: while true {
             skipWhitespace()
             guard index < bytes.count else { throw failure(expected: "a value") }
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                guard containers.count < maxDepth else {
-                    throw JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
-                }
+                guard depth + containers.count < maxDepth else { throw nestingFailure() }
                 let offset = index
                 index += 1
                 skipWhitespace()
@@ -90,14 +156,12 @@ package struct JSONParser {
                     containers.push(
                         OpenContainer(
                             isObject: true, keysStart: keys.count, offset: offset,
-                            prediction: shapes.prediction(atDepth: containers.count)))
+                            prediction: shapes.prediction(atDepth: depth + containers.count)))
                     keys.push(try parseKey(afterComma: false, in: &containers[containers.count - 1], keys.count))
                     continue readingValues
                 }
             case UInt8(ascii: "["):
-                guard containers.count < maxDepth else {
-                    throw JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
-                }
+                guard depth + containers.count < maxDepth else { throw nestingFailure() }
                 let offset = index
                 index += 1
                 skipWhitespace()
@@ -133,7 +197,7 @@ package struct JSONParser {
                 containers[top].count += 1
                 let isObject = containers[top].isObject
                 skipWhitespace()
-                let expectation = isObject ? "',' or '}' after object member" : "',' or ']' after array element"
+                let expectation = isObject ? "',' or '}' after object member" : Self.afterArrayElement
                 guard index < bytes.count else { throw failure(expected: expectation) }
                 switch bytes[index] {
                 case UInt8(ascii: ","):
@@ -142,13 +206,14 @@ package struct JSONParser {
                     if isObject {
                         keys.push(try parseKey(afterComma: true, in: &containers[top], keys.count))
                     } else if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
-                        throw JSONParseFailure(offset: index, message: "trailing comma in array")
+                        throw trailingCommaInArray()
                     }
                     continue readingValues
                 case UInt8(ascii: "}") where isObject:
                     index += 1
                     let container = containers[top]
-                    let layout = try layout(of: container, depth: top, memberKeys: keys.elements(from: container.keysStart))
+                    let layout = try layout(
+                        of: container, depth: depth + top, memberKeys: keys.elements(from: container.keysStart))
                     keys.removeAll(from: container.keysStart)
                     output.closeObject(layout: layout, count: container.count)
                 case UInt8(ascii: "]") where !isObject:
@@ -284,6 +349,20 @@ extension JSONParser {
             return "'\(text)'"
         }
         return "byte \(hex(byte))"
+    }
+
+    /// What is expected after an array's element: the words of both the loop and the array read element by element.
+    /// Computed, so that the loop's use of it is the literal rather than a global's access.
+    static var afterArrayElement: String { "',' or ']' after array element" }
+
+    /// A failure at `index`, an array or object opening `maxDepth` levels deep.
+    private func nestingFailure() -> JSONParseFailure {
+        JSONParseFailure(offset: index, message: "nesting deeper than \(maxDepth)")
+    }
+
+    /// A failure at `index`, the ']' after a comma.
+    private func trailingCommaInArray() -> JSONParseFailure {
+        JSONParseFailure(offset: index, message: "trailing comma in array")
     }
 
     func hex(_ byte: UInt8) -> String {

@@ -17,11 +17,14 @@ import Foundation
 /// objects before it that have the same keys, as in ``JSONObject``. The text is read by the same parser as
 /// ``JSONDocument``: it accepts and refuses the same, and says the same of what it refuses.
 ///
+/// An array at the top can be read one element at a time instead (``read(_:file:maxDepth:eachElement:)``): the tape
+/// then holds one element, not the text's every value, for a reader done with each element before the next.
+///
 /// A tape is reused from one text to the next: its memory and the key layouts it met are kept. It holds the text
 /// until the next, to make strings from. Not `Sendable`: one reader at a time.
 ///
-/// - Complexity: reading is O(*n*) in the text, with one 16-byte entry per value; every accessor is O(1), but
-///   ``json(at:)``, O(*n*) in the value.
+/// - Complexity: reading is O(*n*) in the text, with one 16-byte entry per value (per value of the largest element,
+///   read element by element); every accessor is O(1), but ``json(at:)``, O(*n*) in the value.
 package final class JSONTape {
     @usableFromInline
     struct Entry {
@@ -77,35 +80,83 @@ package final class JSONTape {
     package func read(
         _ text: [UInt8], file: @autoclosure () -> String?, maxDepth: Int = JSON.maxNestingDepth
     ) throws(JSONSyntaxError) {
-        count = 0
-        numbers.removeAll(keepingCapacity: true)
-        layouts.removeAll(keepingCapacity: true)
+        try parse(text, file: file(), maxDepth: maxDepth) { parser, output throws(JSONParseFailure) in
+            try parser.parseDocument(into: &output)
+        }
+    }
+
+    /// Reads `text` in place of the text before, as ``read(_:file:maxDepth:)`` does, but an array at the top one
+    /// element at a time: the tape holds each element alone, at entry 0, while `element` is called with its position
+    /// in the array and the offset of the byte after it; then the next is read in its place. A large array of small
+    /// values takes the room of its largest element rather than of the whole.
+    ///
+    /// - Returns: Whether the value is an array; when it is not, the tape holds it, as ``read(_:file:maxDepth:)``
+    ///   leaves it, and `element` was not called.
+    /// - Throws: What ``read(_:file:maxDepth:)`` throws for the same text, at the same place, after the elements
+    ///   before it were handed to `element`; the tape is then empty.
+    package func read(
+        _ text: [UInt8], file: @autoclosure () -> String?, maxDepth: Int = JSON.maxNestingDepth,
+        eachElement element: (_ position: Int, _ end: Int) -> Void
+    ) throws(JSONSyntaxError) -> Bool {
+        try parse(text, file: file(), maxDepth: maxDepth) { parser, output throws(JSONParseFailure) in
+            var position = 0
+            return try parser.parseDocument(into: &output) { end in
+                element(position, end)
+                position += 1
+                count = 0
+                // An element's entries name only its own numbers and layouts: those of the elements before are let
+                // go once there are many, since emptying the lists costs more than reading a small element.
+                if numbers.count > Self.keptBetweenElements || layouts.count > Self.keptBetweenElements { clear() }
+            }
+        }
+    }
+
+    /// Reads `text` with `body`, which tells the tape what the parser reads; a failure is located in `text` and
+    /// leaves the tape empty.
+    private func parse<Value>(
+        _ text: [UInt8], file: @autoclosure () -> String?, maxDepth: Int,
+        _ body: (inout JSONParser, inout TapeOutput) throws(JSONParseFailure) -> Value
+    ) throws(JSONSyntaxError) -> Value {
+        clear()
         self.text = text
         var shapes = JSONParser.ObjectShapes()
         // Moved in and out, not copied: a copy would make the parser's first change copy every shape.
         swap(&shapes, &self.shapes)
-        let failure = text.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
+        let result = text.withUnsafeBufferPointer { buffer -> Result<Value, JSONSyntaxError> in
             guard buffer.count < Self.maximumTextSize else {
-                return JSONSyntaxError(
+                return .failure(JSONSyntaxError(
                     location: SourceLocation(offset: 0, in: buffer, file: file()),
-                    message: "a text of 4 GiB or more is not read; split it into smaller files")
+                    message: "a text of 4 GiB or more is not read; split it into smaller files"))
             }
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
             var output = TapeOutput(tape: self)
             swap(&parser.shapes, &shapes)
             defer { swap(&parser.shapes, &shapes) }
             do throws(JSONParseFailure) {
-                try parser.parseDocument(into: &output)
-                return nil
+                return .success(try body(&parser, &output))
             } catch {
-                return JSONSyntaxError(location: SourceLocation(offset: error.offset, in: buffer, file: file()), message: error.message)
+                return .failure(
+                    JSONSyntaxError(location: SourceLocation(offset: error.offset, in: buffer, file: file()), message: error.message))
             }
         }
         swap(&shapes, &self.shapes)
-        if let failure {
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let failure):
             count = 0
             throw failure
         }
+    }
+
+    /// How many numbers and layouts of the elements read are kept when an array is read element by element.
+    private static let keptBetweenElements = 256
+
+    /// Forgets the entries, numbers and layouts read, keeping their memory.
+    private func clear() {
+        count = 0
+        numbers.removeAll(keepingCapacity: true)
+        layouts.removeAll(keepingCapacity: true)
     }
 
     /// What the value at `entry` is.

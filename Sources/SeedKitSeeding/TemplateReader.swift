@@ -12,10 +12,11 @@ import SeedKitStore
 ///     let files = TemplateReader.read(set.files, schema: schema)     // one TemplateRecords per file, in set order
 ///
 /// Each file is read onto a tape (``JSONTape``: its values in document order, no ``JSON`` tree made and freed) and
-/// walked once, strings and numbers made only where they become attribute values. Syntax errors, values of the wrong
-/// type, unknown keys and classes, and relationships of the wrong shape are collected as the file's problems
-/// (``RecordProblem``), with the rules the graph decoder applies (``DictionaryRules``); what needs more than one file
-/// — references, conflicting statements, missing required values — is the resolve stage's to find.
+/// walked once, strings and numbers made only where they become attribute values; an array at the top is read one
+/// element at a time, so that beside a large file's records the tape holds one element, not the file. Syntax errors,
+/// values of the wrong type, unknown keys and classes, and relationships of the wrong shape are collected as the
+/// file's problems (``RecordProblem``), with the rules the graph decoder applies (``DictionaryRules``); what needs more
+/// than one file — references, conflicting statements, missing required values — is the resolve stage's to find.
 ///
 /// - Complexity: O(*n*) in the size of the files, spread over the cores.
 struct TemplateReader {
@@ -131,39 +132,56 @@ struct TemplateReader {
             shapes.removeAll(keepingCapacity: true)
         }
         var out = TemplateRecords(file: index)
+        // Files of a set are alike: room for as many records, values and links as the last file had saves regrowing
+        // the arrays from empty in each (most of the cost of a file of one object).
+        out.records.reserveCapacity(lastSizes.records)
+        out.values.reserveCapacity(lastSizes.values)
+        out.links.reserveCapacity(lastSizes.links)
+        mostValues = 0
+        // A large file's arrays are given room for the whole once its first eighth is read (see
+        // ``makeRoom(in:size:read:)``), and again, should the file grow denser, once a quarter and a half are.
+        var nextRoom = max(bytes.count / 8, Self.firstStretch)
+        let tape = self.tape
         do {
-            try tape.read(bytes, file: file.displayPath)
+            let isArray = try tape.read(bytes, file: file.displayPath) { position, end in
+                read(0, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
+                if end >= nextRoom {
+                    Self.makeRoom(in: &out, size: bytes.count, read: end)
+                    nextRoom = 2 * end
+                }
+            }
+            if !isArray { read(0, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false) }
         } catch {
+            // Nothing of the elements read before the error: a file that is not JSON has no records or problems.
+            out = TemplateRecords(file: index)
             out.syntaxError = error
             return out
         }
-        // Files of a set are alike: room for as many records, values and links as the last file had saves regrowing
-        // the arrays from empty in each (most of the cost of a file of one object); an array's elements need at least
-        // a record and a link each.
-        func makeRoom(elements: Int) {
-            out.records.reserveCapacity(max(lastSizes.records, elements))
-            out.values.reserveCapacity(lastSizes.values)
-            mostValues = 0
-            out.links.reserveCapacity(max(lastSizes.links, elements))
-        }
-        defer {
-            lastSizes = (
-                min(out.records.count, Self.sizesKept), min(mostValues, Self.sizesKept), min(out.links.count, Self.sizesKept)
-            )
-        }
-        guard tape.kind(of: 0) == .array else {
-            makeRoom(elements: 0)
-            read(0, into: &out, parent: -1, relationship: -1, position: -1, expected: nil, owned: false)
-            return out
-        }
-        let count = tape.count(of: 0)
-        makeRoom(elements: count)
-        var element = 1
-        for position in 0..<count {
-            read(element, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
-            element = tape.next(after: element)
-        }
+        lastSizes = (
+            min(out.records.count, Self.sizesKept), min(mostValues, Self.sizesKept), min(out.links.count, Self.sizesKept)
+        )
         return out
+    }
+
+    /// The least of a file read before its records, values and links are given room for the whole file: a smaller
+    /// file's arrays grow as they fill, from the last file's sizes.
+    private static let firstStretch = 64 * 1024
+
+    /// Room in `out`'s records, values and links for the rest of a file of `size` bytes, `read` of them read: their
+    /// counts so far in proportion to the bytes, and 1/32 more, for a file whose later objects are denser.
+    ///
+    /// A large file's arrays would otherwise grow by doubling, holding the old elements beside room for twice as many
+    /// while they are copied: for a 100,000-object array, more than its whole tape took. An eighth of the file is read
+    /// first, so that the counts stand for the whole (a list's first objects are often shorter, their numbers having
+    /// fewer digits: the 100,000-link chain gets room for 106,121 records where 1/32 of it and 1/16 more gave 111,381).
+    private static func makeRoom(in out: inout TemplateRecords, size: Int, read: Int) {
+        func room(_ count: Int) -> Int {
+            let whole = count * size / read
+            return whole + whole / 32
+        }
+        out.records.reserveCapacity(room(out.records.count))
+        out.values.reserveCapacity(room(out.values.count))
+        out.links.reserveCapacity(room(out.links.count))
     }
 
     /// Reads the dictionary at the tape's `entry`, at a place: at the top of the file (`parent` -1), or nested in

@@ -15,18 +15,47 @@ struct JSONTapeTests {
         }
     }
 
-    /// Whether the tape and the document read `text` alike: the same value with its keys in the same order, or the
-    /// same error.
+    /// What `tape` reads `text` as when it reads an array at the top element by element, the elements made into an
+    /// array, or its error; each element's end must be the byte after it.
+    private func readElements(
+        _ text: [UInt8], on tape: JSONTape, maxDepth: Int = JSON.maxNestingDepth,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) -> Result<JSON, JSONSyntaxError> {
+        Result { () throws(JSONSyntaxError) in
+            var elements: [JSON] = []
+            var lastEnd = 0
+            let isArray = try tape.read(text, file: "t.json", maxDepth: maxDepth) { position, end in
+                #expect(position == elements.count, sourceLocation: sourceLocation)
+                #expect(end > lastEnd && end <= text.count && !" \n\r\t,".utf8.contains(text[end - 1]), sourceLocation: sourceLocation)
+                lastEnd = end
+                elements.append(tape.json(at: 0))
+            }
+            if !isArray {
+                #expect(elements.isEmpty, sourceLocation: sourceLocation)
+                return tape.json(at: 0)
+            }
+            return .array(elements)
+        }
+    }
+
+    /// Whether the tape, whole and element by element, and the document read `text` alike: the same value with its
+    /// keys in the same order, or the same error.
     private func expectAlike(_ text: [UInt8], on tape: JSONTape, maxDepth: Int = JSON.maxNestingDepth, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let document = Result { () throws(JSONSyntaxError) in try JSONDocument(parsing: text, file: "t.json", maxDepth: maxDepth).value }
-        switch (document, read(text, on: tape, maxDepth: maxDepth)) {
-        case (.success(let expected), .success(let read)):
-            #expect(read == expected, sourceLocation: sourceLocation)
-            #expect(read.text(style: .compact) == expected.text(style: .compact), "key order", sourceLocation: sourceLocation)
-        case (.failure(let expected), .failure(let read)):
-            #expect(read.description == expected.description, sourceLocation: sourceLocation)
-        case (let expected, let read):
-            Issue.record("\(String(decoding: text, as: UTF8.self)): document \(expected), tape \(read)", sourceLocation: sourceLocation)
+        let reads = [
+            ("tape", read(text, on: tape, maxDepth: maxDepth)),
+            ("elements", readElements(text, on: tape, maxDepth: maxDepth, sourceLocation: sourceLocation)),
+        ]
+        for (reader, read) in reads {
+            switch (document, read) {
+            case (.success(let expected), .success(let read)):
+                #expect(read == expected, "\(reader)", sourceLocation: sourceLocation)
+                #expect(read.text(style: .compact) == expected.text(style: .compact), "\(reader): key order", sourceLocation: sourceLocation)
+            case (.failure(let expected), .failure(let read)):
+                #expect(read.description == expected.description, "\(reader)", sourceLocation: sourceLocation)
+            case (let expected, let read):
+                Issue.record("\(String(decoding: text, as: UTF8.self)): document \(expected), \(reader) \(read)", sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -78,6 +107,44 @@ struct JSONTapeTests {
         expectAlike([UInt8(ascii: "\""), 0x61, 0xFF, UInt8(ascii: "\"")], on: tape)
         expectAlike(Array(String(repeating: "[", count: 600).utf8), on: tape)
         expectAlike(Array((String(repeating: "[", count: 20) + String(repeating: "]", count: 20)).utf8), on: tape, maxDepth: 19)
+    }
+
+    /// An array at the top read element by element says what the whole document says of every prefix of valid
+    /// arrays, and of them with a stray byte put anywhere: the array's own brackets, commas and whitespace are read
+    /// apart from its elements, and must fail with the same words at the same place.
+    @Test func elementByElementRefusesWhatTheDocumentRefuses() {
+        let texts = [
+            #"[{"class": "A", "n": [1, -2.5e3, {"x": null}]}, "s\u00e9", true, [], {}, [[]], 0]"#,
+            "[\n  {\"class\": \"A\", \"name\": \"x\"},\n  {\"class\": \"A\", \"name\": \"y\", \"more\": {\"$ref\": \"z\"}}\n]\n",
+            " [ 1 , \"a\" ,null ] ", "[[1, 2], [3]]", "[]", " [ ] ", "{\"a\": [1, 2]}", "\"x\"",
+        ]
+        let strays: [[UInt8]] = [[UInt8(ascii: ",")], [UInt8(ascii: "]")], [UInt8(ascii: "[")], [UInt8(ascii: "}")], [UInt8(ascii: "x")], [UInt8(ascii: "\"")], [UInt8(ascii: " ")], [0x0C], [0xFF], [0xC3, 0xA9]]
+        let tape = JSONTape()
+        for text in texts.map({ Array($0.utf8) }) {
+            for end in 0...text.count { expectAlike(Array(text[..<end]), on: tape) }
+            for position in 0...text.count {
+                for stray in strays { expectAlike(Array(text[..<position]) + stray + text[position...], on: tape) }
+            }
+        }
+        for text in ["[1, [2, [3]]]", "[[]]", "[{}]", "[]", "[1]", " [", "{}", "1"] {
+            for maxDepth in 0...3 { expectAlike(Array(text.utf8), on: tape, maxDepth: maxDepth) }
+        }
+        let deep = String(repeating: "[", count: JSON.maxNestingDepth) + String(repeating: "]", count: JSON.maxNestingDepth)
+        expectAlike(Array(deep.utf8), on: tape)
+        expectAlike(Array(("[" + deep + "]").utf8), on: tape)
+        expectAlike(Array(("[1, " + deep + "]").utf8), on: tape)
+        expectAlike(Array(("[1, " + deep.dropFirst().dropLast() + "]").utf8), on: tape)
+    }
+
+    /// A syntax error after elements already handed on is the document's, and leaves the tape empty for the next text.
+    @Test func elementByElementHandsOnTheElementsBeforeAnError() throws {
+        let tape = JSONTape()
+        var handed: [JSON] = []
+        #expect(throws: JSONSyntaxError.self) {
+            _ = try tape.read(Array(#"[{"a": 1}, 2, 3 4]"#.utf8), file: "t.json") { _, _ in handed.append(tape.json(at: 0)) }
+        }
+        #expect(handed == [["a": 1], 2, 3])
+        expectAlike(Array(#"[{"a": 1}, {"a": 2}]"#.utf8), on: tape)
     }
 
     @Test func textsSharingLayoutsReadAsAlone() {

@@ -94,4 +94,36 @@ struct TemplateReaderTests {
             "h.template:1:123: /1/items/1/class: class 'B' is not a kind of A; valid classes for a A: A, SubA",
         ])
     }
+
+    /// A syntax error after objects of the array already made into records, one with a problem, is the file's only
+    /// issue, as when a file was read whole before its objects.
+    @Test func aSyntaxErrorAfterElementsIsTheFilesOnlyIssue() throws {
+        let (report, store, directory) = try seed([
+            "s.template": #"[{"class": "A", "name": "a", "unknown": 1}, {"class": "B", "name": "b"} {"class": "A", "name": "c"}]"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(store == nil)
+        #expect(report.issues.map { $0.description.components(separatedBy: "Templates/").last! } == [
+            "s.template:1:73: expected ',' or ']' after array element, found '{'",
+        ])
+    }
+
+    /// An array longer than the reader reads before it gives the file's records room for the whole, whose later
+    /// objects make more records per byte than its first: every object is read.
+    @Test func aLargeArrayGrowingDenserIsReadWhole() throws {
+        var objects = (0..<1_000).map { #"{"class": "A", "name": "a\#($0)", "a": "\#(String(repeating: "x", count: 200))"}"# }
+        for index in 0..<500 {
+            let items = (0..<10).map { #"{"class": "SubA", "name": "s\#(index)-\#($0)", "extra": "e"}"# }
+            objects.append(#"{"class": "Holder", "name": "h\#(index)", "items": [\#(items.joined(separator: ", "))]}"#)
+        }
+        let (report, store, directory) = try seed(["large.template": "[\n\(objects.joined(separator: ",\n"))\n]\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(report.issues.isEmpty, "\(report.issues)")
+        let context = try #require(store).newContext()
+        #expect(try context.fetch("Holder").count == 500)
+        #expect(try context.fetch("SubA").map { try $0.value(forKey: "name") as! String }.sorted()
+            == (0..<500).flatMap { index in (0..<10).map { "s\(index)-\($0)" } }.sorted())
+        let last = try #require(context.object("A", identity: ["name": "a999"]))
+        #expect(try last.value(forKey: "a") as? String == String(repeating: "x", count: 200))
+    }
 }
