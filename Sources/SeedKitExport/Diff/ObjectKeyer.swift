@@ -37,6 +37,9 @@ struct ObjectKeyer: Sendable {
         return nil
     }
 
+    /// Whether a key is an identity key (`Employee[…]`), rather than an `"$id"`'s or a top-level object's content.
+    static func isIdentityKey(_ key: String) -> Bool { !key.hasPrefix("$") && !key.hasPrefix("#") }
+
     /// How a diff shows an object: `Employee[email=ann@example.com]`, `Address[$id=Address-1]`, `Note@1f2e3d4c`.
     func display(of object: JSON, entity: Entity) -> String {
         if let key = key(of: object, entity: entity), let display = display(ofKey: key) { return display }

@@ -29,10 +29,13 @@ struct TemplateDefinitions: Sendable {
     }
 
     /// Where each of `keys` (``ObjectKeyer`` keys) is written in full in the set, else where it is first referenced;
-    /// keys of objects the set does not write, and files changed since the set was read, are left out.
+    /// keys of objects the set does not write, and files changed since the set was read, are left out. Only objects
+    /// with identity are looked for: an `"$id"` names an object in one export, not where a template writes it.
     ///
-    /// - Complexity: Nothing for no keys; else O(*n*) in the size of the set, its files scanned on all cores.
+    /// - Complexity: Nothing without identity keys; else O(*n*) in the size of the set, its files scanned on all
+    ///   cores.
     func locations(of keys: Set<String>) -> [String: SourceLocation] {
+        let keys = keys.filter(ObjectKeyer.isIdentityKey)
         guard !keys.isEmpty else { return [:] }
         let found = Locked([[Definition]](repeating: [], count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -70,9 +73,7 @@ struct TemplateDefinitions: Sendable {
                 guard let entity = members["class"]?.stringValue.flatMap(keyer.model.entity(named:)) ?? expected else { continue }
                 // Templates write keys in the entity's key style.
                 let identityKeys = entity.identityIndices.map { entity.attributeKeys[$0] }
-                if let key = keyer.key(of: value, entity: entity, identityKeys: identityKeys), !key.hasPrefix("$"),
-                    keys.contains(key)
-                {
+                if let key = keyer.key(of: value, entity: entity, identityKeys: identityKeys), keys.contains(key) {
                     let isFull = members.keys.contains { $0 != "class" && !identityKeys.contains($0) }
                     found.append((key, pointer, isFull))
                 }
