@@ -115,11 +115,13 @@ struct SeedPlanner {
         var seeded: [Int: [(object: Int, rowID: Int64)]] = [:]
         // Each object's ledger entry as found here (-1 for none), or nil where it is looked for below.
         var ledgerEntries = [Int32?](repeating: nil, count: objects.count)
-        for (index, object) in objects.enumerated() {
-            guard let key = object.key, key.kind == .identity, object.storedRowID == nil else { continue }
-            let slots = schema.entities[Int(object.entity)]
+        for index in objects.indices {
+            // The object's fields read where they are, the key once it is needed: a copy of the object would retain
+            // and release its key's strings, for every object of a new store.
+            guard objects[index].key?.kind == .identity, objects[index].storedRowID == nil else { continue }
+            let slots = schema.entities[Int(objects[index].entity)]
             // A table without rows has nothing to find.
-            guard nextRowIDs[slots.root] > 1 else { continue }
+            guard nextRowIDs[slots.root] > 1, let key = objects[index].key else { continue }
             if store != nil {
                 let entry = ledgerEntry(for: key)
                 ledgerEntries[index] = entry ?? -1
@@ -167,7 +169,10 @@ struct SeedPlanner {
             let storedRowID = objects[index].storedRowID ?? foundRows[index]
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
             if key == nil, objects[index].owner >= 0, !ledger.entries.isEmpty { key = ownedKey(index) }
-            let indexed = ledgerEntries[index] ?? key.flatMap(ledgerEntry(for:)) ?? -1
+            // Not `key.flatMap(ledgerEntry(for:))`: a method of a struct passed as a function takes a copy of the whole
+            // planner each time, its tables retained and released (7 % of a 200,000-object first launch).
+            var indexed = ledgerEntries[index] ?? -1
+            if ledgerEntries[index] == nil, let key, let entry = ledgerEntry(for: key) { indexed = entry }
             // An `"$id"` or a place names another object once it is of another root entity: that one's row is in
             // another table, and its entry is left to what the templates no longer hold.
             let entry = indexed >= 0 && schema.entities[Int(ledger.entries[Int(indexed)].entity)].root != root
