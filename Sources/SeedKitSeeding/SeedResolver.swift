@@ -609,9 +609,11 @@ struct SeedResolver {
         for index in result.objects.indices {
             guard let definition = result.objects[index].definition else { continue }
             let slots = schema.entities[Int(result.objects[index].entity)]
-            guard slots.required.contains(where: { !result.objects[index].stated.contains($0) }) else { continue }
+            // Taken once: read in the closures, it would be copied, its set retained, for each required attribute.
+            let stated = result.objects[index].stated
+            guard slots.required.contains(where: { !stated.contains($0) }) else { continue }
             let entity = slots.entity
-            let missing = slots.required.filter { !result.objects[index].stated.contains($0) }
+            let missing = slots.required.filter { !stated.contains($0) }
             // As templates write them.
             let names = missing.map { "'\(entity.attributeKeys[$0])'" }.joined(separator: ", ")
             let noun = missing.count == 1 ? "attribute" : "attributes"
