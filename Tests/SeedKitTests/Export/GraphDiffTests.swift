@@ -69,12 +69,18 @@ struct GraphDiffTests {
         #expect(try self.diff(shuffled, text).changes.isEmpty)
     }
 
-    @Test func documentsFromAStoreATemplateDirectoryAndAFileAgree() throws {
+    /// A copy of the sample set seeded through the library into `seed.sqlite` beside it.
+    private func seededSampleCopy() throws -> (directory: URL, templates: URL, store: String) {
         let directory = try Fixtures.sampleTemplatesCopy()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let templates = directory.appendingPathComponent("Templates")
         let store = directory.appendingPathComponent("seed.sqlite").path
         #expect(try Seeder(storePath: store).seed(templates: templates).status == .applied)
+        return (directory, templates, store)
+    }
+
+    @Test func documentsFromAStoreATemplateDirectoryAndAFileAgree() throws {
+        let (directory, templates, store) = try seededSampleCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("company.export.json").path
         try GraphExport().write(SQLiteStore(existingAt: store).newContext(), toFileAtPath: file)
         let fromTemplates = try ExportDocument(path: templates.path)
@@ -103,11 +109,8 @@ struct GraphDiffTests {
     }
 
     @Test func changesAgainstATemplateSetAreLocatedWhereTheSetWritesTheObject() throws {
-        let directory = try Fixtures.sampleTemplatesCopy()
+        let (directory, templates, store) = try seededSampleCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let templates = directory.appendingPathComponent("Templates")
-        let store = directory.appendingPathComponent("seed.sqlite").path
-        #expect(try Seeder(storePath: store).seed(templates: templates).status == .applied)
         try SQLiteConnection(path: store).execute(sql: #"UPDATE "Project" SET "title" = 'Orbit (renamed)' WHERE "code" = 'ORBIT'"#)
 
         // ORBIT is written in full in projects/, and named by identity in staff/ (a later file): the full one counts,
