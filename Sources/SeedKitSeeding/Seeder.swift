@@ -157,21 +157,22 @@ public struct Seeder: Sendable {
 
     // MARK: Stores
 
-    /// The templates of `input` seeded into a store in memory, as a first launch into a new store would seed them:
-    /// the same pipeline, the same objects. No store when the set has issues, which are all returned. The set is let
-    /// go (nil after), each file's contents once its records are made.
-    package static func inMemoryStore(seeding input: inout SeedInput) throws -> (store: SQLiteStore?, issues: [Diagnostic]) {
+    /// The templates of `input` seeded into a temporary store (``SQLiteStore/temporary(model:)``), as a first launch
+    /// into a new store would seed them: the same pipeline, the same objects. No store when the set has issues, which
+    /// are all returned. The set is let go (nil after), each file's contents once its records are made.
+    package static func scratchStore(seeding input: inout SeedInput) throws -> (store: SQLiteStore?, issues: [Diagnostic]) {
         guard let model = input.model else { return (nil, input.issues) }
         let read = input.readLettingGo(schema: SeedSchema(model: model), progress: nil)
         let objects = try read.resolve(lookUp: nil)
         let issues = (input.issues + objects.issues).sorted()
         guard issues.isEmpty else { return (nil, issues) }
-        return (try inMemoryStore(holding: objects, read: read), [])
+        return (try scratchStore(holding: objects, read: read), [])
     }
 
-    /// A store in memory holding the objects, as a first launch into a new store would write them.
-    static func inMemoryStore(holding objects: SeedObjects, read: SeedRead) throws -> SQLiteStore {
-        let store = try SQLiteStore.inMemory(model: read.schema.model)
+    /// A temporary store holding the objects, as a first launch into a new store would write them: in a file rather
+    /// than in memory, since a diff holds it beside two exports.
+    static func scratchStore(holding objects: SeedObjects, read: SeedRead) throws -> SQLiteStore {
+        let store = try SQLiteStore.temporary(model: read.schema.model)
         let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
         try store.write {
             var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)

@@ -117,6 +117,15 @@ public final class SQLiteStore: PersistentStore {
         try SQLiteStore(path: ":memory:", model: model)
     }
 
+    /// Opens a private, empty store in a temporary file that SQLite removes when the store closes: for a store too
+    /// large to hold in memory whole, as only SQLite's page cache is in memory.
+    ///
+    ///     let scratch = try SQLiteStore.temporary(model: model)      // filled, read, and gone with `scratch`
+    public static func temporary(model: EntityModel) throws -> SQLiteStore {
+        // An empty name is SQLite's private temporary database, in the directory SQLite chooses for temporary files.
+        try SQLiteStore(path: "", model: model)
+    }
+
     /// A new context whose fetches and saves go to this store.
     public func newContext() -> ObjectContext {
         ObjectContext(model: model, persistentStore: self)

@@ -12,7 +12,7 @@ extension ExportDocument {
     ///     let new = try ExportDocument(path: "seed.sqlite")                // what the store holds
     ///
     /// A store is read with the model it holds, and never written. A template directory is read like the seeder
-    /// reads it (its `model.json`, or `modelURL`, or an inferred model) into memory; no store is touched.
+    /// reads it (its `model.json`, or `modelURL`, or an inferred model) into a temporary store of its own.
     ///
     /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
     ///   the store's errors for a store that cannot be read.
@@ -73,7 +73,7 @@ extension ExportDocument {
         }
     }
 
-    /// The export of what a template set says: its objects seeded into a store in memory and exported.
+    /// The export of what a template set says: its objects seeded into a temporary store and exported.
     ///
     /// - Throws: ``ExportError`` listing every issue of an invalid set; ``SeedError`` for a missing directory.
     /// - Complexity: O(*n* log *n*) for *n* objects, plus reading the templates.
@@ -81,7 +81,7 @@ extension ExportDocument {
         var input = try SeedInput(templates: templates, options: SeedOptions(modelURL: modelURL))
         // Taken before the set is read and let go: the files are read again only to locate what a diff reports.
         let definitions = input.set.flatMap { set in input.model.map { TemplateDefinitions(set: set, model: $0) } }
-        let (store, issues) = try Seeder.inMemoryStore(seeding: &input)
+        let (store, issues) = try Seeder.scratchStore(seeding: &input)
         guard let store else {
             throw ExportError(
                 "the templates in \(TerminalText.quoted(templates.relativePath)) are invalid "

@@ -30,6 +30,24 @@ struct SQLiteStoreTests {
         #expect(again.count == 1 && again[0] === cy)
     }
 
+    @Test func temporaryStoresArePrivateAndHoldMoreThanTheirPageCache() throws {
+        let model = try EntityModel([
+            EntityDescription(
+                "Note", identity: ["key"], attributes: [AttributeDescription("key", .string), AttributeDescription("text", .string)]),
+        ])
+        let store = try SQLiteStore.temporary(model: model)
+        let other = try SQLiteStore.temporary(model: model)
+        let context = store.newContext()
+        // About 5 MB of rows: more than SQLite's page cache keeps, so pages go to the file and are read back.
+        let text = String(repeating: "x", count: 1000)
+        for index in 0..<5000 { try context.insert("Note", values: ["key": "n\(index)", "text": text]) }
+        try context.save()
+        let fresh = store.newContext()
+        #expect(try fresh.count(FetchRequest("Note")) == 5000)
+        #expect(try fresh.object("Note", identity: ["key": "n4321"])?.value(forKey: "text") as? String == text)
+        #expect(try other.newContext().count(FetchRequest("Note")) == 0, "each temporary store is its own")
+    }
+
     @Test("A fetched object's strings read NULL as nil and the empty string as itself, each object its own values")
     func fetchedStringsKeepNullAndEmptyApart() throws {
         let model = try EntityModel([
