@@ -166,19 +166,19 @@ public struct Seeder: Sendable {
         let objects = try read.resolve(lookUp: nil)
         let issues = (input.issues + objects.issues).sorted()
         guard issues.isEmpty else { return (nil, issues) }
-        return (try scratchStore(holding: objects, read: read), [])
+        // In a file rather than in memory: a diff holds it beside two exports.
+        let store = try SQLiteStore.temporary(model: model)
+        try fill(store, with: objects, read: read)
+        return (store, [])
     }
 
-    /// A temporary store holding the objects, as a first launch into a new store would write them: in a file rather
-    /// than in memory, since a diff holds it beside two exports.
-    static func scratchStore(holding objects: SeedObjects, read: SeedRead) throws -> SQLiteStore {
-        let store = try SQLiteStore.temporary(model: read.schema.model)
+    /// Writes the objects into `store`, which is empty, as a first launch into a new store would write them.
+    static func fill(_ store: SQLiteStore, with objects: SeedObjects, read: SeedRead) throws {
         let plan = try SeedPlanner.plan(objects, schema: read.schema, ledger: SeedLedger(), store: store, options: SeedOptions())
         try store.write {
             var writer = SeedWriter(schema: read.schema, resolved: objects, plan: plan)
             try writer.write(to: store, ledger: { [:] })
         }
-        return store
     }
 
     /// Seeds a store that does not exist yet: built beside its path and linked there when complete. Nil when another

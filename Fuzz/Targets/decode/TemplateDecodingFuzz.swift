@@ -59,7 +59,8 @@ private func seededExport(of bytes: [UInt8]) -> [UInt8]? {
             checkSeedingIssues(objects.issues, in: bytes, file: "fuzz.template")
             return nil
         }
-        let store = try Seeder.inMemoryStore(holding: objects, read: read)
+        let store = try SQLiteStore.inMemory(model: fuzzModel)
+        try Seeder.fill(store, with: objects, read: read)
         let document = try GraphExport().document(of: store)
         let export = try ExportDocument(bytes: document, file: "seeded.json")
         let diff = try GraphDiff(from: export, to: export)
