@@ -34,19 +34,33 @@ extension ExportDocument {
         }
     }
 
-    /// The exports at several paths, read at the same time on separate threads (see ``init(path:modelURL:)``):
-    /// the two sides of a diff take the time of the larger.
+    /// The exports at several paths (see ``init(path:modelURL:)``): template directories first, one at a time, then
+    /// the others at the same time on separate threads.
     ///
-    ///     let sides = try ExportDocument.read(paths: ["old.export.json", "seed.sqlite"])
+    ///     let sides = try ExportDocument.read(paths: ["Templates", "seed.sqlite"])
+    ///
+    /// A template directory is seeded into a store before it is exported, which takes more memory than any export:
+    /// read beside another side, the two peaks would add up. Exports and stores take the time of the larger.
     ///
     /// - Throws: The first path's error, when several fail.
     package static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
         let results = Locked([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+        @Sendable func read(_ index: Int) {
             let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
             results.withLock { $0[index] = result }
         }
+        let templates = paths.indices.filter { isTemplateDirectory(paths[$0]) }
+        let others = paths.indices.filter { !templates.contains($0) }
+        for index in templates { read(index) }
+        DispatchQueue.concurrentPerform(iterations: others.count) { read(others[$0]) }
         return try results.withLock { $0 }.map { try $0!.get() }
+    }
+
+    /// Whether `path` names a template directory rather than a store or an export file.
+    private static func isTemplateDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return !Seeder.isServerURL(path) && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            && isDirectory.boolValue
     }
 
     /// The export of a store, read with the model it holds.
