@@ -19,9 +19,9 @@ struct SeedObjects: Sendable {
     /// Every object's attribute values, each object's at ``SeedObject/values``, one per attribute of its entity: the
     /// value stated, or nil (stated null, or not stated as ``SeedObject/stated`` says).
     var values: [AttributeValue?] = []
-    /// Every object's to-one facts, each object's at ``SeedObject/toOnes``, one per to-one slot of its entity; nil
-    /// where no statement says.
-    var toOnes: [ToOneFact?] = []
+    /// Every object's to-one facts, each object's at ``SeedObject/toOnes``, one per to-one slot of its entity;
+    /// ``ToOneFact/unstated`` where no statement says.
+    var toOnes: [ToOneFact] = []
     /// Every object's join lists, each object's at ``SeedObject/joins``, one per join slot of its entity: the members
     /// stated (objects, in first-stated order), or nil where no statement says.
     var joins: [[Int32]?] = []
@@ -47,7 +47,11 @@ struct SeedObjects: Sendable {
         return recordObjects[Int(fileRecordStarts[file])..<end]
     }
 
-    func toOne(of object: Int, at slot: Int) -> ToOneFact? { toOnes[Int(objects[object].toOnes) + slot] }
+    /// The to-one fact of an object's slot; nil where no statement says.
+    func toOne(of object: Int, at slot: Int) -> ToOneFact? {
+        let fact = toOnes[Int(objects[object].toOnes) + slot]
+        return fact.isStated ? fact : nil
+    }
 
     func join(of object: Int, at slot: Int) -> [Int32]? { joins[Int(objects[object].joins) + slot] }
 }
@@ -80,17 +84,27 @@ struct SeedObject: Sendable {
 }
 
 /// A to-one fact: the target object (-1 for null), and its place in the target's ordered list when the inverse is
-/// one. The link that stated it is the resolver's alone: 12 of a fact's 24 bytes, which no later stage reads.
+/// one. The link that stated it is the resolver's alone, which no later stage reads.
+///
+/// A slot no statement fills holds ``unstated`` rather than an optional's nil: 8 bytes a slot, not 12.
 struct ToOneFact: Sendable {
     var target: Int32
     var position: Int32 = -1
+
+    /// What a slot holds before a statement fills it.
+    static let unstated = ToOneFact(target: .min)
+
+    var isStated: Bool { target != .min }
 }
 
-/// A link of a record: the file, the record and the link's index among the file's links.
+/// A link of a file: the file, and the link's index among the file's links. Its record is found only for a problem
+/// that needs the link's place: kept per to-one fact and per owned object, a link takes 8 bytes, not 12.
 struct LinkReference: Sendable {
     let file: Int32
-    let record: Int32
     let link: Int32
+
+    /// No link: what a fact or an owner holds before one states it.
+    static let none = LinkReference(file: -1, link: -1)
 }
 
 /// A record of one file.

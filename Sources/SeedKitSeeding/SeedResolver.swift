@@ -56,6 +56,8 @@ struct SeedResolver {
     private var ownerLinks: [LinkReference] = []
     /// The link that stated each to-one fact, by its index in ``SeedObjects/toOnes``: for the problems it may meet.
     private var toOneLinks: [LinkReference] = []
+    /// For the files whose links a problem placed: each link's record (``record(ofLink:)``).
+    private var linkRecords: [Int32: [Int32]] = [:]
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
@@ -142,7 +144,7 @@ struct SeedResolver {
         var resolver = self
         resolver.reserveSlots()
         for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
-        resolver.ownerLinks = Array(repeating: LinkReference(file: -1, record: -1, link: -1), count: resolver.result.objects.count)
+        resolver.ownerLinks = Array(repeating: .none, count: resolver.result.objects.count)
         try resolver.resolveLinks(lookUp: lookUp)
         resolver.placeOrderedMembers()
         resolver.checkOwnership()
@@ -308,8 +310,8 @@ struct SeedResolver {
     private mutating func makeSlots(of object: Int) {
         let slots = schema.entities[Int(result.objects[object].entity)]
         result.objects[object].toOnes = Int32(result.toOnes.count)
-        result.toOnes.append(contentsOf: repeatElement(nil, count: slots.toOnes.count))
-        toOneLinks.append(contentsOf: repeatElement(LinkReference(file: -1, record: -1, link: -1), count: slots.toOnes.count))
+        result.toOnes.append(contentsOf: repeatElement(.unstated, count: slots.toOnes.count))
+        toOneLinks.append(contentsOf: repeatElement(.none, count: slots.toOnes.count))
         result.objects[object].joins = Int32(result.joins.count)
         result.joins.append(contentsOf: repeatElement(nil, count: slots.joins.count))
     }
@@ -327,8 +329,7 @@ struct SeedResolver {
                 for linkIndex in record.links..<record.links + record.linkCount {
                     let statement = self.link(file: Int32(fileIndex), linkIndex)
                     let relationship = Int(statement.relationship)
-                    let link = LinkReference(
-                        file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound), link: linkIndex)
+                    let link = LinkReference(file: Int32(fileIndex), link: linkIndex)
                     var target: Int32 = -1
                     switch statement.target {
                     case .none:
@@ -416,7 +417,7 @@ struct SeedResolver {
                     key: missing.key, definition: object == nil ? missing.record : nil, entity: entity, values: Int32(start),
                     stated: stated, storedRowID: object?.rowID))
             makeSlots(of: Int(index))
-            ownerLinks.append(LinkReference(file: -1, record: -1, link: -1))
+            ownerLinks.append(.none)
             found[missing.key] = index
         }
         return found
@@ -514,7 +515,8 @@ struct SeedResolver {
     /// States a to-one slot; a different target stated before is a problem naming both places.
     private mutating func state(_ target: Int32, in object: Int32, toOne slot: Int, link: LinkReference) {
         let index = Int(result.objects[Int(object)].toOnes) + slot
-        guard let earlier = result.toOnes[index] else {
+        let earlier = result.toOnes[index]
+        guard earlier.isStated else {
             result.toOnes[index] = ToOneFact(target: target)
             toOneLinks[index] = link
             return
@@ -530,12 +532,30 @@ struct SeedResolver {
     }
 
     /// The place of a link: its record, the relationship, and the member's index in a to-many.
-    private func place(of link: LinkReference) -> StatementPlace {
+    private mutating func place(of link: LinkReference) -> StatementPlace {
         let statement = self.link(file: link.file, link.link)
-        let entity = schema.entities[Int(record(RecordReference(file: link.file, record: link.record)).entity)].entity
+        let record = RecordReference(file: link.file, record: self.record(ofLink: link))
+        let entity = schema.entities[Int(self.record(record).entity)].entity
         var path = [entity.relationshipKeys[Int(statement.relationship)]]
         if statement.position >= 0 { path.append(String(statement.position)) }
-        return StatementPlace(file: link.file, record: link.record, path: path)
+        return StatementPlace(file: link.file, record: record.record, path: path)
+    }
+
+    /// The index in its file of the record whose link this is: the file's links are mapped to their records the first
+    /// time a problem needs one of them.
+    private mutating func record(ofLink link: LinkReference) -> Int32 {
+        if linkRecords[link.file] == nil {
+            let range = recordRange(ofFile: Int(link.file))
+            let linkCount = range.reduce(0) { max($0, Int(records[$1].links + records[$1].linkCount)) }
+            var map = [Int32](repeating: -1, count: linkCount)
+            for index in range {
+                for position in records[index].links..<records[index].links + records[index].linkCount {
+                    map[Int(position)] = Int32(index - range.lowerBound)
+                }
+            }
+            linkRecords[link.file] = map
+        }
+        return linkRecords[link.file]![Int(link.link)]
     }
 
     /// Places the members of each ordered list kept in its members' columns: the ones stated in the list, in order,
@@ -547,7 +567,8 @@ struct SeedResolver {
             for member in members.stated + members.named where placed.insert(member).inserted {
                 let inverse = schema.entities[Int(result.objects[Int(list.object)].entity)].inverses[Int(list.relationship)]!
                 let slot = schema.entities[Int(result.objects[Int(member)].entity)].toOneIndex[inverse]
-                result.toOnes[Int(result.objects[Int(member)].toOnes) + slot]?.position = position
+                let fact = Int(result.objects[Int(member)].toOnes) + slot
+                if result.toOnes[fact].isStated { result.toOnes[fact].position = position }
                 position += 1
             }
         }
