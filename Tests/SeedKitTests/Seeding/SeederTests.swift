@@ -218,6 +218,34 @@ struct SeederTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// A to-one stated with two targets is placed at both statements, each in the record that makes it: found from
+    /// the link alone, when the conflict is met.
+    @Test func aToOneStatedTwiceIsPlacedAtBothStatements() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Fixtures.write(
+            #"{"entities": {"Folder": {"identity": ["name"], "attributes": {"name": "string"}, "relationships": {"parent": {"to": "Folder"}}}}}"#,
+            to: "Templates/model.json", in: directory)
+        try Fixtures.write(
+            #"[{"class": "Folder", "name": "p"}, {"class": "Folder", "name": "q", "parent": {"class": "Folder", "name": "p"}},"#
+                + "\n" + #" {"class": "Folder", "name": "c", "parent": {"class": "Folder", "name": "p"}}]"#,
+            to: "Templates/a.template", in: directory)
+        try Fixtures.write(
+            #"[{"class": "Folder", "name": "x", "parent": {"class": "Folder", "name": "q"}},"#
+                + "\n" + #" {"class": "Folder", "name": "c", "parent": {"class": "Folder", "name": "q"}}]"#,
+            to: "Templates/b.template", in: directory)
+        let path = directory.appendingPathComponent("seed.sqlite").path
+        let report = try Seeder(storePath: path).seed(templates: directory.appendingPathComponent("Templates"))
+        #expect(report.status == .invalid && report.issues.count == 1)
+        let issue = try #require(report.issues.first)
+        #expect(issue.message.contains("where it is stated first"), "\(issue)")
+        #expect(issue.file?.hasSuffix("Templates/b.template") == true && issue.pointer?.description == "/1/parent", "\(issue)")
+        #expect(issue.related?.file?.hasSuffix("Templates/a.template") == true, "\(issue)")
+        #expect(issue.related?.pointer?.description == "/2/parent", "\(issue)")
+        #expect(issue.related?.description.contains("Templates/a.template:2:") == true, "\(issue)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func invalidTemplatesLeaveNoStore() throws {
         let directory = try Fixtures.sampleTemplatesCopy()
         defer { try? FileManager.default.removeItem(at: directory) }
