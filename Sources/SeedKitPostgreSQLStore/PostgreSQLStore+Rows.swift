@@ -112,6 +112,12 @@ extension PostgreSQLStore {
         return try result[0].int64(at: 0) ?? 0
     }
 
+    package func rowCount(root: String) throws -> Int {
+        guard let table = schema.tables[root] else { return 0 }
+        let result = try connection.cachedStatement(sql: "SELECT count(*) FROM \(quoted(table.name))").query()
+        return Int(try result[0].int64(at: 0) ?? 0)
+    }
+
     package func ledgerSections(named names: [String]?) throws -> [String: [UInt8]] {
         guard try hasLedgerTable() else { return [:] }
         var sections: [String: [UInt8]] = [:]

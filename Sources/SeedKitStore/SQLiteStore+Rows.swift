@@ -143,6 +143,14 @@ extension SQLiteStore: RowStore {
         try largestRowID(in: root)
     }
 
+    package func rowCount(root: String) throws -> Int {
+        guard schema.tables[root] != nil else { return 0 }
+        let select = try connection.cachedStatement(sql: "SELECT count(*) FROM \(SQLIdentifier.quote(root))")
+        defer { select.reset() }
+        _ = try select.step()
+        return Int(select.int64(at: 0))
+    }
+
     package func ledgerSections(named names: [String]?) throws -> [String: [UInt8]] {
         guard try hasTable(Self.ledgerTable) else {
             if try hasTable(Self.earlierLedgerTable) {

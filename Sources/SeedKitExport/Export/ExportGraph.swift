@@ -56,6 +56,17 @@ struct ExportGraph {
         ordinalOf = Dictionary(uniqueKeysWithValues: model.entities.enumerated().map { (ObjectIdentifier($1), Int32($0)) })
     }
 
+    /// Room for `nodes` nodes with `values` attribute values and `links` links in all.
+    private mutating func reserveCapacity(nodes: Int, values valueCount: Int, links linkCount: Int) {
+        entities.reserveCapacity(nodes)
+        ordinals.reserveCapacity(nodes)
+        identified.reserveCapacity(nodes)
+        valueStarts.reserveCapacity(nodes)
+        linkStarts.reserveCapacity(nodes)
+        values.reserveCapacity(valueCount)
+        links.reserveCapacity(linkCount)
+    }
+
     private mutating func add(entity: Entity, ordinal: Int32, values nodeValues: some Collection<AttributeValue?>) {
         entities.append(entity)
         ordinals.append(ordinal)
@@ -137,6 +148,20 @@ struct ExportGraph {
         var rootNodes = Array(repeating: RootNodes(), count: roots.count)
         // What the links need of each row: its id, targets and places.
         var rowIDs: [Int64] = [], targets: [Int64?] = [], positions: [Int64?] = []
+        // Arrays sized for the rows before they are read: grown by doubling, they would hold up to twice the room,
+        // and the old and the new beside each other while they grew.
+        var rows = 0, valueCount = 0, linkCount = 0
+        for root in roots {
+            let count = try store.rowCount(root: root.name)
+            let tree = model.entities.filter { $0.rootName == root.name }
+            rows += count
+            valueCount += count * (tree.map(\.attributes.count).max() ?? 0)
+            linkCount += count * (tree.map(\.relationships.count).max() ?? 0)
+        }
+        reserveCapacity(nodes: rows, values: valueCount, links: linkCount)
+        rowIDs.reserveCapacity(rows)
+        targets.reserveCapacity(linkCount)
+        positions.reserveCapacity(linkCount)
         for (rootIndex, root) in roots.enumerated() {
             let start = count
             // The rows of a table nearly always share an entity, whose name the store then gives as the same string.

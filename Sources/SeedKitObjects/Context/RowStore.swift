@@ -39,6 +39,9 @@ package protocol RowStore: PersistentStore {
     /// The largest row id of a root entity's rows, or 0.
     func largestRowID(root: String) throws -> Int64
 
+    /// The number of rows of a root entity: what a reader of them all can size its arrays for.
+    func rowCount(root: String) throws -> Int
+
     /// Sections of the seed ledger by name (all of them for nil); empty when nothing was ever seeded.
     ///
     /// - Throws: ``LedgerStorageError`` when the store holds a ledger in a form this SeedKit does not read.
