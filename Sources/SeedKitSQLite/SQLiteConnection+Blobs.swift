@@ -18,7 +18,7 @@ extension SQLiteConnection {
     ///   the write fails.
     /// - Complexity: O(*n*) in the number of bytes.
     package func writeBlob(_ bytes: [UInt8], table: String, column: String, rowID: Int64) throws {
-        try withBlob(table: table, column: column, rowID: rowID) { blob in
+        try withBlob(table: table, column: column, rowID: rowID, writing: true) { blob in
             try bytes.withUnsafeBytes { bytes in
                 // In pieces, as a blob's offset and length are 32-bit.
                 let piece = 1 << 24
@@ -45,7 +45,7 @@ extension SQLiteConnection {
     ///   or a read or write fails.
     /// - Complexity: O(*n*) in the number of bytes read and compared; writes in the pieces that differ.
     package func rewriteBlob(_ bytes: [UInt8], table: String, column: String, rowID: Int64) throws {
-        try withBlob(table: table, column: column, rowID: rowID) { blob in
+        try withBlob(table: table, column: column, rowID: rowID, writing: true) { blob in
             guard Int(sqlite3_blob_bytes(blob)) == bytes.count else {
                 throw DatabaseError(
                     resultCode: .misuse,
@@ -69,10 +69,42 @@ extension SQLiteConnection {
         }
     }
 
-    /// Runs `body` with the blob in `column` of the row `rowID` of `table`, opened for writing.
-    private func withBlob(table: String, column: String, rowID: Int64, _ body: (OpaquePointer?) throws -> Void) throws {
+    /// The blob in `column` of the row `rowID` of `table`, read from the database's pages straight into the array.
+    ///
+    ///     let ledger = try connection.readBlob(table: "Ledger", column: "bytes", rowID: rowID)
+    ///
+    /// For large blobs: a statement's column gathers the blob into memory of SQLite's own, which is then copied;
+    /// here it is gathered once, where it stays.
+    ///
+    /// - Throws: ``DatabaseError`` when there is no such table, column or row, or the read fails.
+    /// - Complexity: O(*n*) in the number of bytes.
+    package func readBlob(table: String, column: String, rowID: Int64) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try withBlob(table: table, column: column, rowID: rowID, writing: false) { blob in
+            let size = Int(sqlite3_blob_bytes(blob))
+            var failure: Int32 = SQLITE_OK
+            bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                // In pieces, as a blob's offset and length are 32-bit.
+                let piece = 1 << 24
+                var offset = 0
+                while offset < size, failure == SQLITE_OK {
+                    let length = min(piece, size - offset)
+                    failure = sqlite3_blob_read(blob, buffer.baseAddress! + offset, Int32(length), Int32(offset))
+                    offset += length
+                }
+                count = failure == SQLITE_OK ? size : 0
+            }
+            try check(failure)
+        }
+        return bytes
+    }
+
+    /// Runs `body` with the blob in `column` of the row `rowID` of `table`, opened for writing or for reading.
+    private func withBlob(
+        table: String, column: String, rowID: Int64, writing: Bool, _ body: (OpaquePointer?) throws -> Void
+    ) throws {
         var blob: OpaquePointer?
-        let opened = sqlite3_blob_open(handle, "main", table, column, rowID, 1, &blob)
+        let opened = sqlite3_blob_open(handle, "main", table, column, rowID, writing ? 1 : 0, &blob)
         // Closing commits nothing of its own: the bytes are part of the transaction around the call.
         defer { sqlite3_blob_close(blob) }
         try check(opened)

@@ -158,18 +158,22 @@ extension SQLiteStore: RowStore {
             }
             return [:]
         }
-        var sections: [String: [UInt8]] = [:]
+        // The rows first, then each section's bytes read straight from its pages: the objects section of a large set
+        // is tens of megabytes, which a statement's column would gather once more.
+        var rows: [(name: String, rowID: Int64)] = []
         if let names {
-            let select = try connection.cachedStatement(sql: "SELECT \"bytes\" FROM \(SQLIdentifier.quote(Self.ledgerTable)) WHERE \"section\" = ?")
+            let select = try connection.cachedStatement(sql: "SELECT rowid FROM \(SQLIdentifier.quote(Self.ledgerTable)) WHERE \"section\" = ?")
             for name in names {
                 defer { select.reset() }
                 try select.bind(name, at: 1)
-                if try select.step() { sections[name] = select.bytes(at: 0) }
+                if try select.step() { rows.append((name, select.int64(at: 0))) }
             }
         } else {
-            let select = try connection.prepare(sql: "SELECT \"section\", \"bytes\" FROM \(SQLIdentifier.quote(Self.ledgerTable))")
-            while try select.step() { sections[select.text(at: 0)] = select.bytes(at: 1) }
+            let select = try connection.prepare(sql: "SELECT \"section\", rowid FROM \(SQLIdentifier.quote(Self.ledgerTable))")
+            while try select.step() { rows.append((select.text(at: 0), select.int64(at: 1))) }
         }
+        var sections: [String: [UInt8]] = [:]
+        for row in rows { sections[row.name] = try connection.readBlob(table: Self.ledgerTable, column: "bytes", rowID: row.rowID) }
         return sections
     }
 

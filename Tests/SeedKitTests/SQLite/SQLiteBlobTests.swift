@@ -3,7 +3,7 @@ import Testing
 import SeedKit
 
 /// Blobs written straight into a row's pages (`writeBlob`), or rewritten where they differ (`rewriteBlob`), as the
-/// store writes its ledger.
+/// store writes its ledger, and read straight from them (`readBlob`), as it reads it.
 @Suite("SQLite blobs")
 struct SQLiteBlobTests {
     private func makeConnection() throws -> SQLiteConnection {
@@ -38,6 +38,32 @@ struct SQLiteBlobTests {
         #expect(try bytes(named: "large", in: connection) == large)
         #expect(try bytes(named: "small", in: connection) == small)
         #expect(try bytes(named: "empty", in: connection) == [])
+    }
+
+    /// A blob reads back whole from its pages, across the pieces the read is made of (16 MiB each), on a connection
+    /// that cannot write; an empty one reads empty, and a missing row is an error.
+    @Test func aBlobReadsBackFromItsPagesOnAReadOnlyConnection() throws {
+        try SQLiteTesting.withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("blobs.sqlite").path
+            let large = (0..<(1 << 24) + 1_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+            var rowIDs: [String: Int64] = [:]
+            do {
+                let connection = try SQLiteConnection(path: path)
+                try connection.execute(sql: "CREATE TABLE files (name TEXT PRIMARY KEY, bytes BLOB NOT NULL)")
+                for (name, written) in [("large", large), ("empty", [])] {
+                    rowIDs[name] = try insertRoom(written.count, named: name, in: connection)
+                    try connection.writeBlob(written, table: "files", column: "bytes", rowID: rowIDs[name]!)
+                }
+            }
+            var configuration = SQLiteConnection.Configuration()
+            configuration.openMode = .readOnly
+            let reader = try SQLiteConnection(path: path, configuration: configuration)
+            #expect(try reader.readBlob(table: "files", column: "bytes", rowID: rowIDs["large"]!) == large)
+            #expect(try reader.readBlob(table: "files", column: "bytes", rowID: rowIDs["empty"]!) == [])
+            #expect(throws: DatabaseError.self) {
+                try reader.readBlob(table: "files", column: "bytes", rowID: rowIDs["large"]! + 2)
+            }
+        }
     }
 
     /// A blob shorter than the bytes, a missing row or column: an error, and the row as it was.
