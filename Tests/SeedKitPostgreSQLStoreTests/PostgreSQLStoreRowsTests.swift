@@ -67,6 +67,7 @@ extension PostgreSQLStoreServerTests {
             #expect(try store.ledgerSections(named: ["set"]) == ["set": [1, 2, 3]])
             #expect(try store.ledgerSections(named: nil).count == 2)
             #expect(try store.largestRowID(root: "Employee") == 7)
+            #expect(try store.rowCount(root: "Employee") == 1 && store.rowCount(root: "Address") == 2)
         }
 
         @Test func identitiesCompareAsExactBytes() throws {

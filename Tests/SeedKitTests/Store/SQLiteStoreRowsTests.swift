@@ -31,4 +31,19 @@ struct SQLiteStoreRowsTests {
         #expect(try store.ledgerSections(named: nil) == replacements.last!)
         #expect(try store.ledgerSections(named: ["layouts"]) == ["layouts": [5, 6]])
     }
+
+    /// A root entity's row count is the rows of its table, which what an export reads them into is sized for; a root
+    /// the store has no table for has none.
+    @Test func aRootEntityCountsTheRowsOfItsTable() throws {
+        let (store, context) = try Fixtures.savedCompany()
+        #expect(try store.rowCount(root: "Department") == 1)
+        #expect(try store.rowCount(root: "Employee") == 1)
+        for name in ["Support", "Research"] {
+            let department = Department(context: context)
+            (department.name, department.budget) = (name, 10)
+        }
+        try context.save()
+        #expect(try store.rowCount(root: "Department") == 3)
+        #expect(try store.rowCount(root: "Project") == 0)
+    }
 }
