@@ -26,6 +26,11 @@ package struct CanonicalValueText {
             emitter.write(string)
         case .integer(let integer):
             NumberText.appendInteger(integer, to: &emitter.bytes)
+        case .double(let double):
+            // The number `value.json` holds, without the JSON value and the container walk around it.
+            NumberText.appendCanonical(JSONNumber(double), to: &emitter.bytes)
+        case .bool(let flag):
+            emitter.append(flag ? "true" : "false")
         case .date(let timestamp):
             // The JSON string of the date, written in place: its characters never need escaping.
             emitter.bytes.append(UInt8(ascii: "\""))
