@@ -224,10 +224,19 @@ extension SQLiteStore: RowStore {
         return "INSERT INTO \(SQLIdentifier.quote(entity.rootName)) (\(names)) VALUES \(repeatElement(values, count: rowCount).joined(separator: ", "))"
     }
 
+    /// Many rows to a statement, as inserts go: `UPDATE "Root" SET … FROM (VALUES (id, …), …) AS "v" WHERE
+    /// "Root"."_id" = "v"."column1"`, each row's id and new values one row of `VALUES`. A statement a row cost
+    /// SQLite a statement's start and end (its journal, its program's reset) for every row.
     package func update(_ rows: RowBatch, attributes: [Int], toOnes: [Int], entityChanges: Bool) throws {
         let entity = rows.entity
         let table = schema.tables[entity.rootName]!
-        var assignments: [String] = entityChanges ? ["\"_entity\" = ?"] : []
+        // A `VALUES` row's columns: the row id first, then a value per assignment that takes one.
+        var valueCount = 1
+        func value() -> String {
+            valueCount += 1
+            return "\"v\".\"column\(valueCount)\""
+        }
+        var assignments: [String] = entityChanges ? ["\"_entity\" = \(value())"] : []
         if entityChanges {
             // The columns of the tree that the new class has not: empty, as in a row inserted of that class.
             let toOnes = entity.relationships.filter { !$0.isToMany }.map(\.name)
@@ -236,40 +245,53 @@ extension SQLiteStore: RowStore {
                 assignments.append("\(SQLIdentifier.quote(column.name)) = NULL")
             }
         }
-        assignments += attributes.map { "\(SQLIdentifier.quote(entity.attributes[$0].name)) = ?" }
+        assignments += attributes.map { "\(SQLIdentifier.quote(entity.attributes[$0].name)) = \(value())" }
         var positioned: [Int] = []
         for relationship in toOnes {
-            assignments.append("\(SQLIdentifier.quote(entity.relationships[relationship].name)) = ?")
+            assignments.append("\(SQLIdentifier.quote(entity.relationships[relationship].name)) = \(value())")
             let position = StoreNames.positionColumn(inverse: entity.relationships[relationship].name)
             if table.columnIndex[position] != nil {
-                assignments.append("\(SQLIdentifier.quote(position)) = ?")
+                assignments.append("\(SQLIdentifier.quote(position)) = \(value())")
                 positioned.append(relationship)
             }
         }
         assignments.append("\"_version\" = \"_version\" + 1")
-        let statement = try connection.cachedStatement(
-            sql: "UPDATE \(table.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?")
+        let valuesRow = "(" + repeatElement("?", count: valueCount).joined(separator: ", ") + ")"
+        func sql(rowCount: Int) -> String {
+            "UPDATE \(table.quoted) SET \(assignments.joined(separator: ", ")) FROM (VALUES "
+                + repeatElement(valuesRow, count: rowCount).joined(separator: ", ")
+                + ") AS \"v\" WHERE \(table.quoted).\"_id\" = \"v\".\"column1\""
+        }
+        let batchSize = max(1, min(64, 999 / valueCount))
+        let fullBatch = rows.count >= batchSize ? try connection.cachedStatement(sql: sql(rowCount: batchSize)) : nil
         let attributeCount = entity.attributes.count, relationshipCount = entity.relationships.count
-        for row in 0..<rows.count {
+        var start = 0
+        while start < rows.count {
+            let count = min(batchSize, rows.count - start)
+            let statement = count == batchSize ? fullBatch! : try connection.cachedStatement(sql: sql(rowCount: count))
             var parameter = 1
-            if entityChanges {
-                try statement.bind(entity.name, at: parameter)
+            for row in start..<start + count {
+                try statement.bind(rows.rowIDs[row], at: parameter)
                 parameter += 1
-            }
-            for attribute in attributes {
-                try statement.bind(attribute: rows.values[row * attributeCount + attribute], at: parameter)
-                parameter += 1
-            }
-            for relationship in toOnes {
-                try statement.bind(rows.targets[row * relationshipCount + relationship], at: parameter)
-                parameter += 1
-                if positioned.contains(relationship) {
-                    try statement.bind(rows.positions[row * relationshipCount + relationship], at: parameter)
+                if entityChanges {
+                    try statement.bind(entity.name, at: parameter)
                     parameter += 1
                 }
+                for attribute in attributes {
+                    try statement.bind(attribute: rows.values[row * attributeCount + attribute], at: parameter)
+                    parameter += 1
+                }
+                for relationship in toOnes {
+                    try statement.bind(rows.targets[row * relationshipCount + relationship], at: parameter)
+                    parameter += 1
+                    if positioned.contains(relationship) {
+                        try statement.bind(rows.positions[row * relationshipCount + relationship], at: parameter)
+                        parameter += 1
+                    }
+                }
             }
-            try statement.bind(rows.rowIDs[row], at: parameter)
             try statement.execute()
+            start += count
         }
     }
 
