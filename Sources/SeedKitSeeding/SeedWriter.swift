@@ -83,11 +83,12 @@ struct SeedWriter {
         var joins: [String: (isOrdered: Bool, members: [(source: Int64, targets: [Int64])])] = [:]
         for (group, members) in groups.sorted(by: { $0.key.entity < $1.key.entity }) {
             let slots = schema.entities[Int(group.entity)]
-            var batch = RowBatch(entity: slots.entity)
-            for index in members.sorted() { Self.append(index, to: &batch, templates: templates) }
             let attributes = group.slots.filter { $0 < slots.attributeCount }
             let toOnes = group.slots.filter { $0 >= slots.attributeCount && $0 < slots.attributeCount + slots.toOnes.count }
                 .map { slots.toOnes[$0 - slots.attributeCount].relationship }
+            var batch = RowBatch(entity: slots.entity)
+            // The attributes the update writes: the others' values are not made, nor read.
+            for index in members.sorted() { Self.append(index, to: &batch, templates: templates, attributes: attributes) }
             if group.changesEntity || !attributes.isEmpty || !toOnes.isEmpty {
                 try store.update(batch, attributes: attributes, toOnes: toOnes, entityChanges: group.changesEntity)
             }
@@ -171,12 +172,19 @@ struct SeedWriter {
         }
     }
 
-    /// Appends an object's row as the templates give it: every attribute, every to-one with its place.
-    private static func append(_ index: Int, to batch: inout RowBatch, templates: TemplateSlots) {
+    /// Appends an object's row as the templates give it: every attribute (or those of `attributes`, the others nil),
+    /// every to-one with its place.
+    private static func append(_ index: Int, to batch: inout RowBatch, templates: TemplateSlots, attributes: [Int]? = nil) {
         let slots = templates.schema.entities[Int(templates.objects.objects[index].entity)]
         let relationships = slots.entity.relationships.count
         batch.rowIDs.append(templates.rowIDs[index])
-        for attribute in 0..<slots.attributeCount { batch.values.append(templates.value(attribute, of: index, slots: slots)) }
+        if let attributes {
+            let start = batch.values.count
+            batch.values.append(contentsOf: repeatElement(nil, count: slots.attributeCount))
+            for attribute in attributes { batch.values[start + attribute] = templates.value(attribute, of: index, slots: slots) }
+        } else {
+            for attribute in 0..<slots.attributeCount { batch.values.append(templates.value(attribute, of: index, slots: slots)) }
+        }
         let start = batch.targets.count
         batch.targets.append(contentsOf: repeatElement(nil, count: relationships))
         batch.positions.append(contentsOf: repeatElement(nil, count: relationships))

@@ -63,7 +63,7 @@ package protocol RowStore: PersistentStore {
     /// Inserts rows of one entity.
     func insert(_ rows: RowBatch) throws
 
-    /// Updates the given slots of rows of one entity, and their version.
+    /// Updates the given slots of rows of one entity, and their version: only those slots of the batch are read.
     func update(_ rows: RowBatch, attributes: [Int], toOnes: [Int], entityChanges: Bool) throws
 
     /// Deletes rows of a root entity.
