@@ -46,4 +46,71 @@ struct SQLiteStoreRowsTests {
         #expect(try store.rowCount(root: "Department") == 3)
         #expect(try store.rowCount(root: "Project") == 0)
     }
+
+    /// Updates of many rows, in statements of many rows and a shorter last one: each row gets its own values in the
+    /// slots the update names and a new version; the slots it does not name, and the rows it does not, stay.
+    @Test func updatesOfManyRowsChangeTheirSlotsAndVersionsOnly() throws {
+        let model = try Fixtures.companyModel()
+        let store = try SQLiteStore.inMemory(model: model)
+        let department = try #require(model.entity(named: "Department")), employee = try #require(model.entity(named: "Employee"))
+        let manager = try #require(model.entity(named: "Manager"))
+        func index(_ name: String, of entity: Entity) -> Int { entity.attributes.firstIndex { $0.name == name }! }
+        func budget(_ value: Int) -> AttributeValue { .decimal(ScaledDecimal(exactly: "\(value)")!) }
+        let toDepartment = employee.relationships.firstIndex { $0.name == "department" }!
+        func row(of entity: Entity, _ id: Int64, _ values: [String: AttributeValue], in departmentRow: Int64? = nil) -> RowBatch {
+            var rows = RowBatch(entity: entity)
+            var targets = [Int64?](repeating: nil, count: entity.relationships.count)
+            if entity !== department { targets[toDepartment] = departmentRow }
+            rows.append(
+                rowID: id, values: entity.attributes.map { values[$0.name] }, targets: targets,
+                positions: [Int64?](repeating: nil, count: entity.relationships.count))
+            return rows
+        }
+        func batch(of entity: Entity, _ rows: [RowBatch]) -> RowBatch {
+            var batch = RowBatch(entity: entity)
+            for row in rows {
+                batch.append(rowID: row.rowIDs[0], values: row.values, targets: row.targets, positions: row.positions)
+            }
+            return batch
+        }
+        try store.write {
+            try store.insert(batch(of: department, (1...150).map { row(of: department, Int64($0), ["name": .string("D\($0)"), "budget": budget(1)]) }))
+            try store.insert(batch(of: employee, (1...150).map {
+                row(of: employee, Int64($0), ["name": .string("E\($0)"), "email": .string("e\($0)@example.com"), "address": .string("")], in: Int64($0))
+            }))
+        }
+        try store.write {
+            // Only the budget is given: the names are not in the batch, and must stay.
+            try store.update(
+                batch(of: department, (1...130).map { row(of: department, Int64($0), ["budget": budget($0)]) }),
+                attributes: [index("budget", of: department)], toOnes: [], entityChanges: false)
+            try store.update(
+                batch(of: employee, (1...70).map { row(of: employee, Int64($0), [:], in: Int64(151 - $0)) }),
+                attributes: [], toOnes: [toDepartment], entityChanges: false)
+            try store.update(
+                batch(of: manager, [5, 6].map { row(of: manager, $0, ["level": .integer(3)], in: 146) }),
+                attributes: [index("level", of: manager)], toOnes: [], entityChanges: true)
+        }
+        let departments = try store.allRows(root: "Department")
+        for (offset, stored) in departments.enumerated() {
+            let id = offset + 1
+            #expect(stored.values[index("name", of: department)] == .string("D\(id)"))
+            #expect(stored.values[index("budget", of: department)] == budget(id <= 130 ? id : 1))
+        }
+        let employees = try store.allRows(root: "Employee")
+        for (offset, stored) in employees.enumerated() {
+            let id = offset + 1
+            #expect(stored.entity == (id == 5 || id == 6 ? "Manager" : "Employee"))
+            #expect(stored.targets[toDepartment] == Int64(id <= 70 ? 151 - id : id))
+            #expect(stored.values[index("email", of: employee)] == .string("e\(id)@example.com"))
+        }
+        #expect(employees[4].values[index("level", of: manager)] == .integer(3))
+        let versions = try store.connection.prepare(sql: "SELECT _id, _version FROM Department ORDER BY _id")
+        var expected: Int64 = 1
+        while try versions.step() {
+            #expect(versions.int64(at: 1) == (expected <= 130 ? 2 : 1))
+            expected += 1
+        }
+        #expect(expected == 151)
+    }
 }
