@@ -60,7 +60,7 @@ extension SQLiteStore {
             let store = try SQLiteStore(path: temporary, model: model, options: options)
             try store.connection.execute(sql: "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
             // SQLite's page cache stays at its 2 MiB: a larger one keeps the new pages in memory until the commit (32
-            // MiB of them cost a 100,000-link chain 2-4 MB of peak) and built the indexes no faster.
+            // MiB of them cost a 100,000-link chain 2-4 MB of peak), and whole first launches were no faster with it.
             // Outside the transaction, where SQLite ignores it; for this connection only, which closes with the build.
             if !checkingForeignKeys { try store.connection.execute(sql: "PRAGMA foreign_keys = OFF") }
             guard let result = try store.connection.inTransaction(.immediate, { try build(store) }) else { return nil }

@@ -17,21 +17,29 @@ extension ExportDocument {
     /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
     ///   the store's errors for a store that cannot be read.
     package init(path: String, modelURL: URL? = nil) throws {
-        if Seeder.isServerURL(path) {
-            try self.init(bytes: GraphExport().document(ofRows: Seeder.openServerStore(url: path)), file: nil)
-            return
+        switch try Self.source(at: path) {
+        case .server: try self.init(bytes: GraphExport().document(ofRows: Seeder.openServerStore(url: path)), file: nil)
+        case .templates: try self.init(templates: URL(fileURLWithPath: path), modelURL: modelURL)
+        case .store: try self.init(storeAt: path)
+        case .exportFile: try self.init(contentsOf: URL(fileURLWithPath: path))
         }
+    }
+
+    /// What a path names, which decides how its export is read.
+    private enum Source {
+        case server, templates, store, exportFile
+    }
+
+    /// What `path` names: a server's URL, a directory of templates, an SQLite file, or else an export file.
+    ///
+    /// - Throws: ``ExportError`` when nothing is at `path`.
+    private static func source(at path: String) throws(ExportError) -> Source {
+        if Seeder.isServerURL(path) { return .server }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ExportError("no such file or directory: \(path)")
         }
-        if isDirectory.boolValue {
-            try self.init(templates: URL(fileURLWithPath: path), modelURL: modelURL)
-        } else if Self.isSQLiteFile(atPath: path) {
-            try self.init(storeAt: path)
-        } else {
-            try self.init(contentsOf: URL(fileURLWithPath: path))
-        }
+        return isDirectory.boolValue ? .templates : isSQLiteFile(atPath: path) ? .store : .exportFile
     }
 
     /// The exports at several paths (see ``init(path:modelURL:)``): template directories first, one at a time, then
@@ -49,18 +57,11 @@ extension ExportDocument {
             let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
             results.withLock { $0[index] = result }
         }
-        let templates = paths.indices.filter { isTemplateDirectory(paths[$0]) }
+        let templates = paths.indices.filter { (try? source(at: paths[$0])) == .templates }
         let others = paths.indices.filter { !templates.contains($0) }
         for index in templates { read(index) }
         DispatchQueue.concurrentPerform(iterations: others.count) { read(others[$0]) }
         return try results.withLock { $0 }.map { try $0!.get() }
-    }
-
-    /// Whether `path` names a template directory rather than a store or an export file.
-    private static func isTemplateDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return !Seeder.isServerURL(path) && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            && isDirectory.boolValue
     }
 
     /// The export of a store, read with the model it holds.
