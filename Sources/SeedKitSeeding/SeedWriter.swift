@@ -178,12 +178,9 @@ struct SeedWriter {
         let slots = templates.schema.entities[Int(templates.objects.objects[index].entity)]
         let relationships = slots.entity.relationships.count
         batch.rowIDs.append(templates.rowIDs[index])
-        if let attributes {
-            let start = batch.values.count
-            batch.values.append(contentsOf: repeatElement(nil, count: slots.attributeCount))
-            for attribute in attributes { batch.values[start + attribute] = templates.value(attribute, of: index, slots: slots) }
-        } else {
-            for attribute in 0..<slots.attributeCount { batch.values.append(templates.value(attribute, of: index, slots: slots)) }
+        for attribute in 0..<slots.attributeCount {
+            let isWritten = attributes?.contains(attribute) ?? true
+            batch.values.append(isWritten ? templates.value(attribute, of: index, slots: slots) : nil)
         }
         let start = batch.targets.count
         batch.targets.append(contentsOf: repeatElement(nil, count: relationships))
