@@ -20,8 +20,7 @@ extension SQLiteConnection {
     package func writeBlob(_ bytes: [UInt8], table: String, column: String, rowID: Int64) throws {
         try withBlob(table: table, column: column, rowID: rowID, writing: true) { blob in
             try bytes.withUnsafeBytes { bytes in
-                // In pieces, as a blob's offset and length are 32-bit.
-                let piece = 1 << 24
+                let piece = Self.blobPiece
                 var offset = 0
                 while offset < bytes.count {
                     let count = min(piece, bytes.count - offset)
@@ -84,8 +83,7 @@ extension SQLiteConnection {
             let size = Int(sqlite3_blob_bytes(blob))
             var failure: Int32 = SQLITE_OK
             bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-                // In pieces, as a blob's offset and length are 32-bit.
-                let piece = 1 << 24
+                let piece = Self.blobPiece
                 var offset = 0
                 while offset < size, failure == SQLITE_OK {
                     let length = min(piece, size - offset)
@@ -98,6 +96,9 @@ extension SQLiteConnection {
         }
         return bytes
     }
+
+    /// How much of a blob one call reads or writes: its offsets and lengths are 32-bit.
+    private static let blobPiece = 1 << 24
 
     /// Runs `body` with the blob in `column` of the row `rowID` of `table`, opened for writing or for reading.
     private func withBlob(

@@ -201,7 +201,7 @@ extension SQLiteStore: RowStore {
             table.columnIndex[StoreNames.positionColumn(inverse: entity.relationships[$0].name)] != nil
         }
         let perRow = 2 + entity.attributes.count + toOnes.count + positioned.count
-        let batchSize = max(1, min(64, 999 / perRow))
+        let batchSize = Self.rowsPerStatement(valuesPerRow: perRow)
         var inserter = RowInserter(entityName: Array(entity.name.utf8))
         var start = 0
         while start < rows.count {
@@ -213,6 +213,12 @@ extension SQLiteStore: RowStore {
             try inserter.insert(rows, range: start..<start + count, toOnes: toOnes, positioned: positioned, with: statement)
             start += count
         }
+    }
+
+    /// How many rows a multi-row insert or update writes to a statement: up to 64, within the 999 parameters every
+    /// SQLite build takes.
+    private static func rowsPerStatement(valuesPerRow: Int) -> Int {
+        max(1, min(64, 999 / valuesPerRow))
     }
 
     /// `INSERT INTO "Root" ("_id", "_entity", "_version", attributes…, to-ones…, positions…) VALUES (?, ?, 1, …), …`
@@ -262,7 +268,7 @@ extension SQLiteStore: RowStore {
                 + repeatElement(valuesRow, count: rowCount).joined(separator: ", ")
                 + ") AS \"v\" WHERE \(table.quoted).\"_id\" = \"v\".\"column1\""
         }
-        let batchSize = max(1, min(64, 999 / valueCount))
+        let batchSize = Self.rowsPerStatement(valuesPerRow: valueCount)
         let fullBatch = rows.count >= batchSize ? try connection.cachedStatement(sql: sql(rowCount: batchSize)) : nil
         let attributeCount = entity.attributes.count, relationshipCount = entity.relationships.count
         var start = 0
