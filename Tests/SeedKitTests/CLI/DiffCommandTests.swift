@@ -30,10 +30,10 @@ struct DiffCommandTests {
 
     // MARK: Owned chains
 
-    /// An owned chain of `length` links, written as a flat template set (each link a top-level object owning the
-    /// next through an identity stub, or, `throughReferences`, links without identity owning the next through
-    /// `"$ref"`) and seeded by the binary into `seed.sqlite`.
-    private func seededChain(length: Int, throughReferences: Bool = false) throws -> URL {
+    /// An owned chain of `length` links, written as a flat template set in `Chain/` (each link a top-level object
+    /// owning the next through an identity stub, or, `throughReferences`, links without identity owning the next
+    /// through `"$ref"`).
+    private func chainTemplates(length: Int, throughReferences: Bool = false) throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
         let model = #"{"entities": {"Link": {\#(throughReferences ? "" : #""identity": ["n"], "#)"attributes": {"n": "integer"}, "relationships": {"#
             + #""next": {"to": "Link", "owns": true, "inverse": "previous"}, "previous": {"to": "Link", "inverse": "next"}}}}}"#
@@ -46,9 +46,29 @@ struct DiffCommandTests {
         text += "\n]\n"
         try Fixtures.write(model, to: "Chain/model.json", in: directory)
         try Fixtures.write(text, to: "Chain/chain.template", in: directory)
+        return directory
+    }
+
+    /// ``chainTemplates(length:throughReferences:)`` seeded by the binary into `seed.sqlite`.
+    private func seededChain(length: Int, throughReferences: Bool = false) throws -> URL {
+        let directory = try chainTemplates(length: length, throughReferences: throughReferences)
         let seeded = try Fixtures.runSeed(["--templates", "Chain", "--quiet"], in: directory)
         #expect(seeded.status == 0, "\(seeded.stderr)")
         return directory
+    }
+
+    /// A drift check seeds its templates alone, then reads the store: its peak is the seeding's, not the seeding's and
+    /// the store's export added (a 100,000-link chain's check once peaked 26 MB above seeding the same templates).
+    @Test(.enabled(if: Fixtures.canMeasurePeakMemory, Fixtures.peakMemoryUnmeasured))
+    func aDriftCheckPeaksNoHigherThanSeedingItsTemplates() throws {
+        let directory = try chainTemplates(length: 100_000, throughReferences: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seeded = try Fixtures.runSeedMeasured(["--templates", "Chain", "--quiet"], in: directory)
+        #expect(seeded.result.status == 0, "\(seeded.result.stderr)")
+        let check = try Fixtures.runSeedMeasured(["diff", "--templates", "Chain", "--store", "seed.sqlite"], in: directory)
+        #expect(check.result.status == 0 && check.result.stdout == "no differences\n", "\(check.result.stderr)")
+        // A few megabytes for what varies between two runs of a process: which threads' arenas hold what.
+        #expect(check.peakBytes <= seeded.peakBytes + 4 << 20, "drift check \(check.peakBytes), seed \(seeded.peakBytes) bytes")
     }
 
     /// Links without identity, each owning the next through `"$ref"` (4,000 links once made an 88 MB store and 20,000
