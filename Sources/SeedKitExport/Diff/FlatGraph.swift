@@ -66,7 +66,7 @@ struct FlatGraph {
         guard records[key] == nil else {
             throw ExportError("\(display) is written in full twice", pointer: pointer)
         }
-        if !key.hasSuffix("]") || key.hasPrefix("$") { names[key] = display }
+        if !ObjectKeyer.isIdentityKey(key) { names[key] = display }
         // Reserved before the relationships are read, so that a nested copy of the same object is refused.
         records[key] = Record(display: display, className: entity.name, attributes: [:], json: object, offset: offset)
         var attributes: [String: JSON] = [:]
