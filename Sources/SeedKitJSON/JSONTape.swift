@@ -21,7 +21,7 @@ import Foundation
 /// then holds one element, not the text's every value, for a reader done with each element before the next.
 ///
 /// A tape is reused from one text to the next: its memory and the key layouts it met are kept. It holds the text
-/// until the next, to make strings from. Not `Sendable`: one reader at a time.
+/// until the next (or ``removeAll()``), to make strings from. Not `Sendable`: one reader at a time.
 ///
 /// - Complexity: reading is O(*n*) in the text, with one 16-byte entry per value (per value of the largest element,
 ///   read element by element); every accessor is O(1), but ``json(at:)``, O(*n*) in the value.
@@ -147,6 +147,15 @@ package final class JSONTape {
             count = 0
             throw failure
         }
+    }
+
+    /// Forgets the text read and what was read of it, keeping the room for the next: a tape kept for the next text
+    /// would otherwise hold the last one until then.
+    ///
+    /// - Complexity: O(1), and the text's release.
+    package func removeAll() {
+        clear()
+        text = []
     }
 
     /// How many numbers and layouts of the elements read are kept when an array is read element by element.

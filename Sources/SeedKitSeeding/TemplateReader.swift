@@ -142,6 +142,8 @@ struct TemplateReader {
         // ``makeRoom(in:size:read:)``), and again, should the file grow denser, once a quarter and a half are.
         var nextRoom = max(bytes.count / 8, Self.firstStretch)
         let tape = self.tape
+        // The file's bytes go with the records made: the tape waits for the next file without them.
+        defer { tape.removeAll() }
         do {
             let isArray = try tape.read(bytes, file: file.displayPath) { position, end in
                 read(0, into: &out, parent: -1, relationship: -1, position: Int32(position), expected: nil, owned: false)
