@@ -235,7 +235,7 @@ extension SeedLedger.Origins {
         self.init(modelFingerprint: modelFingerprint, carried: carried)
         // What each file bears on beside its records' objects: grouped by file, in the order found.
         var others: [(file: Int32, object: Int32)] = objects.touches + objects.references
-        for (index, object) in objects.objects.enumerated() where object.storedRowID == nil {
+        for (index, object) in objects.objects.enumerated() where objects.storedRowID(of: index) == nil {
             // Created by a reference: the first file that names it states it.
             if let definition = object.definition,
                 objects.recordObjects(ofFile: Int(definition.file)).dropFirst(Int(definition.record)).first

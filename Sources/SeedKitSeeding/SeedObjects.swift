@@ -31,13 +31,19 @@ struct SeedObjects: Sendable {
     /// Where each file's records start in ``recordObjects``.
     var fileRecordStarts: [Int32] = []
     /// Objects whose slots, place or owner a file's links decide though its records do not state them: the target
-    /// of an inverse, a member of a list, what is owned.
+    /// of an inverse, a member of a list, what is owned. An object first stated in the file is left out.
     var touches: [(file: Int32, object: Int32)] = []
     /// Objects a file's links name that no record states (of the store, or created by reference), or name by
-    /// `"$ref"`. With ``recordObjects`` and ``touches``, every object whose plan depends on the file.
+    /// `"$ref"` (but those first stated in the file). With ``recordObjects`` and ``touches``, every object whose plan
+    /// depends on the file.
     var references: [(file: Int32, object: Int32)] = []
+    /// The row of each object of the store that the templates only reference (and state no record of), by object.
+    var storedRowIDs: [Int32: Int64] = [:]
     /// Every problem, located; nothing may be written when there is one.
     var issues: [Diagnostic] = []
+
+    /// The row of an object of the store that the templates only reference; nil for one they state.
+    func storedRowID(of object: Int) -> Int64? { storedRowIDs.isEmpty ? nil : storedRowIDs[Int32(object)] }
 
     func value(of object: Int, at attribute: Int) -> AttributeValue? { values[Int(objects[object].values) + attribute] }
 
@@ -58,20 +64,16 @@ struct SeedObjects: Sendable {
 
 /// One object of the templates.
 ///
-/// Its fields are laid out so that the smaller ones fill what the larger leave: 112 bytes an object, not 128.
+/// Its fields are laid out so that the smaller ones fill what the larger leave: 96 bytes an object, not 128. The row
+/// of an object of the store is kept beside, in ``SeedObjects/storedRowIDs``: few objects have one.
 struct SeedObject: Sendable {
     /// Its root entity and identity values, else its `"$id"`, else where it is stated; nil for an object without
     /// either that an owner holds, which is known by its owner and place (see ``owner``).
     var key: SeedKey?
-    /// The first record that states it; nil for an object of the store that the templates only reference.
-    var definition: RecordReference?
     /// The entity's ordinal in the ``SeedSchema``; the most specific any statement names.
     var entity: Int32
     /// Where its attribute values start in ``SeedObjects/values``.
     var values: Int32
-    var stated = SmallIndexSet()
-    /// For an object of the store that the templates only reference: its row.
-    var storedRowID: Int64?
     /// Where its to-one facts start in ``SeedObjects/toOnes``.
     var toOnes: Int32 = 0
     /// Where its join lists start in ``SeedObjects/joins``.
@@ -81,6 +83,24 @@ struct SeedObject: Sendable {
     /// The relationship of the owner that owns it, and its place among what that relationship owns.
     var ownerRelationship: Int32 = -1
     var ownerPosition: Int32 = 0
+    /// ``definition``'s file and record; file -1 for none.
+    private var definitionFile: Int32
+    private var definitionRecord: Int32
+    var stated: SmallIndexSet
+
+    init(key: SeedKey?, definition: RecordReference?, entity: Int32, values: Int32, stated: SmallIndexSet = SmallIndexSet()) {
+        self.key = key
+        self.entity = entity
+        self.values = values
+        self.stated = stated
+        definitionFile = definition?.file ?? -1
+        definitionRecord = definition?.record ?? -1
+    }
+
+    /// The first record that states it; nil for an object of the store that the templates only reference.
+    var definition: RecordReference? {
+        definitionFile < 0 ? nil : RecordReference(file: definitionFile, record: definitionRecord)
+    }
 }
 
 /// A to-one fact: the target object (-1 for null), and its place in the target's ordered list when the inverse is

@@ -118,7 +118,7 @@ struct SeedPlanner {
         for index in objects.indices {
             // The object's fields read where they are, the key once it is needed: a copy of the object would retain
             // and release its key's strings, for every object of a new store.
-            guard objects[index].key?.kind == .identity, objects[index].storedRowID == nil else { continue }
+            guard objects[index].key?.kind == .identity, resolved.storedRowID(of: index) == nil else { continue }
             let slots = schema.entities[Int(objects[index].entity)]
             // A table without rows has nothing to find.
             guard nextRowIDs[slots.root] > 1, let key = objects[index].key else { continue }
@@ -166,7 +166,7 @@ struct SeedPlanner {
             // The object's fields read where they are: a copy of it would retain and release its key's strings.
             let root = schema.entities[Int(objects[index].entity)].root
             var key = objects[index].key
-            let storedRowID = objects[index].storedRowID ?? foundRows[index]
+            let storedRowID = resolved.storedRowID(of: index) ?? foundRows[index]
             // An owned object's key names its owner's row; an empty ledger has none to find (keys are decided later).
             if key == nil, objects[index].owner >= 0, !ledger.entries.isEmpty { key = ownedKey(index) }
             // Not `key.flatMap(ledgerEntry(for:))`: a method of a struct passed as a function takes a copy of the whole

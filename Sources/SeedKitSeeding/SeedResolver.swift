@@ -39,6 +39,9 @@ struct SeedResolver {
     /// few arrays, not a few per file.
     private var records: [TemplateRecord] = []
     private var links: [RecordLink] = []
+    private var stubKeys: [SeedKey] = []
+    /// The `"$id"` of each record that states one beside its identity, by its index among `records`.
+    private var idsBesideIdentity: [Int32: String] = [:]
     private var fileParts: [FilePart] = []
     /// How many files the set has.
     private let fileCount: Int
@@ -61,10 +64,12 @@ struct SeedResolver {
     /// How many objects each owner owns through each relationship so far: the place of the next.
     private var ownedCounts: [ListKey: Int32] = [:]
 
-    /// Where a file's records and links begin among all: eight bytes a file, as a set can have hundreds of thousands.
+    /// Where a file's records, links and stub keys begin among all: twelve bytes a file, as a set can have hundreds
+    /// of thousands.
     private struct FilePart {
         let records: Int32
         let links: Int32
+        let stubKeys: Int32
     }
     /// The few files with a syntax error, or naming top-level objects by `"$ref"`, by index: rare, so kept aside.
     private var syntaxErrors: [Int: JSONSyntaxError] = [:]
@@ -91,26 +96,30 @@ struct SeedResolver {
             func expected(_ count: Int) -> Int { min(count * fileCount, 1 << 22) }
             result.objects.reserveCapacity(expected(file.records.count))
             result.values.reserveCapacity(min(file.values.count * fileCount, 1 << 24))
-            byKey = ElementIndex(capacity: expected(file.records.count(where: { $0.key != nil })))
-            ids = ElementIndex(capacity: expected(file.records.count(where: { $0.id != nil })))
+            byKey = ElementIndex(capacity: expected(file.records.count(where: { $0.identityKey != nil })))
+            ids = ElementIndex(capacity: expected(file.records.indices.count(where: { file.id(ofRecord: $0) != nil })))
             result.recordObjects.reserveCapacity(expected(file.records.count))
             result.fileRecordStarts.reserveCapacity(fileCount + 1)
             if fileCount > 1 {
                 records.reserveCapacity(expected(file.records.count))
                 links.reserveCapacity(min(file.links.count * fileCount, 1 << 22))
+                stubKeys.reserveCapacity(min(file.stubKeys.count * fileCount, 1 << 22))
             }
         }
         if let syntaxError = file.syntaxError { syntaxErrors[file.file] = syntaxError }
         if !file.topLevelReferences.isEmpty { topLevelReferences[file.file] = file.topLevelReferences }
-        fileParts.append(FilePart(records: Int32(records.count), links: Int32(links.count)))
+        fileParts.append(FilePart(records: Int32(records.count), links: Int32(links.count), stubKeys: Int32(stubKeys.count)))
         if fileCount == 1 {
             // The set's one file: its arrays are taken as they are, rather than copied beside them.
             records = file.records
             links = file.links
+            stubKeys = file.stubKeys
         } else {
             records += file.records
             links += file.links
+            stubKeys += file.stubKeys
         }
+        for (record, id) in file.idsBesideIdentity { idsBesideIdentity[fileParts[file.file].records + record] = id }
         // The objects take the values.
         collectObjects(of: file)
     }
@@ -127,7 +136,13 @@ struct SeedResolver {
 
     /// The index among `records` of the first record stating `id`.
     private func firstRecord(stating id: String) -> Int? {
-        ids.element(hash: id.hashValue) { records[$0].id == id }.map(Int.init)
+        ids.element(hash: id.hashValue) { self.id(ofRecord: $0) == id }.map(Int.init)
+    }
+
+    /// The `"$id"` of a record, by its index among `records`.
+    private func id(ofRecord record: Int) -> String? {
+        guard let key = records[record].key else { return nil }
+        return key.kind == .id ? key.text : idsBesideIdentity[Int32(record)]
     }
 
     /// A record, by file and its index in the file.
@@ -137,6 +152,9 @@ struct SeedResolver {
 
     /// A link, by file and its index among the file's links.
     private func link(file: Int32, _ index: Int32) -> RecordLink { links[Int(fileParts[Int(file)].links) + Int(index)] }
+
+    /// The key of a file's identity stub, by its index among the file's (``LinkTarget/key(_:entity:)``).
+    private func stubKey(file: Int32, _ index: Int32) -> SeedKey { stubKeys[Int(fileParts[Int(file)].stubKeys) + Int(index)] }
 
     /// Resolves the links of every file added, and checks the whole; `lookUp` finds what the templates name but do
     /// not state (nil: the templates must state everything, as `seed validate` checks them).
@@ -159,10 +177,12 @@ struct SeedResolver {
     /// them takes about as long as building them did, and the stages after this one need not wait for it.
     private mutating func releaseTablesInBackground() {
         var tables = (
-            records: [TemplateRecord](), links: [RecordLink](), laterRecords: [Int32: [RecordReference]]()
+            records: [TemplateRecord](), links: [RecordLink](), stubKeys: [SeedKey](),
+            laterRecords: [Int32: [RecordReference]]()
         )
         swap(&tables.records, &records)
         swap(&tables.links, &links)
+        swap(&tables.stubKeys, &stubKeys)
         byKey = ElementIndex()
         ids = ElementIndex()
         swap(&tables.laterRecords, &laterRecords)
@@ -184,7 +204,7 @@ struct SeedResolver {
         }
         for recordIndex in file.records.indices {
             let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex))
-            let key = file.records[recordIndex].key
+            let key = file.records[recordIndex].identityKey
             let object: Int32
             if let key, let existing = statedObject(for: key) {
                 object = existing
@@ -202,7 +222,7 @@ struct SeedResolver {
                 if let key { byKey.add(object, hash: key.storedHash) }
             }
             result.recordObjects[start + recordIndex] = object
-            if let id = file.records[recordIndex].id { register(id: id, object: object, record: start + recordIndex) }
+            if let id = file.id(ofRecord: recordIndex) { register(id: id, object: object, record: start + recordIndex) }
         }
     }
 
@@ -336,7 +356,8 @@ struct SeedResolver {
                         break
                     case .record(let nested):
                         target = result.recordObjects[fileRecords.lowerBound + Int(nested)]
-                    case .key(let key, let entity):
+                    case .key(let stub, let entity):
+                        let key = stubKey(file: Int32(fileIndex), stub)
                         let stated = statedObject(for: key)
                         guard let found = stated ?? stored[key] else {
                             danglingKey(key, entity: entity, at: place(of: link), suggestions: lookUp)
@@ -352,8 +373,9 @@ struct SeedResolver {
                             continue
                         }
                         target = found
-                        // Named by a name of the templates alone, which its own file may change.
-                        result.references.append((link.file, found))
+                        // Named by a name of the templates alone, which its own file may change; one its own file
+                        // states is in the file's records already.
+                        if !isStated(found, inFile: link.file) { result.references.append((link.file, found)) }
                     }
                     if target >= 0, !schema.isKind(Int(result.objects[Int(target)].entity), of: slots.destinations[relationship]) {
                         let description = slots.entity.relationships[relationship]
@@ -385,8 +407,8 @@ struct SeedResolver {
             for recordIndex in fileRecords {
                 let record = records[recordIndex]
                 for linkIndex in record.links..<record.links + record.linkCount {
-                    guard case .key(let key, let entity) = link(file: Int32(fileIndex), linkIndex).target, statedObject(for: key) == nil,
-                        seen.insert(key).inserted
+                    guard case .key(let stub, let entity) = link(file: Int32(fileIndex), linkIndex).target,
+                        case let key = stubKey(file: Int32(fileIndex), stub), statedObject(for: key) == nil, seen.insert(key).inserted
                     else { continue }
                     let reference = RecordReference(file: Int32(fileIndex), record: Int32(recordIndex - fileRecords.lowerBound))
                     missing.append((key, entity, reference))
@@ -415,7 +437,8 @@ struct SeedResolver {
             result.objects.append(
                 SeedObject(
                     key: missing.key, definition: object == nil ? missing.record : nil, entity: entity, values: Int32(start),
-                    stated: stated, storedRowID: object?.rowID))
+                    stated: stated))
+            if let object { result.storedRowIDs[index] = object.rowID }
             makeSlots(of: Int(index))
             ownerLinks.append(.none)
             found[missing.key] = index
@@ -452,7 +475,7 @@ struct SeedResolver {
     }
 
     private mutating func danglingID(_ id: String, at place: StatementPlace) {
-        let ids = Set(records.lazy.compactMap(\.id)).sorted()
+        let ids = Set(records.indices.lazy.compactMap(id(ofRecord:))).sorted()
         let suggestion = Suggestion.didYouMean(id, among: ids)
         problems.append(
             PlacedProblem(
@@ -502,7 +525,14 @@ struct SeedResolver {
                 touchesTarget = true
             }
         }
-        if touchesTarget { result.touches.append((link.file, target)) }
+        if touchesTarget, !isStated(target, inFile: link.file) { result.touches.append((link.file, target)) }
+    }
+
+    /// Whether the first record stating `object` is in `file`: the file's records name it, and what the file's links
+    /// say of it needs no entry of its own in ``SeedObjects/touches`` or ``SeedObjects/references`` (an owned chain's
+    /// links would otherwise add two entries an object).
+    private func isStated(_ object: Int32, inFile file: Int32) -> Bool {
+        result.objects[Int(object)].definition?.file == file
     }
 
     /// Adds a member to a join list (stating it, empty, for no member), once.
@@ -648,8 +678,8 @@ struct SeedResolver {
     /// owner instead.
     private mutating func nameObjectsWithoutIdentity() {
         // The first id, in the set's order, of an object that states more than one.
-        for (index, record) in records.enumerated() {
-            guard let id = record.id, result.objects[Int(result.recordObjects[index])].key == nil,
+        for index in records.indices {
+            guard result.objects[Int(result.recordObjects[index])].key == nil, let id = id(ofRecord: index),
                 firstRecord(stating: id) == index
             else { continue }
             result.objects[Int(result.recordObjects[index])].key = SeedKey(kind: .id, root: "", text: id)

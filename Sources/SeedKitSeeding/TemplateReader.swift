@@ -305,7 +305,8 @@ struct TemplateReader {
         // A stub: a reference by identity where a relationship that does not own its members expects an object.
         if parent >= 0, !owned, !statesMoreThanIdentity, let key {
             for _ in 0..<slots.attributeCount { out.values.removeLast() }
-            return .key(key, entity: Int32(slots.ordinal))
+            out.stubKeys.append(key)
+            return .key(Int32(out.stubKeys.count - 1), entity: Int32(slots.ordinal))
         }
         if hasProblem && key == nil && parent >= 0 && !owned && !statesMoreThanIdentity {
             for _ in 0..<slots.attributeCount { out.values.removeLast() }
@@ -313,10 +314,13 @@ struct TemplateReader {
         }
 
         let record = Int32(out.records.count)
+        if let id {
+            if key == nil { key = SeedKey(kind: .id, root: "", text: id) } else { out.idsBesideIdentity[record] = id }
+        }
         out.records.append(
             TemplateRecord(
-                key: key, values: Int32(valuesStart), id: id, stated: stated, entity: Int32(slots.ordinal), parent: parent,
-                relationship: relationship, position: position))
+                key: key, values: Int32(valuesStart), entity: Int32(slots.ordinal), parent: parent,
+                relationship: relationship, position: position, stated: stated))
         let linksStart = pendingLinks.count
         next = entry + 1
         for (position, member) in plan.enumerated() {
@@ -392,7 +396,8 @@ struct TemplateReader {
     ) -> LinkTarget? {
         switch DictionaryRules.identityValue(tape.json(at: entry), destination: destination.entity) {
         case .success(let identity):
-            return .key(SeedKey(identityOf: destination.entity, value: identity), entity: Int32(destination.ordinal))
+            out.stubKeys.append(SeedKey(identityOf: destination.entity, value: identity))
+            return .key(Int32(out.stubKeys.count - 1), entity: Int32(destination.ordinal))
         case .failure(let failure):
             out.problems.append(RecordProblem(kind: failure.kind, record: record, path: path(), isAtKey: false, message: failure.message))
             return nil

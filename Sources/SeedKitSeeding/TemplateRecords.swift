@@ -25,6 +25,11 @@ struct TemplateRecords: Sendable {
     /// stated value, or nil (stated null or not stated, as `record.stated` says).
     var values: [AttributeValue?] = []
     var links: [RecordLink] = []
+    /// The keys identity stubs name, each link to one holding its index here: a key in every link would make each
+    /// 56 bytes, not 32.
+    var stubKeys: [SeedKey] = []
+    /// The `"$id"` of each record that states one beside its identity, by record; the others' is their key.
+    var idsBesideIdentity: [Int32: String] = [:]
     var problems: [RecordProblem] = []
     /// Why the file is not JSON; it then has no records.
     var syntaxError: JSONSyntaxError?
@@ -34,20 +39,24 @@ struct TemplateRecords: Sendable {
     init(file: Int) {
         self.file = file
     }
+
+    /// The `"$id"` a record states.
+    func id(ofRecord record: Int) -> String? {
+        guard let key = records[record].key else { return nil }
+        return key.kind == .id ? key.text : idsBesideIdentity[Int32(record)]
+    }
 }
 
 /// One object a template states.
 ///
-/// Its fields are laid out so that the smaller ones fill what the larger leave: 104 bytes a record, not 120.
+/// Its fields are laid out so that the smaller ones fill what the larger leave: 88 bytes a record, not 120.
 struct TemplateRecord: Sendable {
-    /// The root entity and identity values, when the record states every identity value.
+    /// The root entity and identity values, when the record states every identity value; else its `"$id"` (a key
+    /// of kind ``SeedKey/Kind/id``), when it states one. An `"$id"` beside an identity is in
+    /// ``TemplateRecords/idsBesideIdentity``: a field of its own would make every record 16 bytes larger.
     var key: SeedKey?
     /// Where its attribute values start in ``TemplateRecords/values``.
     let values: Int32
-    /// The `"$id"` the record states.
-    var id: String?
-    /// The attributes the record states, by index.
-    var stated: SmallIndexSet
     /// The entity's ordinal in the ``SeedSchema``.
     var entity: Int32
     /// Where its links start in ``TemplateRecords/links``, and how many.
@@ -59,6 +68,11 @@ struct TemplateRecord: Sendable {
     let relationship: Int32
     /// Its index in the parent's to-many or the file's top-level array; -1 for a to-one or a file of one object.
     let position: Int32
+    /// The attributes the record states, by index.
+    var stated: SmallIndexSet
+
+    /// Its identity key: nil when it states no identity, whether or not it states an `"$id"`.
+    var identityKey: SeedKey? { key?.kind == .identity ? key : nil }
 }
 
 /// A relationship fact a record states.
@@ -76,8 +90,9 @@ enum LinkTarget: Sendable {
     case none
     /// A record of the same file, nested here.
     case record(Int32)
-    /// The object of an identity stub, which says it is a kind of the entity with this ordinal.
-    case key(SeedKey, entity: Int32)
+    /// The object of an identity stub, which says it is a kind of the entity with this ordinal: the stub's key, by
+    /// its index in ``TemplateRecords/stubKeys``.
+    case key(Int32, entity: Int32)
     /// The object with this `"$id"`.
     case id(String)
 }

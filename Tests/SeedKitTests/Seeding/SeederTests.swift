@@ -218,6 +218,37 @@ struct SeederTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// An object with an identity may state an `"$id"` too: `"$ref"` from another file names it as a stub of its
+    /// identity would, and the `"$id"` is as unique as any other.
+    @Test func anIDBesideAnIdentityNamesItsObject() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = #"{"entities": {"Folder": {"identity": ["name"], "attributes": {"name": "string"}, "relationships": {"parent": {"to": "Folder"}}}}}"#
+        try Fixtures.write(model, to: "ByID/model.json", in: directory)
+        try Fixtures.write(#"[{"class": "Folder", "name": "p", "$id": "home"}]"#, to: "ByID/a.template", in: directory)
+        try Fixtures.write(#"[{"class": "Folder", "name": "c", "parent": {"$ref": "home"}}]"#, to: "ByID/b.template", in: directory)
+        try Fixtures.write(model, to: "ByIdentity/model.json", in: directory)
+        try Fixtures.write(
+            #"[{"class": "Folder", "name": "p"}, {"class": "Folder", "name": "c", "parent": {"class": "Folder", "name": "p"}}]"#,
+            to: "ByIdentity/a.template", in: directory)
+        let byID = directory.appendingPathComponent("id.sqlite").path
+        let byIdentity = directory.appendingPathComponent("identity.sqlite").path
+        #expect(try Seeder(storePath: byID).seed(templates: directory.appendingPathComponent("ByID")).status == .applied)
+        #expect(try Seeder(storePath: byIdentity).seed(templates: directory.appendingPathComponent("ByIdentity")).status == .applied)
+        #expect(
+            try GraphExport().document(of: SQLiteStore(existingAt: byID))
+                == GraphExport().document(of: SQLiteStore(existingAt: byIdentity)))
+
+        try Fixtures.write(#"[{"class": "Folder", "name": "q", "$id": "home"}]"#, to: "ByID/c.template", in: directory)
+        let again = directory.appendingPathComponent("again.sqlite").path
+        let report = try Seeder(storePath: again).seed(templates: directory.appendingPathComponent("ByID"))
+        #expect(report.status == .invalid && report.issues.count == 1)
+        let issue = try #require(report.issues.first)
+        #expect(issue.file?.hasSuffix("ByID/c.template") == true && issue.pointer?.description == "/0/$id", "\(issue)")
+        #expect(issue.message.contains(#"duplicate "$id" 'home'"#), "\(issue)")
+        #expect(issue.related?.file?.hasSuffix("ByID/a.template") == true, "\(issue)")
+    }
+
     /// A to-one stated with two targets is placed at both statements, each in the record that makes it: found from
     /// the link alone, when the conflict is met.
     @Test func aToOneStatedTwiceIsPlacedAtBothStatements() throws {
