@@ -79,7 +79,6 @@ extension SeedLedger {
         let read = TemplateSet.FileRecord.indices(of: origins.files.count, in: fileRecords) { origins.files[$0].path }
         var readFiles = [Int?](repeating: nil, count: fileRecords.count)
         for (file, index) in read.enumerated() { if let index { readFiles[index] = file } }
-        let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? Origins.Keys([]) })
         @Sendable func key(_ item: Int) -> SeedKey {
             if item >= 0 { return entries[item].key }
             let object = insertions.objects[~item]
@@ -88,26 +87,38 @@ extension SeedLedger {
         // The items of the parts (each file's, then the unborne objects'), part after part: an entry's index, or an
         // insertion's position as its complement; `itemParts` says where each part's start. Per item, 4 bytes: an
         // array of them is as long as the ledger.
-        let unborne = Int32(fileRecords.count)
-        var partOfItem: [Int32] = []
-        partOfItem.reserveCapacity(entries.count + insertions.objects.count)
+        var items: [Int32] = []
         var counts = [Int](repeating: 0, count: schema.entities.count)
         var itemParts = [Int](repeating: 0, count: fileRecords.count + 2)
-        for entry in entries {
-            partOfItem.append(homes[entry.key] ?? unborne)
-            counts[Int(entry.entity)] += 1
-        }
-        for (position, object) in insertions.objects.enumerated() {
-            partOfItem.append(homes[key(~position)] ?? unborne)
-            counts[Int(templates!.objects.objects[Int(object)].entity)] += 1
-        }
-        for part in partOfItem { itemParts[Int(part) + 1] += 1 }
-        for part in 0...fileRecords.count { itemParts[part + 1] += itemParts[part] }
-        var items = [Int32](repeating: 0, count: partOfItem.count)
-        var next = itemParts
-        for (position, part) in partOfItem.enumerated() {
-            items[next[Int(part)]] = Int32(position < entries.count ? position : ~(position - entries.count))
-            next[Int(part)] += 1
+        // Per file read, the keys it bears on whose home is another file.
+        var otherKeys = [[SeedKey]](repeating: [], count: fileRecords.count)
+        do {
+            // The homes and each item's part, let go before the objects section is measured and written, whose
+            // tables then take their room.
+            let homes = KeyHomes(keys: readFiles.map { file in file.map { origins.files[$0].keys } ?? Origins.Keys([]) })
+            let unborne = Int32(fileRecords.count)
+            var partOfItem: [Int32] = []
+            partOfItem.reserveCapacity(entries.count + insertions.objects.count)
+            for entry in entries {
+                partOfItem.append(homes[entry.key] ?? unborne)
+                counts[Int(entry.entity)] += 1
+            }
+            for (position, object) in insertions.objects.enumerated() {
+                partOfItem.append(homes[key(~position)] ?? unborne)
+                counts[Int(templates!.objects.objects[Int(object)].entity)] += 1
+            }
+            for part in partOfItem { itemParts[Int(part) + 1] += 1 }
+            for part in 0...fileRecords.count { itemParts[part + 1] += itemParts[part] }
+            items = [Int32](repeating: 0, count: partOfItem.count)
+            var next = itemParts
+            for (position, part) in partOfItem.enumerated() {
+                items[next[Int(part)]] = Int32(position < entries.count ? position : ~(position - entries.count))
+                next[Int(part)] += 1
+            }
+            for (index, file) in readFiles.enumerated() {
+                guard let file else { continue }
+                for key in origins.files[file].keys where homes[key] != Int32(index) { otherKeys[index].append(key) }
+            }
         }
         var summary = self
         summary.objectCounts = carried?.counts ?? [:]
@@ -118,7 +129,7 @@ extension SeedLedger {
             Self.setSection: summary.setBytes(), Self.filesSection: filesSection ?? Self.filesBytes(of: fileRecords),
             Self.layoutsSection: Self.layoutsBytes(schema),
             Self.objectsSection: objectsBytes(
-                schema: schema, origins: origins, readFiles: readFiles, homes: homes, items: items,
+                schema: schema, origins: origins, readFiles: readFiles, otherKeys: otherKeys, items: items,
                 itemParts: itemParts, oldIndices: oldIndices, newIndices: newIndices, key: key, insertions: insertions,
                 templates: templates),
         ]
@@ -145,7 +156,7 @@ extension SeedLedger {
     /// The objects section (``readObjects(_:layouts:schema:carrying:)`` reads it): the parts of the files read made
     /// of `items` and their keys, the carried ones copied.
     private func objectsBytes(
-        schema: SeedSchema, origins: Origins, readFiles: [Int?], homes: KeyHomes, items: [Int32],
+        schema: SeedSchema, origins: Origins, readFiles: [Int?], otherKeys: [[SeedKey]], items: [Int32],
         itemParts: [Int], oldIndices: [Int?], newIndices: [Int?], key: @Sendable (Int) -> SeedKey, insertions: Insertions,
         templates: TemplateSlots?
     ) -> [UInt8] {
@@ -159,19 +170,15 @@ extension SeedLedger {
         @Sendable func entity(_ item: Int) -> Int {
             item >= 0 ? Int(entries[item].entity) : Int(templateObjects[Int(inserted[~item])].entity)
         }
-        // Per file: the part carried (its index in the carried ledger), or the keys of the others it bears on.
+        // Per file: the part carried (its index in the carried ledger).
         var carriedParts = [Int?](repeating: nil, count: fileRecords.count)
-        var otherKeys = [[SeedKey]](repeating: [], count: fileRecords.count)
         var settled = [UInt8](repeating: 0, count: fileRecords.count)
         var pairs: [BearerPair] = []
         pairs.reserveCapacity(readFiles.reduce(0) { $0 + ($1.map { origins.files[$0].keys.count } ?? 0) })
         for index in fileRecords.indices {
             if let file = readFiles[index].map({ origins.files[$0] }) {
                 settled[index] = file.isSettled ? 1 : 0
-                for key in file.keys {
-                    pairs.append(BearerPair(hash: Self.stableHash(of: key), file: UInt32(index)))
-                    if homes[key] != Int32(index) { otherKeys[index].append(key) }
-                }
+                for key in file.keys { pairs.append(BearerPair(hash: Self.stableHash(of: key), file: UInt32(index))) }
             } else if let carried, let old = oldIndices[index], carried.isCarried[old] {
                 carriedParts[index] = old
                 settled[index] = carried.isSettled[old] ? 1 : 0
