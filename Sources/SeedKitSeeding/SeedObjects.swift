@@ -118,13 +118,10 @@ struct ToOneFact: Sendable {
 }
 
 /// A link of a file: the file, and the link's index among the file's links. Its record is found only for a problem
-/// that needs the link's place: kept per to-one fact and per owned object, a link takes 8 bytes, not 12.
+/// that needs the link's place.
 struct LinkReference: Sendable {
     let file: Int32
     let link: Int32
-
-    /// No link: what a fact or an owner holds before one states it.
-    static let none = LinkReference(file: -1, link: -1)
 }
 
 /// A record of one file.

@@ -55,10 +55,12 @@ struct SeedResolver {
     private var problems: [PlacedProblem] = []
     /// Ordered lists kept in their members' columns: the members stated in order, then those that name the owner.
     private var orderedLists: [ListKey: (stated: [Int32], named: [Int32])] = [:]
-    /// The link that made each owned object owned, by object: set where ``SeedObject/owner`` is.
-    private var ownerLinks: [LinkReference] = []
-    /// The link that stated each to-one fact, by its index in ``SeedObjects/toOnes``: for the problems it may meet.
-    private var toOneLinks: [LinkReference] = []
+    /// The link that made each owned object owned, by object: set where ``SeedObject/owner`` is. Links are kept by
+    /// their index among all files' links (``linkIndex(_:)``), 4 bytes where a file and an index would take 8.
+    private var ownerLinks: [Int32] = []
+    /// The link that stated each to-one fact, by its index in ``SeedObjects/toOnes``, for the problems it may meet;
+    /// -1 for none.
+    private var toOneLinks: [Int32] = []
     /// For the files whose links a problem placed: each link's record (``record(ofLink:)``).
     private var linkRecords: [Int32: [Int32]] = [:]
     /// How many objects each owner owns through each relationship so far: the place of the next.
@@ -162,7 +164,7 @@ struct SeedResolver {
         var resolver = self
         resolver.reserveSlots()
         for index in resolver.result.objects.indices { resolver.makeSlots(of: index) }
-        resolver.ownerLinks = Array(repeating: .none, count: resolver.result.objects.count)
+        resolver.ownerLinks = Array(repeating: -1, count: resolver.result.objects.count)
         try resolver.resolveLinks(lookUp: lookUp)
         resolver.placeOrderedMembers()
         resolver.checkOwnership()
@@ -331,7 +333,7 @@ struct SeedResolver {
         let slots = schema.entities[Int(result.objects[object].entity)]
         result.objects[object].toOnes = Int32(result.toOnes.count)
         result.toOnes.append(contentsOf: repeatElement(.unstated, count: slots.toOnes.count))
-        toOneLinks.append(contentsOf: repeatElement(.none, count: slots.toOnes.count))
+        toOneLinks.append(contentsOf: repeatElement(-1, count: slots.toOnes.count))
         result.objects[object].joins = Int32(result.joins.count)
         result.joins.append(contentsOf: repeatElement(nil, count: slots.joins.count))
     }
@@ -440,7 +442,7 @@ struct SeedResolver {
                     stated: stated))
             if let object { result.storedRowIDs[index] = object.rowID }
             makeSlots(of: Int(index))
-            ownerLinks.append(.none)
+            ownerLinks.append(-1)
             found[missing.key] = index
         }
         return found
@@ -548,12 +550,12 @@ struct SeedResolver {
         let earlier = result.toOnes[index]
         guard earlier.isStated else {
             result.toOnes[index] = ToOneFact(target: target)
-            toOneLinks[index] = link
+            toOneLinks[index] = linkIndex(link)
             return
         }
         guard earlier.target != target else { return }
         let name = schema.entities[Int(result.objects[Int(object)].entity)].toOnes[slot].name
-        let here = self.place(of: link), earlierPlace = self.place(of: toOneLinks[index])
+        let here = self.place(of: link), earlierPlace = self.place(of: linkReference(toOneLinks[index]))
         problems.append(
             PlacedProblem(
                 kind: .identityConflict, place: here,
@@ -569,6 +571,20 @@ struct SeedResolver {
         var path = [entity.relationshipKeys[Int(statement.relationship)]]
         if statement.position >= 0 { path.append(String(statement.position)) }
         return StatementPlace(file: link.file, record: record.record, path: path)
+    }
+
+    /// A link's index among all files' links, as ``ownerLinks`` and ``toOneLinks`` keep it.
+    private func linkIndex(_ link: LinkReference) -> Int32 { fileParts[Int(link.file)].links + link.link }
+
+    /// The link at an index among all files' links.
+    private func linkReference(_ index: Int32) -> LinkReference {
+        // The last file whose links start at or before it: a file without links starts where the next does.
+        var low = 0, high = fileParts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if fileParts[middle].links <= index { low = middle } else { high = middle }
+        }
+        return LinkReference(file: Int32(low), link: index - fileParts[low].links)
     }
 
     /// The index in its file of the record whose link this is: the file's links are mapped to their records the first
@@ -610,7 +626,7 @@ struct SeedResolver {
         let current = result.objects[Int(child)].owner
         if current >= 0 {
             guard current != owner else { return }
-            let earlier = place(of: ownerLinks[Int(child)])
+            let earlier = place(of: linkReference(ownerLinks[Int(child)]))
             problems.append(
                 PlacedProblem(
                     kind: .identityConflict, place: place(of: link),
@@ -620,7 +636,7 @@ struct SeedResolver {
         }
         result.objects[Int(child)].owner = owner
         result.objects[Int(child)].ownerRelationship = Int32(relationship)
-        ownerLinks[Int(child)] = link
+        ownerLinks[Int(child)] = linkIndex(link)
         // Its place among what the owner owns there, in the order stated; a to-one owns one.
         if schema.entities[Int(result.objects[Int(owner)].entity)].entity.relationships[relationship].isToMany {
             let list = ListKey(object: owner, relationship: Int32(relationship))
@@ -646,7 +662,7 @@ struct SeedResolver {
                 let names = (cycle.reversed() + [cycle.last!]).map(describe).joined(separator: " owns ")
                 problems.append(
                     PlacedProblem(
-                        kind: .identityConflict, place: place(of: ownerLinks[Int(cycle[0])]),
+                        kind: .identityConflict, place: place(of: linkReference(ownerLinks[Int(cycle[0])])),
                         message: "ownership is a cycle: \(names); an object cannot own itself, directly or through what it owns"))
             }
             for object in path { state[Int(object)] = 2 }
