@@ -79,8 +79,11 @@ public struct GraphExport {
 
     /// The export document of any store's rows (an SQLite or a PostgreSQL store), read in one snapshot.
     package func document(ofRows store: RowStore) throws -> [UInt8] {
+        // Each line goes into the document as it is written: kept apart until the end, a large store's lines would
+        // take about twice the document's bytes.
+        let (writer, roots) = try lineWriter(of: store)
         var bytes: [UInt8] = []
-        try write(lines(of: store), model: store.model) { bytes.append(contentsOf: $0) }
+        try write(model: store.model, lines: { line in try writer.write(roots, line: line) }) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
@@ -95,12 +98,17 @@ public struct GraphExport {
     /// Writes the export document of any store's rows to a file, replacing it only once the whole document is written.
     package func write(rows store: RowStore, toFileAtPath path: String) throws {
         // Each line goes to the file as it is written: the document is never whole in memory.
-        let graph = try store.read { try ExportGraph(store: store) }
-        let writer = CanonicalExportWriter(graph: graph)
-        let roots = try writer.topLevel(selecting: selectedEntities(of: graph.model))
+        let (writer, roots) = try lineWriter(of: store)
         try FileReplacement.write(toPath: path) { handle in
             try write(model: store.model, lines: { line in try writer.write(roots, line: line) }, to: handle)
         }
+    }
+
+    /// The writer of a store's rows, read in one snapshot, and the top-level objects it writes.
+    private func lineWriter(of store: RowStore) throws -> (writer: CanonicalExportWriter, roots: [Int32]) {
+        let graph = try store.read { try ExportGraph(store: store) }
+        let writer = CanonicalExportWriter(graph: graph)
+        return (writer, try writer.topLevel(selecting: selectedEntities(of: graph.model)))
     }
 
     /// The canonical line of each top-level object of a context's objects, in document order: read in one
@@ -182,9 +190,10 @@ public struct GraphExport {
         try sink(Array("{\n  \"format\": \"\(Self.format)\",\n  \"formatVersion\": \(Self.formatVersion),\n  \"model\": ".utf8))
         try sink(modelText)
         var count = 0
+        let first = Array(",\n  \"objects\": [\n    ".utf8), between = Array(",\n    ".utf8)
         try withoutActuallyEscaping(sink) { sink in
             try lines { line in
-                try sink(Array((count == 0 ? ",\n  \"objects\": [\n    " : ",\n    ").utf8))
+                try sink(count == 0 ? first : between)
                 try sink(line)
                 count += 1
             }
