@@ -198,6 +198,45 @@ struct SeederTests {
                 == GraphExport().document(of: SQLiteStore(existingAt: fresh)))
     }
 
+    /// A file bears on the objects of other files that its links decide: a to-many that sets their to-ones, a
+    /// `"$ref"` that owns one. A later launch that reads that file alone, once it names other objects, leaves the
+    /// store as reading every file does: the objects it no longer names lose what it said of them.
+    @Test(arguments: [
+        (
+            #"{"entities": {"Department": {"identity": ["name"], "attributes": {"name": "string"}, "relationships": {"employees": {"to": "Employee", "many": true, "inverse": "department"}}}, "Employee": {"identity": ["email"], "attributes": {"email": "string"}, "relationships": {"department": {"to": "Department", "inverse": "employees"}}}}}"#,
+            #"[{"class": "Employee", "email": "ann"}, {"class": "Employee", "email": "bob"}]"#,
+            #"{"class": "Department", "name": "Sales", "employees": [{"class": "Employee", "email": "ann"}]}"#,
+            #"{"class": "Department", "name": "Sales", "employees": [{"class": "Employee", "email": "bob"}]}"#
+        ),
+        (
+            #"{"entities": {"Folder": {"attributes": {"name": "string"}, "relationships": {"sub": {"to": "Folder", "many": true, "owns": true, "inverse": "up"}, "up": {"to": "Folder", "inverse": "sub"}}}}}"#,
+            #"[{"class": "Folder", "$id": "a", "name": "a"}, {"class": "Folder", "$id": "b", "name": "b"}]"#,
+            #"{"class": "Folder", "name": "root", "sub": [{"$ref": "a"}]}"#,
+            #"{"class": "Folder", "name": "root", "sub": [{"$ref": "b"}]}"#
+        ),
+    ])
+    func aFileBearsOnTheObjectsOfOthersItsLinksDecide(model: String, first: String, second: String, secondChanged: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Fixtures.write(model, to: "Templates/model.json", in: directory)
+        try Fixtures.write(first, to: "Templates/a.template", in: directory)
+        try Fixtures.write(second, to: "Templates/b.template", in: directory)
+        let templates = directory.appendingPathComponent("Templates")
+        let path = directory.appendingPathComponent("seed.sqlite").path, everyFilePath = directory.appendingPathComponent("every.sqlite").path
+        #expect(try Seeder(storePath: path).seed(templates: templates).status == .applied)
+        try FileManager.default.copyItem(atPath: path, toPath: everyFilePath)
+        try Fixtures.write(secondChanged, to: "Templates/b.template", in: directory)
+        let report = try Seeder(storePath: path).seed(templates: templates)
+        var everyFile = SeedOptions()
+        everyFile.readsOnlyChangedFiles = false
+        let expected = try Seeder(storePath: everyFilePath).seed(templates: templates, options: everyFile)
+        #expect(report.status == .applied && expected.status == .applied, "\(report.issues)")
+        #expect(report.entities == expected.entities)
+        #expect(
+            try GraphExport().document(of: SQLiteStore(existingAt: path))
+                == GraphExport().document(of: SQLiteStore(existingAt: everyFilePath)))
+    }
+
     /// A `"$id"` stated again in a later file is placed there, beside the place of the first (a file without records
     /// between them, which starts where the next does).
     @Test func aDuplicateIDIsPlacedBesideTheFirst() throws {
