@@ -17,7 +17,12 @@ extension ExportDocument {
     /// - Throws: ``ExportError`` for a missing path, invalid templates (every issue, located) or an invalid export;
     ///   the store's errors for a store that cannot be read.
     package init(path: String, modelURL: URL? = nil) throws {
-        switch try Self.source(at: path) {
+        try self.init(path: path, source: Self.source(at: path), modelURL: modelURL)
+    }
+
+    /// The export at `path`, which names `source`.
+    private init(path: String, source: Source, modelURL: URL?) throws {
+        switch source {
         case .server: try self.init(bytes: GraphExport().document(ofRows: Seeder.openServerStore(url: path)), file: nil)
         case .templates: try self.init(templates: URL(fileURLWithPath: path), modelURL: modelURL)
         case .store: try self.init(storeAt: path)
@@ -53,11 +58,13 @@ extension ExportDocument {
     /// - Throws: The first path's error, when several fail.
     package static func read(paths: [String], modelURL: URL? = nil) throws -> [ExportDocument] {
         let results = Locked([Result<ExportDocument, any Error>?](repeating: nil, count: paths.count))
+        // Each path looked at once: what it names decides both the order and how it is read.
+        let sources = paths.map { path in Result { () throws(ExportError) in try source(at: path) } }
         @Sendable func read(_ index: Int) {
-            let result = Result { try ExportDocument(path: paths[index], modelURL: modelURL) }
+            let result = Result { try ExportDocument(path: paths[index], source: sources[index].get(), modelURL: modelURL) }
             results.withLock { $0[index] = result }
         }
-        let templates = paths.indices.filter { (try? source(at: paths[$0])) == .templates }
+        let templates = paths.indices.filter { (try? sources[$0].get()) == .templates }
         let others = paths.indices.filter { !templates.contains($0) }
         for index in templates { read(index) }
         DispatchQueue.concurrentPerform(iterations: others.count) { read(others[$0]) }
