@@ -57,38 +57,34 @@ struct SQLiteStoreRowsTests {
         func index(_ name: String, of entity: Entity) -> Int { entity.attributes.firstIndex { $0.name == name }! }
         func budget(_ value: Int) -> AttributeValue { .decimal(ScaledDecimal(exactly: "\(value)")!) }
         let toDepartment = employee.relationships.firstIndex { $0.name == "department" }!
-        func row(of entity: Entity, _ id: Int64, _ values: [String: AttributeValue], in departmentRow: Int64? = nil) -> RowBatch {
-            var rows = RowBatch(entity: entity)
-            var targets = [Int64?](repeating: nil, count: entity.relationships.count)
-            if entity !== department { targets[toDepartment] = departmentRow }
-            rows.append(
-                rowID: id, values: entity.attributes.map { values[$0.name] }, targets: targets,
-                positions: [Int64?](repeating: nil, count: entity.relationships.count))
-            return rows
-        }
-        func batch(of entity: Entity, _ rows: [RowBatch]) -> RowBatch {
+        /// A batch of rows of `entity`: each its id, the values it gives by name, and an employee's department row.
+        func batch(of entity: Entity, _ rows: [(id: Int64, values: [String: AttributeValue], department: Int64?)]) -> RowBatch {
             var batch = RowBatch(entity: entity)
             for row in rows {
-                batch.append(rowID: row.rowIDs[0], values: row.values, targets: row.targets, positions: row.positions)
+                var targets = [Int64?](repeating: nil, count: entity.relationships.count)
+                if entity !== department { targets[toDepartment] = row.department }
+                batch.append(
+                    rowID: row.id, values: entity.attributes.map { row.values[$0.name] }, targets: targets,
+                    positions: [Int64?](repeating: nil, count: entity.relationships.count))
             }
             return batch
         }
         try store.write {
-            try store.insert(batch(of: department, (1...150).map { row(of: department, Int64($0), ["name": .string("D\($0)"), "budget": budget(1)]) }))
+            try store.insert(batch(of: department, (1...150).map { (Int64($0), ["name": .string("D\($0)"), "budget": budget(1)], nil) }))
             try store.insert(batch(of: employee, (1...150).map {
-                row(of: employee, Int64($0), ["name": .string("E\($0)"), "email": .string("e\($0)@example.com"), "address": .string("")], in: Int64($0))
+                (Int64($0), ["name": .string("E\($0)"), "email": .string("e\($0)@example.com"), "address": .string("")], Int64($0))
             }))
         }
         try store.write {
             // Only the budget is given: the names are not in the batch, and must stay.
             try store.update(
-                batch(of: department, (1...130).map { row(of: department, Int64($0), ["budget": budget($0)]) }),
+                batch(of: department, (1...130).map { (Int64($0), ["budget": budget($0)], nil) }),
                 attributes: [index("budget", of: department)], toOnes: [], entityChanges: false)
             try store.update(
-                batch(of: employee, (1...70).map { row(of: employee, Int64($0), [:], in: Int64(151 - $0)) }),
+                batch(of: employee, (1...70).map { (Int64($0), [:], Int64(151 - $0)) }),
                 attributes: [], toOnes: [toDepartment], entityChanges: false)
             try store.update(
-                batch(of: manager, [5, 6].map { row(of: manager, $0, ["level": .integer(3)], in: 146) }),
+                batch(of: manager, [5, 6].map { ($0, ["level": .integer(3)], 146) }),
                 attributes: [index("level", of: manager)], toOnes: [], entityChanges: true)
         }
         let departments = try store.allRows(root: "Department")
