@@ -142,10 +142,7 @@ struct SeedResolver {
     }
 
     /// The `"$id"` of a record, by its index among `records`.
-    private func id(ofRecord record: Int) -> String? {
-        guard let key = records[record].key else { return nil }
-        return key.kind == .id ? key.text : idsBesideIdentity[Int32(record)]
-    }
+    private func id(ofRecord record: Int) -> String? { records[record].id(besideIdentity: idsBesideIdentity[Int32(record)]) }
 
     /// A record, by file and its index in the file.
     private func record(_ reference: RecordReference) -> TemplateRecord {
@@ -244,13 +241,19 @@ struct SeedResolver {
 
     /// A record by its index among all: its file and its index there.
     private func recordReference(_ index: Int) -> RecordReference {
-        // The last file whose records start at or before it: a file without records starts where the next does.
+        let file = file(containing: Int32(index), startingAt: \.records)
+        return RecordReference(file: Int32(file), record: Int32(index) - fileParts[file].records)
+    }
+
+    /// The file whose part of the records or links (`start` says which) holds `index`: the last whose part starts at or
+    /// before it, as a file with none starts where the next does.
+    private func file(containing index: Int32, startingAt start: KeyPath<FilePart, Int32>) -> Int {
         var low = 0, high = fileParts.count
         while high - low > 1 {
             let middle = (low + high) / 2
-            if Int(fileParts[middle].records) <= index { low = middle } else { high = middle }
+            if fileParts[middle][keyPath: start] <= index { low = middle } else { high = middle }
         }
-        return RecordReference(file: Int32(low), record: Int32(index - Int(fileParts[low].records)))
+        return low
     }
 
     /// The object of the record that states `id` first, if any does.
@@ -578,13 +581,8 @@ struct SeedResolver {
 
     /// The link at an index among all files' links.
     private func linkReference(_ index: Int32) -> LinkReference {
-        // The last file whose links start at or before it: a file without links starts where the next does.
-        var low = 0, high = fileParts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if fileParts[middle].links <= index { low = middle } else { high = middle }
-        }
-        return LinkReference(file: Int32(low), link: index - fileParts[low].links)
+        let file = file(containing: index, startingAt: \.links)
+        return LinkReference(file: Int32(file), link: index - fileParts[file].links)
     }
 
     /// The index in its file of the record whose link this is: the file's links are mapped to their records the first

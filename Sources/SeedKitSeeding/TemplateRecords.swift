@@ -41,10 +41,7 @@ struct TemplateRecords: Sendable {
     }
 
     /// The `"$id"` a record states.
-    func id(ofRecord record: Int) -> String? {
-        guard let key = records[record].key else { return nil }
-        return key.kind == .id ? key.text : idsBesideIdentity[Int32(record)]
-    }
+    func id(ofRecord record: Int) -> String? { records[record].id(besideIdentity: idsBesideIdentity[Int32(record)]) }
 }
 
 /// One object a template states.
@@ -70,6 +67,12 @@ struct TemplateRecord: Sendable {
     let position: Int32
     /// The attributes the record states, by index.
     var stated: SmallIndexSet
+
+    /// The `"$id"` it states: its key's, or `besideIdentity`, the one kept aside for it when its key is its identity.
+    func id(besideIdentity: @autoclosure () -> String?) -> String? {
+        guard let key else { return nil }
+        return key.kind == .id ? key.text : besideIdentity()
+    }
 
     /// Its identity key: nil when it states no identity, whether or not it states an `"$id"`.
     var identityKey: SeedKey? { key?.kind == .identity ? key : nil }
