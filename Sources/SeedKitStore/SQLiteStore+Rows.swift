@@ -160,20 +160,28 @@ extension SQLiteStore: RowStore {
         }
         // The rows first, then each section's bytes read straight from its pages: the objects section of a large set
         // is tens of megabytes, which a statement's column would gather once more.
-        var rows: [(name: String, rowID: Int64)] = []
+        var rows: [(name: String, rowID: Int64, type: String)] = []
         if let names {
-            let select = try connection.cachedStatement(sql: "SELECT rowid FROM \(SQLIdentifier.quote(Self.ledgerTable)) WHERE \"section\" = ?")
+            let select = try connection.cachedStatement(
+                sql: "SELECT rowid, typeof(\"bytes\") FROM \(SQLIdentifier.quote(Self.ledgerTable)) WHERE \"section\" = ?")
             for name in names {
                 defer { select.reset() }
                 try select.bind(name, at: 1)
-                if try select.step() { rows.append((name, select.int64(at: 0))) }
+                if try select.step() { rows.append((name, select.int64(at: 0), select.text(at: 1))) }
             }
         } else {
-            let select = try connection.prepare(sql: "SELECT \"section\", rowid FROM \(SQLIdentifier.quote(Self.ledgerTable))")
-            while try select.step() { rows.append((select.text(at: 0), select.int64(at: 1))) }
+            let select = try connection.prepare(
+                sql: "SELECT \"section\", rowid, typeof(\"bytes\") FROM \(SQLIdentifier.quote(Self.ledgerTable))")
+            while try select.step() { rows.append((select.text(at: 0), select.int64(at: 1), select.text(at: 2))) }
         }
         var sections: [String: [UInt8]] = [:]
-        for row in rows { sections[row.name] = try connection.readBlob(table: Self.ledgerTable, column: "bytes", rowID: row.rowID) }
+        for row in rows {
+            // Only bytes are read from a row's pages: another value (a store edited by hand) is a ledger not to read.
+            guard row.type == "blob" else {
+                throw LedgerStorageError(reason: "its '\(row.name)' section holds \(row.type == "null" ? "nothing" : "a value of type \(row.type)"), not bytes")
+            }
+            sections[row.name] = try connection.readBlob(table: Self.ledgerTable, column: "bytes", rowID: row.rowID)
+        }
         return sections
     }
 

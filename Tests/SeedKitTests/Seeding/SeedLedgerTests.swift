@@ -248,6 +248,26 @@ struct SeedLedgerTests {
         #expect(error.message.contains("cannot be read") && error.message.contains("--force") && error.message.contains("delete the store"))
     }
 
+    /// A ledger section that holds something other than bytes (a store edited by hand) is a ledger that cannot be
+    /// read, saying which section and what to do, not an SQLite error; a forced seed writes the ledger anew.
+    @Test(arguments: ["5", "'text'", "1.5"])
+    func aSectionThatIsNotBytesIsRefusedWithTheWayForward(value: String) throws {
+        let directory = try Fixtures.sampleTemplatesCopy()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("app.sqlite").path
+        let templates = directory.appendingPathComponent("Templates")
+        #expect(try Seeder(storePath: path).seed(templates: templates).status == .applied)
+        do {
+            let store = try SQLiteStore(path: path, model: Fixtures.sampleModel())
+            try store.connection.execute(sql: "UPDATE \"_seedkit_ledger\" SET \"bytes\" = \(value) WHERE \"section\" = 'set'")
+        }
+        let error = try #require(throws: SeedError.self) { try Seeder(storePath: path).seed(templates: templates) }
+        #expect(error.message.contains("cannot be read (its 'set' section holds a value of type"), "\(error.message)")
+        #expect(error.message.contains("--force") && error.message.contains("delete the store"))
+        #expect(try Seeder(storePath: path).seed(templates: templates, options: SeedOptions(force: true)).status == .applied)
+        #expect(try Seeder(storePath: path).seed(templates: templates).status == .unchanged)
+    }
+
     /// A store whose ledger is in the form of an earlier development version is refused, saying what to do; a forced
     /// seed writes the ledger anew and drops the earlier form's tables.
     @Test func anEarlierLedgerIsRefusedWithTheWayForward() throws {
