@@ -52,17 +52,14 @@ public struct GraphExport {
     ///   deeper than any exported object may (``JSON/maxNestingDepth`` in all); the store's errors when fetching fails.
     /// - Complexity: O(*n* log *n*) for *n* objects.
     public func document(of context: ObjectContext) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        try write(lines(of: context), model: context.model) { bytes.append(contentsOf: $0) }
-        return bytes
+        try document(writtenBy: lineWriter(of: context), model: context.model)
     }
 
     /// Writes the export document of a context to a file, replacing it only once the whole document is written.
     ///
     /// - Complexity: as ``document(of:)-(ObjectContext)``.
     public func write(_ context: ObjectContext, toFileAtPath path: String) throws {
-        let lines = try lines(of: context)
-        try FileReplacement.write(toPath: path) { handle in try write(lines, model: context.model, to: handle) }
+        try write(lineWriter(of: context), model: context.model, toFileAtPath: path)
     }
 
     /// The export document of a store, read from its rows in one snapshot, without managed objects.
@@ -79,12 +76,7 @@ public struct GraphExport {
 
     /// The export document of any store's rows (an SQLite or a PostgreSQL store), read in one snapshot.
     package func document(ofRows store: RowStore) throws -> [UInt8] {
-        // Each line goes into the document as it is written: kept apart until the end, a large store's lines would
-        // take about twice the document's bytes.
-        let (writer, roots) = try lineWriter(of: store)
-        var bytes: [UInt8] = []
-        try write(model: store.model, lines: { line in try writer.write(roots, line: line) }) { bytes.append(contentsOf: $0) }
-        return bytes
+        try document(writtenBy: lineWriter(of: store), model: store.model)
     }
 
     /// Writes the export document of a store to a file (see ``document(of:)-(SQLiteStore)``), replacing it only once
@@ -97,42 +89,60 @@ public struct GraphExport {
 
     /// Writes the export document of any store's rows to a file, replacing it only once the whole document is written.
     package func write(rows store: RowStore, toFileAtPath path: String) throws {
-        // Each line goes to the file as it is written: the document is never whole in memory.
-        let (writer, roots) = try lineWriter(of: store)
-        try FileReplacement.write(toPath: path) { handle in
-            try write(model: store.model, lines: { line in try writer.write(roots, line: line) }, to: handle)
-        }
+        try write(lineWriter(of: store), model: store.model, toFileAtPath: path)
     }
 
-    /// The writer of a store's rows, read in one snapshot, and the top-level objects it writes.
-    private func lineWriter(of store: RowStore) throws -> (writer: CanonicalExportWriter, roots: [Int32]) {
-        let graph = try store.read { try ExportGraph(store: store) }
-        let writer = CanonicalExportWriter(graph: graph)
-        return (writer, try writer.topLevel(selecting: selectedEntities(of: graph.model)))
-    }
-
-    /// The canonical line of each top-level object of a context's objects, in document order: read in one
-    /// transaction when the context has a store, so that the export is one snapshot even while others write.
+    /// The canonical line of each top-level object of a context's objects, in document order.
     ///
     /// In template form the lines follow the model's template conventions (see ``CanonicalExportWriter``).
     func lines(of context: ObjectContext, templateForm: Bool = false) throws -> [[UInt8]] {
-        func read() throws -> [[UInt8]] {
-            var objects: [ManagedObject] = []
-            for root in context.model.entities where root.parentName == nil { objects += try context.fetch(root.name) }
-            return try lines(of: ExportGraph(objects: objects, model: context.model), templateForm: templateForm)
-        }
-        guard let store = context.store else { return try read() }
-        return try store.read(read)
+        let lines = try lineWriter(of: context, templateForm: templateForm)
+        return try lines.writer.lines(of: lines.roots)
     }
 
     /// The canonical line of each top-level object of a store's rows, read in one snapshot.
     func lines(of store: RowStore, templateForm: Bool = false) throws -> [[UInt8]] {
-        try lines(of: store.read { try ExportGraph(store: store) }, templateForm: templateForm)
+        let lines = try lineWriter(of: store, templateForm: templateForm)
+        return try lines.writer.lines(of: lines.roots)
     }
 
-    private func lines(of graph: ExportGraph, templateForm: Bool) throws -> [[UInt8]] {
+    /// A writer of an export's lines, and the top-level objects it writes.
+    private typealias LineWriter = (writer: CanonicalExportWriter, roots: [Int32])
+
+    /// The writer of a context's objects: read in one transaction when the context has a store, so that the export
+    /// is one snapshot even while others write.
+    private func lineWriter(of context: ObjectContext, templateForm: Bool = false) throws -> LineWriter {
+        func read() throws -> ExportGraph {
+            var objects: [ManagedObject] = []
+            for root in context.model.entities where root.parentName == nil { objects += try context.fetch(root.name) }
+            return ExportGraph(objects: objects, model: context.model)
+        }
+        return try lineWriter(of: context.store.map { try $0.read(read) } ?? read(), templateForm: templateForm)
+    }
+
+    /// The writer of a store's rows, read in one snapshot.
+    private func lineWriter(of store: RowStore, templateForm: Bool = false) throws -> LineWriter {
+        try lineWriter(of: store.read { try ExportGraph(store: store) }, templateForm: templateForm)
+    }
+
+    private func lineWriter(of graph: ExportGraph, templateForm: Bool) throws -> LineWriter {
         let writer = CanonicalExportWriter(graph: graph, templateForm: templateForm)
-        return try writer.lines(of: writer.topLevel(selecting: selectedEntities(of: graph.model)))
+        return (writer, try writer.topLevel(selecting: selectedEntities(of: graph.model)))
+    }
+
+    /// The whole document, each line put into it as it is written: kept apart until the end, a large graph's lines
+    /// would take about twice the document's bytes.
+    private func document(writtenBy lines: LineWriter, model: EntityModel) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try write(model: model, lines: { line in try lines.writer.write(lines.roots, line: line) }) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Writes the document to a file, each line as it is written, replacing the file only once the whole is written.
+    private func write(_ lines: LineWriter, model: EntityModel, toFileAtPath path: String) throws {
+        try FileReplacement.write(toPath: path) { handle in
+            try write(model: model, lines: { line in try lines.writer.write(lines.roots, line: line) }, to: handle)
+        }
     }
 
     /// The selected entities with their subentities; nil for every entity.
@@ -153,10 +163,6 @@ public struct GraphExport {
     }
 
     /// Writes the document to a file handle, in pieces.
-    private func write(_ lines: [[UInt8]], model: EntityModel, to handle: FileHandle) throws {
-        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: handle)
-    }
-
     private func write(
         model: EntityModel, lines: (_ line: ([UInt8]) throws -> Void) throws -> Void, to handle: FileHandle
     ) throws {
@@ -170,11 +176,6 @@ public struct GraphExport {
             }
         }
         try handle.write(contentsOf: buffer)
-    }
-
-    /// Writes the document around `lines`, the canonical objects, handing the bytes to `sink` in pieces.
-    private func write(_ lines: [[UInt8]], model: EntityModel, to sink: ([UInt8]) throws -> Void) throws {
-        try write(model: model, lines: { line in for object in lines { try line(object) } }, to: sink)
     }
 
     /// Writes the document around the lines `lines` gives, one at a time, handing the bytes to `sink` in pieces.
